@@ -1,0 +1,13 @@
+// The only place that asks which runtime this is. Node cannot fetch() a file: URL;
+// browsers, workers and Deno can. Cloudflare's workerd can do neither: its callers
+// import the .wasm as a module and pass the compiled WebAssembly.Module instead.
+
+/** Reads a file shipped inside this package, given its URL relative to a module. */
+export async function readPackageFile(url: URL): Promise<ArrayBuffer | Response> {
+  if (url.protocol === 'file:' && typeof process !== 'undefined' && process.versions?.node) {
+    const { readFile } = await import('node:fs/promises');
+    const bytes = await readFile(url);
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  }
+  return fetch(url);
+}

@@ -1,0 +1,381 @@
+import { LongshipError } from '../errors.js';
+import { check, type UsearchModule } from './usearch-module.js';
+import type {
+  Metric,
+  Quantization,
+  SearchHit,
+  SearchOptions,
+  VectorIndex,
+  VectorIndexOptions,
+} from './vector-index.js';
+
+const metrics: readonly Metric[] = ['cos', 'ip', 'l2sq'];
+const quantizations: readonly Quantization[] = ['f32', 'f16', 'i8'];
+const defaults: Required<Omit<VectorIndexOptions, 'dimensions'>> = {
+  metric: 'cos',
+  quantization: 'f32',
+  connectivity: 16,
+  expansionAdd: 128,
+  expansionSearch: 64,
+};
+
+// Native indexes that were never disposed are freed when their wrapper is collected.
+const leaks = new FinalizationRegistry<{ module: UsearchModule; handle: number }>(({ module, handle }) =>
+  module.exports._longship_index_free(handle),
+);
+
+/**
+ * Creates an empty HNSW index on the given USearch module.
+ *
+ * @example
+ * const index = createVectorIndex(await loadUsearch(), { dimensions: 3 });
+ * index.add(1, new Float32Array([1, 0, 0]));
+ * index.search(new Float32Array([1, 0.1, 0]), 1); // [{ key: 1, distance: ≈0.005 }]
+ */
+export function createVectorIndex(module: UsearchModule, options: VectorIndexOptions): VectorIndex {
+  return new UsearchIndex(module, newHandle(module, options), false);
+}
+
+/**
+ * Opens an index from bytes written by `serialize()` (or by native USearch). With `view: true` the index
+ * reads the bytes in place (one copy into WASM memory, no rebuild of its structures) and is read-only.
+ */
+export function loadVectorIndex(
+  module: UsearchModule,
+  bytes: Uint8Array,
+  options: { view?: boolean; expansionSearch?: number } = {},
+): VectorIndex {
+  const handle = newHandle(module, { dimensions: 1 });
+  const view = options.view ?? false;
+  const buffer = module.exports._malloc(bytes.byteLength);
+  let owned = false;
+  try {
+    if (!buffer)
+      throw new LongshipError('OUT_OF_MEMORY', `no room for ${bytes.byteLength} bytes on the WASM heap`);
+    new Uint8Array(module.memory.buffer, buffer, bytes.byteLength).set(bytes);
+    withHeap(module, 4, (errorSlot) => {
+      const status = trap(() =>
+        module.exports._longship_load(handle, buffer, bytes.byteLength, view ? 1 : 0, errorSlot),
+      );
+      check(module, status, errorSlot, 'Could not load the index');
+    });
+    owned = view;
+  } catch (error) {
+    module.exports._longship_index_free(handle);
+    throw error;
+  } finally {
+    if (!owned) module.exports._free(buffer);
+  }
+  const index = new UsearchIndex(module, handle, view);
+  if (options.expansionSearch) index.changeExpansion({ search: options.expansionSearch });
+  return index;
+}
+
+function newHandle(module: UsearchModule, options: VectorIndexOptions): number {
+  const o = { ...defaults, ...options };
+  const metric = metrics.indexOf(o.metric);
+  const quantization = quantizations.indexOf(o.quantization);
+  if (!Number.isInteger(o.dimensions) || o.dimensions < 1 || o.dimensions > 65536) {
+    throw new LongshipError(
+      'INVALID_ARGUMENT',
+      `dimensions must be an integer in 1..65536, not ${o.dimensions}`,
+    );
+  }
+  if (metric < 0) throw new LongshipError('INVALID_ARGUMENT', `unknown metric ${o.metric}`);
+  if (quantization < 0) throw new LongshipError('INVALID_ARGUMENT', `unknown quantization ${o.quantization}`);
+  for (const name of ['connectivity', 'expansionAdd', 'expansionSearch'] as const) {
+    if (!Number.isInteger(o[name]) || o[name] < 2) {
+      throw new LongshipError('INVALID_ARGUMENT', `${name} must be an integer ≥ 2, not ${o[name]}`);
+    }
+  }
+  return withHeap(module, 8, (at) => {
+    const status = module.exports._longship_index_new(
+      o.dimensions,
+      metric,
+      quantization,
+      o.connectivity,
+      o.expansionAdd,
+      o.expansionSearch,
+      at,
+      at + 4,
+    );
+    check(module, status, at + 4, 'Could not create the index');
+    return new Uint32Array(module.memory.buffer, at, 1)[0]!;
+  });
+}
+
+class UsearchIndex implements VectorIndex {
+  readonly readOnly: boolean;
+  readonly dimensions: number;
+  readonly metric: Metric;
+  readonly quantization: Quantization;
+  readonly connectivity: number;
+  #handle: number;
+
+  constructor(
+    private readonly module: UsearchModule,
+    handle: number,
+    readOnly: boolean,
+  ) {
+    this.#handle = handle;
+    this.readOnly = readOnly;
+    const x = module.exports;
+    this.dimensions = x._longship_dimensions(handle);
+    this.metric = metrics[x._longship_metric(handle)]!;
+    this.quantization = quantizations[x._longship_scalar(handle)]!;
+    this.connectivity = x._longship_connectivity(handle);
+    leaks.register(this, { module, handle }, this);
+  }
+
+  get handle(): number {
+    if (!this.#handle) throw new LongshipError('DISPOSED', 'the index was disposed');
+    return this.#handle;
+  }
+
+  get size(): number {
+    return this.module.exports._longship_size(this.handle);
+  }
+
+  get capacity(): number {
+    return this.module.exports._longship_capacity(this.handle);
+  }
+
+  get memoryUsage(): number {
+    return this.module.exports._longship_memory_usage(this.handle) >>> 0;
+  }
+
+  reserve(capacity: number): void {
+    const handle = this.handle;
+    withHeap(this.module, 4, (errorSlot) => {
+      check(
+        this.module,
+        this.module.exports._longship_reserve(handle, capacity, errorSlot),
+        errorSlot,
+        'reserve',
+      );
+    });
+  }
+
+  add(key: number, vector: Float32Array): void {
+    this.addBatch([key], vector);
+  }
+
+  addBatch(keys: ArrayLike<number>, vectors: Float32Array): void {
+    const handle = this.handle;
+    const count = keys.length;
+    if (vectors.length !== count * this.dimensions) {
+      throw new LongshipError(
+        'DIMENSION_MISMATCH',
+        `expected ${count} × ${this.dimensions} = ${count * this.dimensions} numbers, got ${vectors.length}`,
+      );
+    }
+    for (let i = 0; i < count; i++) checkKey(keys[i]!);
+    const keyBytes = count * 8;
+    withHeap(this.module, 8 + keyBytes + vectors.byteLength, (at) => {
+      const keysAt = at + 8;
+      const vectorsAt = keysAt + keyBytes;
+      const heap = this.module.memory.buffer;
+      new Float64Array(heap, keysAt, count).set(keys);
+      new Float32Array(heap, vectorsAt, vectors.length).set(vectors);
+      const status = this.module.exports._longship_add(handle, keysAt, vectorsAt, count, at, at + 4);
+      check(this.module, status, at + 4, 'add');
+    });
+  }
+
+  search(query: Float32Array, k: number, options: SearchOptions = {}): SearchHit[] {
+    const handle = this.handle;
+    this.checkQuery(query);
+    if (!Number.isInteger(k) || k < 0) throw new LongshipError('INVALID_ARGUMENT', `k must be ≥ 0, not ${k}`);
+    if (k === 0) return [];
+    const { allow, rescore } = options;
+    const wanted = rescore ? Math.max(rescore.candidates ?? Math.max(4 * k, 40), k) : k;
+    const allowed = allow?.length ?? 0;
+    if (allow && allowed === 0) return [];
+    const exactBelow = options.exactBelow ?? Math.max(2048, Math.floor(this.size / 50));
+    const scoreKeys = allow !== undefined && allowed <= exactBelow;
+    // Layout: found | error | query | keys out | distances out | allow-list | scratch vector
+    const queryAt = 8;
+    const keysAt = queryAt + query.byteLength;
+    const distancesAt = keysAt + wanted * 8;
+    const allowAt = align8(distancesAt + wanted * 4);
+    const scratchAt = allowAt + allowed * 8;
+    const hits = withHeap(this.module, scratchAt + (scoreKeys ? query.byteLength : 0), (at) => {
+      const heap = this.module.memory.buffer;
+      new Float32Array(heap, at + queryAt, query.length).set(query);
+      if (allow) new Float64Array(heap, at + allowAt, allowed).set(allow);
+      const x = this.module.exports;
+      const exact = options.exact ? 1 : 0;
+      const status = scoreKeys
+        ? x._longship_score_keys(
+            handle,
+            at + queryAt,
+            wanted,
+            at + allowAt,
+            allowed,
+            at + scratchAt,
+            at + keysAt,
+            at + distancesAt,
+            at,
+            at + 4,
+          )
+        : allow
+          ? x._longship_filtered_search(
+              handle,
+              at + queryAt,
+              wanted,
+              at + allowAt,
+              allowed,
+              exact,
+              at + keysAt,
+              at + distancesAt,
+              at,
+              at + 4,
+            )
+          : x._longship_search(
+              handle,
+              at + queryAt,
+              wanted,
+              exact,
+              at + keysAt,
+              at + distancesAt,
+              at,
+              at + 4,
+            );
+      check(this.module, status, at + 4, 'search');
+      const after = this.module.memory.buffer;
+      const found = new Uint32Array(after, at, 1)[0]!;
+      const keys = new Float64Array(after, at + keysAt, found);
+      const distances = new Float32Array(after, at + distancesAt, found);
+      const result: SearchHit[] = new Array(found);
+      for (let i = 0; i < found; i++) result[i] = { key: keys[i]!, distance: distances[i]! };
+      return result;
+    });
+    return rescore ? this.rescore(query, hits, k, rescore.vectors) : hits;
+  }
+
+  private rescore(
+    query: Float32Array,
+    hits: SearchHit[],
+    k: number,
+    vectors: (key: number) => Float32Array | undefined,
+  ): SearchHit[] {
+    for (const hit of hits) {
+      const vector = vectors(hit.key);
+      if (vector) hit.distance = distance(this.metric, query, vector);
+    }
+    return hits.sort((a, b) => a.distance - b.distance).slice(0, k);
+  }
+
+  remove(key: number): boolean {
+    const handle = this.handle;
+    checkKey(key);
+    return withHeap(this.module, 8, (at) => {
+      check(this.module, this.module.exports._longship_remove(handle, key, at, at + 4), at + 4, 'remove');
+      return new Uint32Array(this.module.memory.buffer, at, 1)[0]! > 0;
+    });
+  }
+
+  contains(key: number): boolean {
+    checkKey(key);
+    return this.module.exports._longship_contains(this.handle, key) === 1;
+  }
+
+  get(key: number): Float32Array | undefined {
+    const handle = this.handle;
+    checkKey(key);
+    return withHeap(this.module, this.dimensions * 4, (at) => {
+      if (!this.module.exports._longship_get(handle, key, at)) return undefined;
+      return new Float32Array(this.module.memory.buffer, at, this.dimensions).slice();
+    });
+  }
+
+  changeExpansion({ add = 0, search = 0 }: { add?: number; search?: number }): void {
+    this.module.exports._longship_change_expansion(this.handle, add, search);
+  }
+
+  serialize(): Uint8Array {
+    const handle = this.handle;
+    const x = this.module.exports;
+    const length = x._longship_serialized_length(handle) >>> 0;
+    return withHeap(this.module, 4 + length, (at) => {
+      check(this.module, x._longship_save(handle, at + 4, length, at), at, 'serialize');
+      return new Uint8Array(this.module.memory.buffer, at + 4, length).slice();
+    });
+  }
+
+  dispose(): void {
+    if (!this.#handle) return;
+    this.module.exports._longship_index_free(this.#handle);
+    leaks.unregister(this);
+    this.#handle = 0;
+  }
+
+  private checkQuery(query: Float32Array): void {
+    if (query.length !== this.dimensions) {
+      throw new LongshipError(
+        'DIMENSION_MISMATCH',
+        `query has ${query.length} dimensions, the index ${this.dimensions}`,
+      );
+    }
+  }
+}
+
+function checkKey(key: number): void {
+  if (!Number.isSafeInteger(key) || key < 0) {
+    throw new LongshipError('INVALID_ARGUMENT', `keys are integers in 0..2^53-1, not ${key}`);
+  }
+}
+
+function align8(offset: number): number {
+  return (offset + 7) & ~7;
+}
+
+/** Runs `use` with `bytes` of WASM heap (8-byte aligned), freed afterwards whatever happens. */
+function withHeap<T>(module: UsearchModule, bytes: number, use: (at: number) => T): T {
+  const at = module.exports._malloc(bytes);
+  if (!at) throw new LongshipError('OUT_OF_MEMORY', `no room for ${bytes} bytes on the WASM heap`);
+  try {
+    return use(at);
+  } finally {
+    module.exports._free(at);
+  }
+}
+
+/** A trap (out-of-bounds read on corrupt bytes) becomes a typed error instead of a RuntimeError. */
+function trap<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof WebAssembly.RuntimeError) {
+      throw new LongshipError('CORRUPT_INDEX', `the serialized index is corrupt (${error.message})`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
+/** Exact distance in f32, the same definitions as the WASM kernels. */
+export function distance(metric: Metric, a: Float32Array, b: Float32Array): number {
+  let ab = 0;
+  let a2 = 0;
+  let b2 = 0;
+  if (metric === 'l2sq') {
+    for (let i = 0; i < a.length; i++) {
+      const d = a[i]! - b[i]!;
+      ab += d * d;
+    }
+    return ab;
+  }
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    ab += x * y;
+    a2 += x * x;
+    b2 += y * y;
+  }
+  if (metric === 'ip') return 1 - ab;
+  if (a2 === 0 && b2 === 0) return 0;
+  if (a2 === 0 || b2 === 0) return 1;
+  return 1 - ab / Math.sqrt(a2 * b2);
+}

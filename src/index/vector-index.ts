@@ -1,0 +1,78 @@
+/** Distance metrics: cosine, inner product (1 − a·b) and squared Euclidean. */
+export type Metric = 'cos' | 'ip' | 'l2sq';
+
+/**
+ * How vectors are stored. `i8` keeps each vector's direction in one byte a dimension (a quarter of
+ * `f32`'s memory): it suits cosine over embeddings; rescore with the f32 vectors to recover recall.
+ */
+export type Quantization = 'f32' | 'f16' | 'i8';
+
+export interface VectorIndexOptions {
+  dimensions: number;
+  /** Default `'cos'`. */
+  metric?: Metric;
+  /** Default `'f32'`. */
+  quantization?: Quantization;
+  /** HNSW graph degree M. Default 16. */
+  connectivity?: number;
+  /** Candidate list size while inserting (ef_construction). Default 128. */
+  expansionAdd?: number;
+  /** Candidate list size while searching (ef_search). Default 64. */
+  expansionSearch?: number;
+}
+
+export interface SearchHit {
+  key: number;
+  distance: number;
+}
+
+export interface SearchOptions {
+  /** Scan every vector instead of walking the graph. */
+  exact?: boolean;
+  /** Only these keys may be returned. The list is searched inside WASM, never through a JS callback. */
+  allow?: ArrayLike<number>;
+  /**
+   * An allow-list at most this long is scored exactly, key by key, instead of walking a graph
+   * that would reject almost every candidate. Default: 2,048 keys or 2% of the index, whichever is larger.
+   */
+  exactBelow?: number;
+  /**
+   * Re-rank the top `candidates` (default `max(4k, 40)`) with full-precision vectors the caller keeps,
+   * e.g. for an `i8` index. Keys without a vector keep their stored distance.
+   */
+  rescore?: { vectors: (key: number) => Float32Array | undefined; candidates?: number };
+}
+
+/**
+ * An approximate nearest-neighbour index over numeric keys.
+ * Keys are non-negative integers below 2^53; vectors are `Float32Array`s of `dimensions` numbers.
+ */
+export interface VectorIndex {
+  readonly dimensions: number;
+  readonly metric: Metric;
+  readonly quantization: Quantization;
+  readonly connectivity: number;
+  /** Vectors present. */
+  readonly size: number;
+  /** Vectors that fit before the index grows. */
+  readonly capacity: number;
+  /** Bytes held on the WASM heap by this index. */
+  readonly memoryUsage: number;
+  /** A viewed index points into its serialized bytes and refuses writes. */
+  readonly readOnly: boolean;
+  reserve(capacity: number): void;
+  add(key: number, vector: Float32Array): void;
+  /** Adds `keys.length` vectors laid out one after another in `vectors`. */
+  addBatch(keys: ArrayLike<number>, vectors: Float32Array): void;
+  search(query: Float32Array, k: number, options?: SearchOptions): SearchHit[];
+  /** Returns whether the key was present. */
+  remove(key: number): boolean;
+  contains(key: number): boolean;
+  /** The stored vector (dequantized to f32), or undefined. */
+  get(key: number): Float32Array | undefined;
+  changeExpansion(options: { add?: number; search?: number }): void;
+  /** The index in USearch's own format, readable by native USearch too. */
+  serialize(): Uint8Array;
+  /** Frees the WASM memory; any later call throws `DISPOSED`. */
+  dispose(): void;
+}

@@ -1,0 +1,340 @@
+// C ABI over unum::usearch::index_dense_t for Longship's WebAssembly build.
+//
+// Every fallible call returns a status code (see longship_status_t, mirrored in
+// src/index/wasm-status.ts) and, on failure, sets *error to a static message.
+// Nothing here may abort the module: USearch's error_t terminates in its destructor
+// when exceptions are off, so every error is release()d before it goes out of scope.
+// Keys cross the boundary as doubles: JS numbers, exact below 2^53.
+
+#include <emscripten/emscripten.h>
+#include <malloc.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+#include <usearch/index_dense.hpp>
+
+#include "kernels.hpp"
+
+using namespace unum::usearch;
+using vector_key_t = index_dense_t::vector_key_t;
+
+using longship_status_t = int;
+enum : longship_status_t {
+    longship_ok_k = 0,
+    longship_invalid_argument_k = 1,
+    longship_out_of_memory_k = 2,
+    longship_duplicate_key_k = 3,
+    longship_read_only_k = 4,
+    longship_corrupt_k = 5,
+    longship_usearch_k = 6,
+};
+
+enum : int { longship_cos_k = 0, longship_ip_k = 1, longship_l2sq_k = 2 };
+enum : int { longship_f32_k = 0, longship_f16_k = 1, longship_i8_k = 2 };
+
+struct longship_index_t {
+    index_dense_t index;
+    // Set by view(): the serialized bytes the index points into. Owned here, freed with
+    // the index; while set, the index is read-only (USearch would write into the view).
+    std::uint8_t* viewed = nullptr;
+    std::vector<vector_key_t> allowed; // scratch for filtered search, reused between calls
+};
+
+namespace {
+
+template <typename result_at> longship_status_t fail(result_at& result, longship_status_t code, char const** error) {
+    *error = result.error.release();
+    return code;
+}
+
+longship_status_t fail(longship_status_t code, char const* message, char const** error) {
+    *error = message;
+    return code;
+}
+
+metric_kind_t to_metric_kind(int metric) {
+    switch (metric) {
+    case longship_cos_k: return metric_kind_t::cos_k;
+    case longship_ip_k: return metric_kind_t::ip_k;
+    case longship_l2sq_k: return metric_kind_t::l2sq_k;
+    default: return metric_kind_t::unknown_k;
+    }
+}
+
+scalar_kind_t to_scalar_kind(int scalar) {
+    switch (scalar) {
+    case longship_f32_k: return scalar_kind_t::f32_k;
+    case longship_f16_k: return scalar_kind_t::f16_k;
+    case longship_i8_k: return scalar_kind_t::i8_k;
+    default: return scalar_kind_t::unknown_k;
+    }
+}
+
+// The SIMD128 kernel for i8/f16, USearch's own (auto-vectorised) loop for f32.
+metric_punned_t make_metric(std::size_t dims, metric_kind_t metric, scalar_kind_t scalar) {
+    using fn_t = float (*)(longship::uptr_t, longship::uptr_t, longship::uptr_t);
+    fn_t fn = nullptr;
+    if (scalar == scalar_kind_t::i8_k)
+        fn = metric == metric_kind_t::cos_k  ? &longship::cos_i8
+             : metric == metric_kind_t::ip_k ? &longship::ip_i8
+                                             : &longship::l2sq_i8;
+    else if (scalar == scalar_kind_t::f16_k)
+        fn = metric == metric_kind_t::cos_k  ? &longship::cos_f16
+             : metric == metric_kind_t::ip_k ? &longship::ip_f16
+                                             : &longship::l2sq_f16;
+    if (!fn)
+        return metric_punned_t::builtin(dims, metric, scalar);
+    return metric_punned_t::stateless(dims, reinterpret_cast<std::uintptr_t>(fn),
+                                      metric_punned_signature_t::array_array_size_k, metric, scalar);
+}
+
+// No threads in this build: one slot for add and one for search.
+index_limits_t limits_for(std::size_t members) { return index_limits_t(members, 1); }
+
+// Grows capacity geometrically so that a stream of single adds stays amortised O(1).
+bool ensure_capacity(index_dense_t& index, std::size_t extra) {
+    std::size_t needed = index.size() + extra;
+    if (needed <= index.capacity())
+        return true;
+    std::size_t grown = (std::max)(needed, index.capacity() + index.capacity() / 2 + 64);
+    return index.try_reserve(limits_for(grown));
+}
+
+void write_results(index_dense_t::search_result_t const& result, double* keys, float* distances,
+                   std::size_t* found) {
+    std::size_t count = result.size();
+    for (std::size_t i = 0; i != count; ++i) {
+        keys[i] = static_cast<double>(result[i].member.key);
+        distances[i] = result[i].distance;
+    }
+    *found = count;
+}
+
+} // namespace
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE longship_status_t longship_index_new(std::size_t dims, int metric, int scalar,
+                                                          std::size_t connectivity, std::size_t expansion_add,
+                                                          std::size_t expansion_search, longship_index_t** out,
+                                                          char const** error) {
+    metric_kind_t metric_kind = to_metric_kind(metric);
+    scalar_kind_t scalar_kind = to_scalar_kind(scalar);
+    if (!dims || metric_kind == metric_kind_t::unknown_k || scalar_kind == scalar_kind_t::unknown_k)
+        return fail(longship_invalid_argument_k, "Unknown metric or scalar kind, or zero dimensions", error);
+
+    index_dense_config_t config(connectivity, expansion_add, expansion_search);
+    auto made = index_dense_t::make(make_metric(dims, metric_kind, scalar_kind), config,
+                                    default_free_value<vector_key_t>(), limits_for(0));
+    if (!made)
+        return fail(made, longship_invalid_argument_k, error);
+
+    auto* handle = new (std::nothrow) longship_index_t{std::move(made.index)};
+    if (!handle)
+        return fail(longship_out_of_memory_k, "Out of memory", error);
+    *out = handle;
+    return longship_ok_k;
+}
+
+EMSCRIPTEN_KEEPALIVE void longship_index_free(longship_index_t* handle) {
+    if (!handle)
+        return;
+    std::uint8_t* viewed = handle->viewed;
+    delete handle; // the index first: it points into the viewed bytes
+    std::free(viewed);
+}
+
+EMSCRIPTEN_KEEPALIVE longship_status_t longship_reserve(longship_index_t* handle, std::size_t capacity,
+                                                        char const** error) {
+    if (handle->viewed)
+        return fail(longship_read_only_k, "A viewed index is read-only", error);
+    if (capacity > handle->index.capacity() && !handle->index.try_reserve(limits_for(capacity)))
+        return fail(longship_out_of_memory_k, "Out of memory while reserving capacity", error);
+    return longship_ok_k;
+}
+
+EMSCRIPTEN_KEEPALIVE longship_status_t longship_add(longship_index_t* handle, double const* keys,
+                                                    float const* vectors, std::size_t count, std::size_t* added,
+                                                    char const** error) {
+    *added = 0;
+    index_dense_t& index = handle->index;
+    if (handle->viewed)
+        return fail(longship_read_only_k, "A viewed index is read-only", error);
+    if (!ensure_capacity(index, count))
+        return fail(longship_out_of_memory_k, "Out of memory while growing the index", error);
+    std::size_t dims = index.dimensions();
+    for (std::size_t i = 0; i != count; ++i) {
+        vector_key_t key = static_cast<vector_key_t>(keys[i]);
+        if (index.contains(key))
+            return fail(longship_duplicate_key_k, "Key already present", error);
+        auto result = index.add(key, vectors + i * dims);
+        if (!result)
+            return fail(result, longship_usearch_k, error);
+        *added = i + 1;
+    }
+    return longship_ok_k;
+}
+
+EMSCRIPTEN_KEEPALIVE longship_status_t longship_search(longship_index_t* handle, float const* query,
+                                                       std::size_t wanted, int exact, double* keys, float* distances,
+                                                       std::size_t* found, char const** error) {
+    auto result = handle->index.search(query, wanted, index_dense_t::any_thread(), exact != 0);
+    if (!result)
+        return fail(result, longship_usearch_k, error);
+    write_results(result, keys, distances, found);
+    return longship_ok_k;
+}
+
+// HNSW search that only accepts keys in an allow-list, binary-searched inside WASM:
+// no call back into JS per candidate.
+EMSCRIPTEN_KEEPALIVE longship_status_t longship_filtered_search(longship_index_t* handle, float const* query,
+                                                                std::size_t wanted, double const* allowed,
+                                                                std::size_t allowed_count, int exact, double* keys,
+                                                                float* distances, std::size_t* found,
+                                                                char const** error) {
+    std::vector<vector_key_t>& sorted = handle->allowed;
+    sorted.resize(allowed_count);
+    for (std::size_t i = 0; i != allowed_count; ++i)
+        sorted[i] = static_cast<vector_key_t>(allowed[i]);
+    std::sort(sorted.begin(), sorted.end());
+    auto is_allowed = [&sorted](vector_key_t key) noexcept {
+        return std::binary_search(sorted.begin(), sorted.end(), key);
+    };
+    auto result = handle->index.filtered_search(query, wanted, is_allowed, index_dense_t::any_thread(), exact != 0);
+    if (!result)
+        return fail(result, longship_usearch_k, error);
+    write_results(result, keys, distances, found);
+    return longship_ok_k;
+}
+
+// Exact top-k over a small allow-list: O(allowed) lookups instead of a walk over the graph
+// that rejects almost every candidate. Stored vectors are dequantised to f32 and measured
+// with the index's metric kind, so distances agree with search() up to quantisation.
+EMSCRIPTEN_KEEPALIVE longship_status_t longship_score_keys(longship_index_t* handle, float const* query,
+                                                           std::size_t wanted, double const* allowed,
+                                                           std::size_t allowed_count, float* scratch, double* keys,
+                                                           float* distances, std::size_t* found,
+                                                           char const** error) {
+    index_dense_t& index = handle->index;
+    std::size_t dims = index.dimensions();
+    metric_punned_t metric = metric_punned_t::builtin(dims, index.metric().metric_kind(), scalar_kind_t::f32_k);
+    if (metric.missing())
+        return fail(longship_usearch_k, "No f32 metric for this metric kind", error);
+    using scored_t = std::pair<float, double>;
+    std::vector<scored_t> scored;
+    scored.reserve(allowed_count);
+    for (std::size_t i = 0; i != allowed_count; ++i) {
+        if (!index.get(static_cast<vector_key_t>(allowed[i]), scratch))
+            continue;
+        float distance = metric(reinterpret_cast<byte_t const*>(query), reinterpret_cast<byte_t const*>(scratch));
+        scored.emplace_back(distance, allowed[i]);
+    }
+    std::size_t count = (std::min)(wanted, scored.size());
+    std::partial_sort(scored.begin(), scored.begin() + count, scored.end());
+    for (std::size_t i = 0; i != count; ++i)
+        keys[i] = scored[i].second, distances[i] = scored[i].first;
+    *found = count;
+    return longship_ok_k;
+}
+
+EMSCRIPTEN_KEEPALIVE longship_status_t longship_remove(longship_index_t* handle, double key, std::size_t* removed,
+                                                       char const** error) {
+    if (handle->viewed)
+        return fail(longship_read_only_k, "A viewed index is read-only", error);
+    auto result = handle->index.remove(static_cast<vector_key_t>(key));
+    if (!result)
+        return fail(result, longship_usearch_k, error);
+    *removed = result.completed;
+    return longship_ok_k;
+}
+
+EMSCRIPTEN_KEEPALIVE int longship_contains(longship_index_t* handle, double key) {
+    return handle->index.contains(static_cast<vector_key_t>(key)) ? 1 : 0;
+}
+
+// Writes the stored vector, dequantised to f32, and returns 1; 0 when the key is absent.
+EMSCRIPTEN_KEEPALIVE int longship_get(longship_index_t* handle, double key, float* vector) {
+    return handle->index.get(static_cast<vector_key_t>(key), vector) ? 1 : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE std::size_t longship_size(longship_index_t* handle) { return handle->index.size(); }
+EMSCRIPTEN_KEEPALIVE std::size_t longship_capacity(longship_index_t* handle) { return handle->index.capacity(); }
+EMSCRIPTEN_KEEPALIVE std::size_t longship_dimensions(longship_index_t* handle) { return handle->index.dimensions(); }
+EMSCRIPTEN_KEEPALIVE std::size_t longship_connectivity(longship_index_t* handle) {
+    return handle->index.connectivity();
+}
+EMSCRIPTEN_KEEPALIVE int longship_metric(longship_index_t* handle) {
+    switch (handle->index.metric().metric_kind()) {
+    case metric_kind_t::cos_k: return longship_cos_k;
+    case metric_kind_t::ip_k: return longship_ip_k;
+    case metric_kind_t::l2sq_k: return longship_l2sq_k;
+    default: return -1;
+    }
+}
+EMSCRIPTEN_KEEPALIVE int longship_scalar(longship_index_t* handle) {
+    switch (handle->index.scalar_kind()) {
+    case scalar_kind_t::f32_k: return longship_f32_k;
+    case scalar_kind_t::f16_k: return longship_f16_k;
+    case scalar_kind_t::i8_k: return longship_i8_k;
+    default: return -1;
+    }
+}
+EMSCRIPTEN_KEEPALIVE std::size_t longship_memory_usage(longship_index_t* handle) {
+    std::size_t viewed = handle->viewed ? handle->index.serialized_length() : 0;
+    return handle->index.memory_usage() + viewed;
+}
+
+EMSCRIPTEN_KEEPALIVE void longship_change_expansion(longship_index_t* handle, std::size_t add, std::size_t search) {
+    if (add)
+        handle->index.change_expansion_add(add);
+    if (search)
+        handle->index.change_expansion_search(search);
+}
+
+EMSCRIPTEN_KEEPALIVE std::size_t longship_serialized_length(longship_index_t* handle) {
+    return handle->index.serialized_length();
+}
+
+EMSCRIPTEN_KEEPALIVE longship_status_t longship_save(longship_index_t* handle, std::uint8_t* buffer,
+                                                     std::size_t length, char const** error) {
+    auto result = handle->index.save(memory_mapped_file_t(reinterpret_cast<byte_t*>(buffer), length));
+    if (!result)
+        return fail(result, longship_usearch_k, error);
+    return longship_ok_k;
+}
+
+// Replaces the index with serialized bytes. With view != 0 the index keeps pointing into
+// `buffer` and takes ownership of it; otherwise it copies and the caller frees `buffer`.
+EMSCRIPTEN_KEEPALIVE longship_status_t longship_load(longship_index_t* handle, std::uint8_t* buffer,
+                                                     std::size_t length, int view, char const** error) {
+    // USearch trusts the header's sizes; check the bytes hold what the header claims first.
+    auto metadata = index_dense_metadata_from_buffer(
+        memory_mapped_file_t(reinterpret_cast<byte_t*>(buffer), length), 0);
+    if (!metadata)
+        return fail(metadata, longship_corrupt_k, error);
+    index_dense_head_t const& head = metadata.head;
+    if (to_metric_kind(longship_cos_k) != head.kind_metric && to_metric_kind(longship_ip_k) != head.kind_metric &&
+        to_metric_kind(longship_l2sq_k) != head.kind_metric)
+        return fail(longship_corrupt_k, "Unsupported metric in serialized index", error);
+
+    memory_mapped_file_t file(reinterpret_cast<byte_t*>(buffer), length);
+    auto result = view ? handle->index.view(std::move(file)) : handle->index.load(std::move(file));
+    if (!result)
+        return fail(result, longship_corrupt_k, error);
+
+    // load()/view() rebuild the metric from the header with USearch's own loops.
+    metric_punned_t metric = make_metric(head.dimensions, head.kind_metric, head.kind_scalar);
+    if (!handle->index.try_change_metric(metric))
+        return fail(longship_out_of_memory_k, "Out of memory while restoring the metric", error);
+    std::free(handle->viewed);
+    handle->viewed = view ? buffer : nullptr;
+    return longship_ok_k;
+}
+
+// Bytes in use on the module's heap: what leak tests watch across create/free cycles.
+EMSCRIPTEN_KEEPALIVE std::size_t longship_heap_used() { return mallinfo().uordblks; }
+
+} // extern "C"
