@@ -1,6 +1,8 @@
 /** Every failure Longship reports carries one of these codes; `switch` on it. */
 export type ErrorCode =
   | 'INVALID_ARGUMENT'
+  /** A string is not a valid `viking://` URI; the message says what is wrong and where. */
+  | 'INVALID_URI'
   | 'DIMENSION_MISMATCH'
   | 'DUPLICATE_KEY'
   | 'READ_ONLY'
