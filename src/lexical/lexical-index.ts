@@ -1,0 +1,76 @@
+/** The parts of a node's text that the lexical index weighs separately. */
+export type LexicalField = 'title' | 'headings' | 'body';
+
+/** One node's text. `key` is the node's numeric key, the same one its vectors use. */
+export interface LexicalDoc {
+  key: number;
+  title?: string;
+  /** The node's heading path, e.g. "Errors › Codes". */
+  headings?: string;
+  body: string;
+}
+
+export interface LexicalIndexOptions {
+  /** BM25 term-frequency saturation. Default 1.2. */
+  k1?: number;
+  /** BM25 length normalisation, from 0 (none) to 1 (full). Default 0.75. */
+  b?: number;
+  /**
+   * BM25F field weights: a term in a field of weight w counts as w occurrences, and the field adds
+   * w times its length. Default `{ title: 2, headings: 1.5, body: 1 }`. Each weight is a multiple
+   * of 1/20 from 0 to 8 (0 leaves the field out). Weights are fixed when the index is built; a
+   * snapshot keeps them.
+   */
+  fieldWeights?: Partial<Record<LexicalField, number>>;
+}
+
+/** What {@link loadLexicalIndex} may change: scoring parameters, not how the index was built. */
+export type LexicalLoadOptions = Pick<LexicalIndexOptions, 'k1' | 'b'>;
+
+export interface LexicalSearchOptions {
+  /** Most hits returned, best first. Default 10. */
+  limit?: number;
+  /** Only these keys may be returned: a set, or a predicate called once per candidate. */
+  allow?: ((key: number) => boolean) | ReadonlySet<number>;
+  /** Also match indexed terms that start with a query term. Off by default. */
+  prefix?: boolean;
+  /**
+   * Also match terms within this edit distance: a whole number of edits, or a fraction of the
+   * term's length below 1. Off by default.
+   */
+  fuzzy?: number;
+}
+
+export interface LexicalHit {
+  key: number;
+  /** The BM25 score: higher is better; comparable only within one index and one query. */
+  score: number;
+}
+
+/**
+ * A BM25 index over nodes' text, kept beside the vector index and updated with it.
+ * Keys are non-negative integers below 2^53.
+ *
+ * @example
+ * const index = createLexicalIndex();
+ * index.add({ key: 1, title: 'Errors', body: 'ERR_INVALID_ARG is thrown when…' });
+ * index.search('ERR_INVALID_ARG'); // [{ key: 1, score: 2.1 }]
+ */
+export interface LexicalIndex {
+  /** Documents present. */
+  readonly size: number;
+  /** Throws `DUPLICATE_KEY` if the key is present; use {@link LexicalIndex.replace} to update. */
+  add(doc: LexicalDoc): void;
+  /** Adds the document, or replaces the one with the same key. */
+  replace(doc: LexicalDoc): void;
+  /** Returns whether the key was present. */
+  remove(key: number): boolean;
+  has(key: number): boolean;
+  /** Hits sorted by descending score, ties by ascending key. Only documents sharing a term match. */
+  search(query: string, options?: LexicalSearchOptions): LexicalHit[];
+  /**
+   * A plain-object snapshot (JSON- and structured-clone-safe) for {@link loadLexicalIndex}. It
+   * records the analyzer it was built with; a snapshot from another analyzer will not load.
+   */
+  toJSON(): unknown;
+}
