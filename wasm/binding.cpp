@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include <usearch/index_dense.hpp>
@@ -101,6 +102,87 @@ bool ensure_capacity(index_dense_t& index, std::size_t extra) {
         return true;
     std::size_t grown = (std::max)(needed, index.capacity() + index.capacity() / 2 + 64);
     return index.try_reserve(limits_for(grown));
+}
+
+std::uint64_t bytes_per_scalar(scalar_kind_t scalar) {
+    switch (scalar) {
+    case scalar_kind_t::f32_k: return 4;
+    case scalar_kind_t::f16_k: return 2;
+    case scalar_kind_t::i8_k: return 1;
+    default: return 0;
+    }
+}
+
+template <typename value_at> value_at read_at(std::uint8_t const* bytes, std::uint64_t offset) {
+    value_at value;
+    std::memcpy(&value, bytes + offset, sizeof(value));
+    return value;
+}
+
+// USearch checks that each part of a serialized index fits in the bytes, not that the parts agree:
+// a corrupt scalar kind left the metric a null function, and a corrupt dimension count made search
+// read past each vector. Returns the offset of the graph after the dense header, or 0 if corrupt.
+std::uint64_t check_dense_head(std::uint8_t const* bytes, index_dense_metadata_result_t const& metadata,
+                               char const** error) {
+    index_dense_head_t const& head = metadata.head;
+    if (metadata.config.exclude_vectors)
+        return *error = "The serialized index holds no vectors", 0;
+    std::uint64_t scalar_bytes = bytes_per_scalar(head.kind_scalar);
+    if (!scalar_bytes)
+        return *error = "Unsupported scalar kind in serialized index", 0;
+    // index_dense_metadata_from_buffer() checked that the matrix and the header fit in the bytes.
+    bool wide = metadata.config.use_64_bit_dimensions;
+    std::uint64_t rows = wide ? read_at<std::uint64_t>(bytes, 0) : read_at<std::uint32_t>(bytes, 0);
+    std::uint64_t columns = wide ? read_at<std::uint64_t>(bytes, 8) : read_at<std::uint32_t>(bytes, 4);
+    std::uint64_t dimensions = head.dimensions;
+    if (!dimensions || dimensions > columns || dimensions * scalar_bytes != columns)
+        return *error = "Dimensions in the header do not match the stored vectors", 0;
+    return (wide ? 16 : 8) + rows * columns + sizeof(index_dense_head_buffer_t);
+}
+
+// USearch checks that the graph's nodes fit in the bytes, not that its links stay inside the graph:
+// a corrupt entry slot, level or neighbour slot made search read out of bounds and trap. Runs after a
+// successful load()/view(), which validated the connectivity and the size of every node.
+bool graph_is_sound(std::uint8_t const* bytes, std::uint64_t length, std::uint64_t offset) {
+    using level_t = std::int16_t;
+    using count_t = std::uint32_t;
+    using slot_t = index_dense_t::compressed_slot_t;
+    index_serialized_header_t header;
+    if (offset > length || length - offset < sizeof(header))
+        return false;
+    std::memcpy(&header, bytes + offset, sizeof(header));
+    std::uint64_t size = header.size;
+    if (!size)
+        return true;
+    std::uint64_t levels = offset + sizeof(header);
+    std::uint64_t base_bytes = sizeof(count_t) + header.connectivity_base * sizeof(slot_t);
+    std::uint64_t upper_bytes = sizeof(count_t) + header.connectivity * sizeof(slot_t);
+    std::uint64_t node = levels + size * sizeof(level_t);
+    std::uint64_t top = 0;
+    for (std::uint64_t i = 0; i != size; ++i) {
+        level_t level = read_at<level_t>(bytes, levels + i * sizeof(level_t));
+        if (level < 0 || static_cast<std::uint64_t>(level) > header.max_level)
+            return false;
+        std::uint64_t node_bytes = sizeof(vector_key_t) + sizeof(level_t) + base_bytes + level * upper_bytes;
+        if (node > length || length - node < node_bytes ||
+            read_at<level_t>(bytes, node + sizeof(vector_key_t)) != level)
+            return false;
+        std::uint64_t list = node + sizeof(vector_key_t) + sizeof(level_t);
+        for (level_t at = 0; at <= level; ++at) {
+            count_t count = read_at<count_t>(bytes, list);
+            if (count > (at ? header.connectivity : header.connectivity_base))
+                return false;
+            for (count_t j = 0; j != count; ++j)
+                if (read_at<slot_t>(bytes, list + sizeof(count_t) + j * sizeof(slot_t)) >= size)
+                    return false;
+            list += at ? upper_bytes : base_bytes;
+        }
+        top = (std::max)(top, static_cast<std::uint64_t>(level));
+        node += node_bytes;
+    }
+    return header.entry_slot < size && top == header.max_level &&
+           static_cast<std::uint64_t>(read_at<level_t>(bytes, levels + header.entry_slot * sizeof(level_t))) ==
+               header.max_level;
 }
 
 void write_results(index_dense_t::search_result_t const& result, double* keys, float* distances,
@@ -211,31 +293,41 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_filtered_search(longship_index_t
 }
 
 // Exact top-k over a small allow-list: O(allowed) lookups instead of a walk over the graph
-// that rejects almost every candidate. Stored vectors are dequantised to f32 and measured
-// with the index's metric kind, so distances agree with search() up to quantisation.
+// that rejects almost every candidate. The query is cast to the stored scalar type and measured
+// with the index's own metric, exactly as search() measures it, so the distances are identical.
+// `scratch` holds dims f32s: the stored vector, then (for f16 and i8) the cast query after it.
 EMSCRIPTEN_KEEPALIVE longship_status_t longship_score_keys(longship_index_t* handle, float const* query,
                                                            std::size_t wanted, double const* allowed,
                                                            std::size_t allowed_count, float* scratch, double* keys,
                                                            float* distances, std::size_t* found,
                                                            char const** error) {
     index_dense_t& index = handle->index;
-    std::size_t dims = index.dimensions();
-    metric_punned_t metric = metric_punned_t::builtin(dims, index.metric().metric_kind(), scalar_kind_t::f32_k);
-    if (metric.missing())
-        return fail(longship_usearch_k, "No f32 metric for this metric kind", error);
-    using scored_t = std::pair<float, double>;
+    metric_punned_t const& metric = index.metric();
+    scalar_kind_t scalar = index.scalar_kind();
+    byte_t* stored = reinterpret_cast<byte_t*>(scratch);
+    byte_t const* measured = reinterpret_cast<byte_t const*>(query);
+    byte_t* cast_query = stored + metric.bytes_per_vector();
+    if (casts_punned_t::make(scalar).from.f32(measured, index.dimensions(), cast_query))
+        measured = cast_query;
+    // A key listed twice must not come back twice.
+    std::vector<vector_key_t>& sorted = handle->allowed;
+    sorted.assign(allowed, allowed + allowed_count);
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    using scored_t = std::pair<float, vector_key_t>;
     std::vector<scored_t> scored;
-    scored.reserve(allowed_count);
-    for (std::size_t i = 0; i != allowed_count; ++i) {
-        if (!index.get(static_cast<vector_key_t>(allowed[i]), scratch))
-            continue;
-        float distance = metric(reinterpret_cast<byte_t const*>(query), reinterpret_cast<byte_t const*>(scratch));
-        scored.emplace_back(distance, allowed[i]);
+    scored.reserve(sorted.size());
+    for (vector_key_t key : sorted) {
+        bool present = scalar == scalar_kind_t::i8_k    ? index.get(key, reinterpret_cast<i8_t*>(stored))
+                       : scalar == scalar_kind_t::f16_k ? index.get(key, reinterpret_cast<f16_t*>(stored))
+                                                        : index.get(key, reinterpret_cast<f32_t*>(stored));
+        if (present)
+            scored.emplace_back(metric(measured, stored), key);
     }
     std::size_t count = (std::min)(wanted, scored.size());
     std::partial_sort(scored.begin(), scored.begin() + count, scored.end());
     for (std::size_t i = 0; i != count; ++i)
-        keys[i] = scored[i].second, distances[i] = scored[i].first;
+        keys[i] = static_cast<double>(scored[i].second), distances[i] = scored[i].first;
     *found = count;
     return longship_ok_k;
 }
@@ -320,10 +412,18 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_load(longship_index_t* handle, s
         to_metric_kind(longship_l2sq_k) != head.kind_metric)
         return fail(longship_corrupt_k, "Unsupported metric in serialized index", error);
 
+    std::uint64_t graph = check_dense_head(buffer, metadata, error);
+    if (!graph)
+        return longship_corrupt_k;
+
     memory_mapped_file_t file(reinterpret_cast<byte_t*>(buffer), length);
     auto result = view ? handle->index.view(std::move(file)) : handle->index.load(std::move(file));
     if (!result)
         return fail(result, longship_corrupt_k, error);
+    if (!graph_is_sound(buffer, length, graph)) {
+        handle->index.reset();
+        return fail(longship_corrupt_k, "The graph is corrupt: a level, link or entry point is out of range", error);
+    }
 
     // load()/view() rebuild the metric from the header with USearch's own loops.
     metric_punned_t metric = make_metric(head.dimensions, head.kind_metric, head.kind_scalar);

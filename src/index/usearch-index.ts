@@ -19,10 +19,14 @@ const defaults: Required<Omit<VectorIndexOptions, 'dimensions'>> = {
   expansionSearch: 64,
 };
 
-// Native indexes that were never disposed are freed when their wrapper is collected.
-const leaks = new FinalizationRegistry<{ module: UsearchModule; handle: number }>(({ module, handle }) =>
-  module.exports._longship_index_free(handle),
-);
+// Native indexes that were never disposed are freed when their wrapper is collected. workerd has
+// no FinalizationRegistry before its enable_weak_ref flag (2025-05-05): there, only dispose() frees.
+const leaks =
+  typeof FinalizationRegistry === 'undefined'
+    ? undefined
+    : new FinalizationRegistry<{ module: UsearchModule; handle: number }>(({ module, handle }) =>
+        module.exports._longship_index_free(handle),
+      );
 
 /**
  * Creates an empty HNSW index on the given USearch module.
@@ -47,7 +51,7 @@ export function loadVectorIndex(
 ): VectorIndex {
   const handle = newHandle(module, { dimensions: 1 });
   const view = options.view ?? false;
-  const buffer = module.exports._malloc(bytes.byteLength);
+  const buffer = module.exports._malloc(bytes.byteLength) >>> 0;
   let owned = false;
   try {
     if (!buffer)
@@ -84,9 +88,7 @@ function newHandle(module: UsearchModule, options: VectorIndexOptions): number {
   if (metric < 0) throw new LongshipError('INVALID_ARGUMENT', `unknown metric ${o.metric}`);
   if (quantization < 0) throw new LongshipError('INVALID_ARGUMENT', `unknown quantization ${o.quantization}`);
   for (const name of ['connectivity', 'expansionAdd', 'expansionSearch'] as const) {
-    if (!Number.isInteger(o[name]) || o[name] < 2) {
-      throw new LongshipError('INVALID_ARGUMENT', `${name} must be an integer ≥ 2, not ${o[name]}`);
-    }
+    checkParameter(name, o[name]);
   }
   return withHeap(module, 8, (at) => {
     const status = module.exports._longship_index_new(
@@ -124,7 +126,7 @@ class UsearchIndex implements VectorIndex {
     this.metric = metrics[x._longship_metric(handle)]!;
     this.quantization = quantizations[x._longship_scalar(handle)]!;
     this.connectivity = x._longship_connectivity(handle);
-    leaks.register(this, { module, handle }, this);
+    leaks?.register(this, { module, handle }, this);
   }
 
   get handle(): number {
@@ -146,6 +148,12 @@ class UsearchIndex implements VectorIndex {
 
   reserve(capacity: number): void {
     const handle = this.handle;
+    if (!Number.isInteger(capacity) || capacity < 0 || capacity > 0xffffffff) {
+      throw new LongshipError(
+        'INVALID_ARGUMENT',
+        `capacity must be an integer in 0..2^32-1, not ${capacity}`,
+      );
+    }
     withHeap(this.module, 4, (errorSlot) => {
       check(
         this.module,
@@ -188,14 +196,18 @@ class UsearchIndex implements VectorIndex {
     if (!Number.isInteger(k) || k < 0) throw new LongshipError('INVALID_ARGUMENT', `k must be ≥ 0, not ${k}`);
     if (k === 0) return [];
     const { allow, rescore } = options;
-    const wanted = rescore ? Math.max(rescore.candidates ?? Math.max(4 * k, 40), k) : k;
+    // Never more than the index holds: k past 2^32 would wrap around in size_t.
+    const wanted = Math.min(rescore ? Math.max(rescore.candidates ?? Math.max(4 * k, 40), k) : k, this.size);
     const allowed = allow?.length ?? 0;
-    if (allow && allowed === 0) return [];
+    if ((allow && allowed === 0) || wanted === 0) return [];
+    // An invalid key would be cast to some valid one inside WASM (-1 to 0, 1.5 to 1).
+    for (let i = 0; i < allowed; i++) checkKey(allow![i]!);
     const exactBelow = options.exactBelow ?? Math.max(2048, Math.floor(this.size / 50));
     const scoreKeys = allow !== undefined && allowed <= exactBelow;
     // Layout: found | error | query | keys out | distances out | allow-list | scratch vector
     const queryAt = 8;
-    const keysAt = queryAt + query.byteLength;
+    // Float64Array views need 8-byte alignment, and an odd number of dimensions leaves 4 over.
+    const keysAt = align8(queryAt + query.byteLength);
     const distancesAt = keysAt + wanted * 8;
     const allowAt = align8(distancesAt + wanted * 4);
     const scratchAt = allowAt + allowed * 8;
@@ -289,8 +301,11 @@ class UsearchIndex implements VectorIndex {
     });
   }
 
-  changeExpansion({ add = 0, search = 0 }: { add?: number; search?: number }): void {
-    this.module.exports._longship_change_expansion(this.handle, add, search);
+  changeExpansion({ add, search }: { add?: number; search?: number }): void {
+    const handle = this.handle;
+    if (add !== undefined) checkParameter('expansionAdd', add);
+    if (search !== undefined) checkParameter('expansionSearch', search);
+    this.module.exports._longship_change_expansion(handle, add ?? 0, search ?? 0);
   }
 
   serialize(): Uint8Array {
@@ -306,7 +321,7 @@ class UsearchIndex implements VectorIndex {
   dispose(): void {
     if (!this.#handle) return;
     this.module.exports._longship_index_free(this.#handle);
-    leaks.unregister(this);
+    leaks?.unregister(this);
     this.#handle = 0;
   }
 
@@ -326,13 +341,20 @@ function checkKey(key: number): void {
   }
 }
 
+function checkParameter(name: string, value: number): void {
+  if (!Number.isInteger(value) || value < 2 || value > 0xffffffff) {
+    throw new LongshipError('INVALID_ARGUMENT', `${name} must be an integer in 2..2^32-1, not ${value}`);
+  }
+}
+
 function align8(offset: number): number {
   return (offset + 7) & ~7;
 }
 
 /** Runs `use` with `bytes` of WASM heap (8-byte aligned), freed afterwards whatever happens. */
 function withHeap<T>(module: UsearchModule, bytes: number, use: (at: number) => T): T {
-  const at = module.exports._malloc(bytes);
+  // Pointers past 2 GiB come back negative: malloc returns a signed i32.
+  const at = module.exports._malloc(bytes) >>> 0;
   if (!at) throw new LongshipError('OUT_OF_MEMORY', `no room for ${bytes} bytes on the WASM heap`);
   try {
     return use(at);

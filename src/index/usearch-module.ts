@@ -56,11 +56,17 @@ export async function loadUsearch(source: WasmSource = defaultWasmUrl()): Promis
   });
   try {
     const glue = createUsearchModule({
+      // Without locateFile the glue resolves new URL('usearch.wasm', import.meta.url), which throws in
+      // workerd (import.meta.url is undefined there). The name is never fetched: instantiateWasm is.
+      locateFile: (file) => file,
       instantiateWasm(imports, receive) {
-        instantiate(source, imports).then((instance) => {
-          memory = Object.values(instance.exports).find((value) => value instanceof WebAssembly.Memory);
-          receive(instance);
-        }, fail);
+        // receive() throws for a module that is not ours: that must fail the load too, not hang it.
+        instantiate(source, imports)
+          .then((instance) => {
+            memory = Object.values(instance.exports).find((value) => value instanceof WebAssembly.Memory);
+            receive(instance);
+          })
+          .catch(fail);
         return {};
       },
     });

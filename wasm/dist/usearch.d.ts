@@ -6,6 +6,8 @@ export interface UsearchModuleOptions {
     receive: (instance: WebAssembly.Instance, module?: WebAssembly.Module) => void,
   ) => object;
   wasmBinary?: ArrayBuffer | Uint8Array;
+  /** Where the glue would fetch a file from; given, it skips `new URL(file, import.meta.url)`. */
+  locateFile?: (file: string, scriptDirectory: string) => string;
 }
 
 export interface UsearchExports {

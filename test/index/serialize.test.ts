@@ -1,0 +1,268 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  createVectorIndex,
+  LongshipError,
+  loadUsearch,
+  loadVectorIndex,
+  type Quantization,
+  type UsearchModule,
+  type VectorIndex,
+} from '../../src/index.js';
+import {
+  clusteredVectors,
+  expectLongshipError,
+  seededRandom,
+  sequentialKeys,
+  type VectorSet,
+} from './fixtures.js';
+
+let usearch: UsearchModule;
+const dimensions = 24;
+const count = 2000;
+let data: VectorSet;
+let queries: VectorSet;
+
+beforeAll(async () => {
+  usearch = await loadUsearch();
+  data = clusteredVectors({ count, dimensions, seed: 41 });
+  queries = clusteredVectors({ count: 25, dimensions, seed: 42 });
+});
+
+function build(quantization: Quantization, removed = 0): VectorIndex {
+  const index = createVectorIndex(usearch, { dimensions, quantization, metric: 'l2sq', connectivity: 12 });
+  index.addBatch(sequentialKeys(count), data.data);
+  for (let key = 0; key < removed; key++) index.remove(key * 7);
+  return index;
+}
+
+function answers(index: VectorIndex) {
+  const allow = sequentialKeys(200).map((key) => key * 3);
+  return Array.from({ length: queries.count }, (_, q) => [
+    index.search(queries.row(q), 10),
+    index.search(queries.row(q), 10, { exact: true }),
+    index.search(queries.row(q), 10, { allow }),
+    index.search(queries.row(q), 10, { allow, exactBelow: 0 }),
+  ]);
+}
+
+const heapUsed = () => usearch.exports._longship_heap_used() >>> 0;
+
+describe.each(['f32', 'f16', 'i8'] as Quantization[])('%s: serialize → load and → view', (quantization) => {
+  it('give the same answers as the original, removed keys included', () => {
+    const original = build(quantization, 100);
+    const expected = answers(original);
+    const bytes = original.serialize();
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    for (const view of [false, true]) {
+      const loaded = loadVectorIndex(usearch, bytes, { view });
+      expect(loaded.readOnly).toBe(view);
+      expect(loaded.size).toBe(count - 100);
+      expect(loaded.dimensions).toBe(dimensions);
+      expect(loaded.metric).toBe('l2sq');
+      expect(loaded.quantization).toBe(quantization);
+      expect(loaded.connectivity).toBe(12);
+      expect(loaded.contains(0)).toBe(false);
+      expect(loaded.contains(1)).toBe(true);
+      expect(loaded.get(1)).toEqual(original.get(1));
+      expect(loaded.memoryUsage).toBeGreaterThan(0);
+      expect(answers(loaded)).toEqual(expected);
+      // The same bytes again: nothing was lost or added on the way.
+      // (Compared as a Buffer: a deep toEqual of 300 KB takes seconds.)
+      expect(Buffer.compare(loaded.serialize(), bytes)).toBe(0);
+      loaded.dispose();
+    }
+    original.dispose();
+  });
+});
+
+describe('serialized indexes', () => {
+  it('a view is read-only: add, addBatch, remove and reserve throw READ_ONLY, and nothing changes', () => {
+    const original = build('f32', 10);
+    const view = loadVectorIndex(usearch, original.serialize(), { view: true });
+    const before = answers(view);
+    expectLongshipError(() => view.add(count + 1, data.row(0)), 'READ_ONLY');
+    expectLongshipError(() => view.addBatch([count + 1, count + 2], data.slice(0, 2).data), 'READ_ONLY');
+    // Key 0 was removed in the original: USearch would reuse its slot, writing into the viewed bytes.
+    expectLongshipError(() => view.add(0, data.row(0)), 'READ_ONLY');
+    expectLongshipError(() => view.remove(1), 'READ_ONLY');
+    expectLongshipError(() => view.reserve(count * 2), 'READ_ONLY');
+    expect(view.contains(1)).toBe(true);
+    expect(view.contains(count + 1)).toBe(false);
+    expect(view.size).toBe(count - 10);
+    expect(answers(view)).toEqual(before);
+    view.changeExpansion({ search: 128 }); // search settings are not writes
+    expect(view.search(queries.row(0), 5)).toHaveLength(5);
+    view.dispose();
+    original.dispose();
+  });
+
+  it('a loaded copy is writable and independent of the original and of the bytes', () => {
+    const original = build('f32');
+    const bytes = original.serialize();
+    const copy = loadVectorIndex(usearch, bytes);
+    const view = loadVectorIndex(usearch, bytes, { view: true });
+    bytes.fill(0); // the caller's bytes were copied into WASM memory
+    copy.remove(5);
+    copy.add(count + 5, data.row(5));
+    expect(copy.search(data.row(5), 1)[0]!.key).toBe(count + 5);
+    expect(original.search(data.row(5), 1)[0]!.key).toBe(5);
+    expect(view.search(data.row(5), 1)[0]!.key).toBe(5);
+    for (const index of [copy, view, original]) index.dispose();
+  });
+
+  it('an empty index round-trips, and expansionSearch applies on load', () => {
+    const empty = createVectorIndex(usearch, { dimensions: 7, metric: 'ip', quantization: 'f16' });
+    for (const view of [false, true]) {
+      const loaded = loadVectorIndex(usearch, empty.serialize(), { view });
+      expect([loaded.size, loaded.dimensions, loaded.metric, loaded.quantization]).toEqual([
+        0,
+        7,
+        'ip',
+        'f16',
+      ]);
+      expect(loaded.search(new Float32Array(7), 3)).toEqual([]);
+      loaded.dispose();
+    }
+    empty.dispose();
+    const original = build('f32');
+    const loaded = loadVectorIndex(usearch, original.serialize(), { expansionSearch: 200 });
+    expect(loaded.search(queries.row(0), 10)).toEqual(original.search(queries.row(0), 10, { exact: true }));
+    expectLongshipError(
+      () => loadVectorIndex(usearch, original.serialize(), { expansionSearch: -1 }),
+      'INVALID_ARGUMENT',
+    );
+    loaded.dispose();
+    original.dispose();
+  });
+});
+
+/** Where the parts of a serialized index begin (USearch's format, 32-bit matrix dimensions). */
+function layout(bytes: Uint8Array) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const rows = view.getUint32(0, true);
+  const columns = view.getUint32(4, true);
+  const head = 8 + rows * columns; // magic, version, kinds, counts, dimensions (64 bytes)
+  const graph = head + 64; // size, connectivity, connectivity_base, max_level, entry_slot (5 × u64)
+  const levels = graph + 40; // one i16 per node
+  const nodes = levels + 2 * rows; // key u64, level i16, then per level a u32 count and u32 slots
+  return { view, rows, head, graph, levels, nodes };
+}
+
+type Corruption = [name: string, corrupt: (bytes: Uint8Array) => Uint8Array];
+
+const corruptions: Corruption[] = [
+  ['empty', () => new Uint8Array(0)],
+  ['one byte', (b) => b.slice(0, 1)],
+  ['truncated to 8 bytes', (b) => b.slice(0, 8)],
+  ['truncated inside the vectors', (b) => b.slice(0, layout(b).head - 100)],
+  ['truncated inside the header', (b) => b.slice(0, layout(b).head + 30)],
+  ['truncated after the header', (b) => b.slice(0, layout(b).graph + 20)],
+  ['truncated by half', (b) => b.slice(0, b.length >> 1)],
+  ['missing its last byte', (b) => b.slice(0, -1)],
+  ['random garbage (1 KB)', () => garbage(1024, 1)],
+  ['random garbage (100 KB)', () => garbage(100_000, 2)],
+  ['the right vectors and header, then garbage', (b) => splice(b, layout(b).graph, garbage(b.length, 3))],
+  ['a wrong magic', (b) => poke(b, (l) => l.view.setUint8(l.head, 0x58))],
+  ['a wrong major version', (b) => poke(b, (l) => l.view.setUint16(l.head + 7, 99, true))],
+  ['an unknown metric kind', (b) => poke(b, (l) => l.view.setUint8(l.head + 13, 0xee))],
+  // These loaded, then trapped in search or read past the vectors before the binding checked them.
+  ['an unknown scalar kind', (b) => poke(b, (l) => l.view.setUint8(l.head + 14, 0xee))],
+  ['zero dimensions', (b) => poke(b, (l) => l.view.setBigUint64(l.head + 33, 0n, true))],
+  ['more dimensions than stored', (b) => poke(b, (l) => l.view.setBigUint64(l.head + 33, 25n, true))],
+  ['fewer dimensions than stored', (b) => poke(b, (l) => l.view.setBigUint64(l.head + 33, 8n, true))],
+  ['a wrong row count', (b) => poke(b, (l) => l.view.setUint32(0, l.rows + 1, true))],
+  ['a wrong graph size', (b) => poke(b, (l) => l.view.setBigUint64(l.graph, BigInt(l.rows - 1), true))],
+  ['a max level too high', (b) => poke(b, (l) => l.view.setBigUint64(l.graph + 24, 9n, true))],
+  [
+    'an entry slot out of range',
+    (b) => poke(b, (l) => l.view.setBigUint64(l.graph + 32, BigInt(l.rows + 3), true)),
+  ],
+  ['a node level out of range', (b) => poke(b, (l) => l.view.setInt16(l.levels, 3000, true))],
+  ['a negative node level', (b) => poke(b, (l) => l.view.setInt16(l.levels + 2, -2, true))],
+  ['a neighbour out of range', (b) => poke(b, (l) => l.view.setUint32(l.nodes + 14, 0xfffffff0, true))],
+  ['a neighbour count past capacity', (b) => poke(b, (l) => l.view.setUint32(l.nodes + 10, 1000, true))],
+];
+
+function garbage(length: number, seed: number): Uint8Array {
+  const random = seededRandom(seed);
+  return Uint8Array.from({ length }, () => Math.floor(random() * 256));
+}
+
+function poke(bytes: Uint8Array, write: (at: ReturnType<typeof layout>) => void): Uint8Array {
+  const copy = bytes.slice();
+  write(layout(copy));
+  return copy;
+}
+
+function splice(bytes: Uint8Array, at: number, rest: Uint8Array): Uint8Array {
+  const copy = bytes.slice();
+  copy.set(rest.subarray(0, copy.length - at), at);
+  return copy;
+}
+
+describe('corrupt bytes', () => {
+  let serialized: Uint8Array;
+  beforeAll(() => {
+    const original = build('f32');
+    serialized = original.serialize();
+    original.dispose();
+  });
+
+  it.each(corruptions)('%s: load and view throw CORRUPT_INDEX', (_, corrupt) => {
+    const bytes = corrupt(serialized);
+    const baseline = heapUsed();
+    for (const view of [false, true]) {
+      const error = expectLongshipError(() => loadVectorIndex(usearch, bytes, { view }), 'CORRUPT_INDEX');
+      expect(error.message).toMatch(/^Could not load the index: /);
+    }
+    // A failed load frees what it took.
+    expect(heapUsed()).toBeLessThanOrEqual(baseline + 1024);
+  });
+
+  it('random byte flips: each load either fails with CORRUPT_INDEX or yields an index that searches', () => {
+    const original = build('i8', 50);
+    const bytes = original.serialize();
+    const random = seededRandom(43);
+    const outcomes = { corrupt: 0, loaded: 0 };
+    for (let trial = 0; trial < 400; trial++) {
+      const copy = bytes.slice();
+      // Aim half of the flips at the headers and the graph, where structure lives.
+      const graphStart = layout(bytes).head;
+      for (let flips = 1 + Math.floor(random() * 3); flips > 0; flips--) {
+        const from = random() < 0.5 ? graphStart : 0;
+        copy[from + Math.floor(random() * (copy.length - from))] = Math.floor(random() * 256);
+      }
+      let index: VectorIndex;
+      try {
+        index = loadVectorIndex(usearch, copy, { view: random() < 0.5 });
+      } catch (error) {
+        expect(error).toBeInstanceOf(LongshipError);
+        expect((error as LongshipError).code).toBe('CORRUPT_INDEX');
+        outcomes.corrupt++;
+        continue;
+      }
+      outcomes.loaded++;
+      for (let q = 0; q < 3; q++) {
+        index.search(queries.row(q), 5);
+        index.search(queries.row(q), 5, { exact: true });
+      }
+      index.dispose();
+    }
+    expect(outcomes.corrupt).toBeGreaterThan(50);
+    expect(outcomes.loaded).toBeGreaterThan(50);
+    original.dispose();
+  });
+
+  it('after all that, the module still creates, fills, searches and serializes indexes', () => {
+    for (const [, corrupt] of corruptions) {
+      expect(() => loadVectorIndex(usearch, corrupt(serialized))).toThrow(LongshipError);
+    }
+    const index = createVectorIndex(usearch, { dimensions });
+    index.addBatch(sequentialKeys(500), data.slice(0, 500).data);
+    expect(index.search(data.row(123), 1)[0]!.key).toBe(123);
+    const again = loadVectorIndex(usearch, index.serialize(), { view: true });
+    expect(again.search(data.row(321), 1)[0]!.key).toBe(321);
+    again.dispose();
+    index.dispose();
+  });
+});

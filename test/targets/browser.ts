@@ -1,0 +1,106 @@
+// Helpers for tests that run code in a real browser: launch Chromium, serve files over HTTP on
+// localhost, bundle a TypeScript entry for the browser.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, resolve, sep } from 'node:path';
+import { build } from 'esbuild';
+import { type Browser, chromium } from 'playwright-core';
+
+/** Chromium's flags for a quiet, offline, headless run in a container. */
+export const chromiumFlags = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** `LONGSHIP_CHROMIUM`, else the system's /usr/bin/chromium, else (undefined) Playwright's own build. */
+export function chromiumPath(): string | undefined {
+  const configured = process.env.LONGSHIP_CHROMIUM;
+  if (configured) return configured;
+  return existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    args: chromiumFlags,
+    headless: true,
+    timeout: 60_000,
+  });
+}
+
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.map': 'application/json',
+};
+
+export interface StaticServer {
+  /** The server's origin, e.g. `http://127.0.0.1:41234`. */
+  readonly origin: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the files under `root` (never above it), plus in-memory `files` by path (`/bundle/main.js`),
+ * with the right content types: `application/wasm` lets browsers compile while streaming.
+ */
+export async function serveFiles(
+  root: string,
+  files: Record<string, { body: string | Uint8Array; type?: string }> = {},
+): Promise<StaticServer> {
+  const base = resolve(root);
+  const server = createServer(async (request, response) => {
+    const path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
+    const typeOf = (name: string) => contentTypes[extname(name)] ?? 'application/octet-stream';
+    const inMemory = files[path];
+    if (inMemory) {
+      response.writeHead(200, { 'content-type': inMemory.type ?? typeOf(path) });
+      response.end(inMemory.body);
+      return;
+    }
+    const file = resolve(base, `.${path}`);
+    if (file !== base && !file.startsWith(base + sep)) {
+      response.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      response.writeHead(200, { 'content-type': typeOf(file) });
+      response.end(body);
+    } catch {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
+
+/** Bundles a TypeScript entry into one ES module for the browser (and module workers). */
+export async function bundleForBrowser(entry: string): Promise<string> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    // Node-only modules are imported behind runtime checks (src/env/); they never run here.
+    external: ['node:*'],
+  });
+  return result.outputFiles[0]!.text;
+}
