@@ -10,7 +10,21 @@ export type ErrorCode =
   | 'OUT_OF_MEMORY'
   | 'INDEX_ERROR'
   | 'DISPOSED'
-  | 'WASM_LOAD';
+  | 'WASM_LOAD'
+  /** The caller's AbortSignal fired; the `cause` is its reason. */
+  | 'ABORTED'
+  /** The browser's storage quota is used up; the write was rolled back. `cause`: the DOMException. */
+  | 'QUOTA_EXCEEDED'
+  /** Another tab holds the database open at an older version, so it cannot be upgraded. */
+  | 'STORE_BLOCKED'
+  /** The store was closed (by close(), or to let another tab upgrade it). */
+  | 'STORE_CLOSED'
+  /** The database was written by a newer schema than this code knows. */
+  | 'SCHEMA_MISMATCH'
+  /** The store's vectors come from another embedder (id or dimensions) than the one opening it. */
+  | 'EMBEDDER_MISMATCH'
+  /** The storage engine failed in a way no other code describes; see `cause`. */
+  | 'STORE_ERROR';
 
 /**
  * The one error class Longship throws. Foreign failures (a WASM trap, a fetch) are kept as `cause`.

@@ -1,0 +1,87 @@
+// Snapshots in IndexedDB: chunks in one transaction each, then the header in a last one that also
+// deletes the previous generation. Only the snapshot object stores are touched, so a snapshot
+// being written never holds up a commit.
+
+import { LongshipError } from '../errors.js';
+import { fire, type IdbConnection, stateOf, throwIfAborted, under } from './idb-connection.js';
+import {
+  assembleSnapshot,
+  checkSnapshotInput,
+  newGeneration,
+  rechunk,
+  SnapshotSummer,
+} from './snapshot-format.js';
+import type { Snapshot, SnapshotInput } from './store.js';
+
+/**
+ * Writes a snapshot; the previous one of that name stays readable until the new one is complete.
+ *
+ * @example
+ * await putIdbSnapshot(connection, { name: 'hnsw', seq, bytes: index.serialize() });
+ */
+export async function putIdbSnapshot(
+  connection: IdbConnection,
+  input: SnapshotInput,
+  signal?: AbortSignal,
+): Promise<void> {
+  const state = await connection.read(['meta'], 'putSnapshot', stateOf);
+  checkSnapshotInput(input?.name, input?.seq, state.seq);
+  throwIfAborted(signal);
+  const { name, seq } = input;
+  const generation = newGeneration();
+  const sum = new SnapshotSummer();
+  try {
+    // One transaction a chunk: nothing waits on a long snapshot, and memory holds one chunk at a time.
+    for await (const bytes of rechunk(input.bytes)) {
+      const index = sum.add(bytes);
+      await connection.write(
+        ['snapshotChunks'],
+        'putSnapshot',
+        async (tx) => fire(tx.objectStore('snapshotChunks').put({ name, generation, index, bytes })),
+        signal,
+      );
+    }
+    // The header is the commit point; with it go the previous generation and any unfinished one.
+    await connection.write(
+      ['snapshots', 'snapshotChunks'],
+      'putSnapshot',
+      async (tx) => {
+        const chunks = tx.objectStore('snapshotChunks');
+        if ((await chunks.count(under(name, generation))) !== sum.chunkCount) {
+          throw new LongshipError('STORE_ERROR', `snapshot ${name} was replaced while it was being written`);
+        }
+        fire(tx.objectStore('snapshots').put({ name, seq, generation, ...sum, createdAt: Date.now() }));
+        fire(chunks.delete(IDBKeyRange.bound([name], [name, generation], false, true)));
+        fire(chunks.delete(IDBKeyRange.bound([name, generation, []], [name, []], true, true)));
+      },
+      signal,
+    );
+  } catch (error) {
+    if (!connection.isClosed) {
+      const drop = connection.write(['snapshotChunks'], 'putSnapshot', async (tx) => {
+        fire(tx.objectStore('snapshotChunks').delete(under(name, generation)));
+      });
+      await drop.catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
+/** Reads and checks a snapshot: undefined if missing, incomplete or failing its checksum. */
+export function readIdbSnapshot(connection: IdbConnection, name: string): Promise<Snapshot | undefined> {
+  return connection.read(['snapshots', 'snapshotChunks'], 'snapshot', async (tx) => {
+    const header = await tx.objectStore('snapshots').get(name);
+    if (!header) return undefined;
+    const chunks = await tx.objectStore('snapshotChunks').getAll(under(name, header.generation));
+    const bytes = assembleSnapshot(header, chunks);
+    return bytes ? { name, seq: header.seq, bytes } : undefined;
+  });
+}
+
+/** Deletes a snapshot and every chunk stored under its name. */
+export function deleteIdbSnapshot(connection: IdbConnection, name: string): Promise<void> {
+  return connection.write(['snapshots', 'snapshotChunks'], 'deleteSnapshot', async (tx) => {
+    fire(tx.objectStore('snapshots').delete(name));
+    fire(tx.objectStore('snapshotChunks').delete(under(name)));
+  });
+}

@@ -1,0 +1,296 @@
+// The Store on IndexedDB (through `idb`). A commit is one readwrite transaction over the record
+// stores and the state: its reads plan the batch, its writes apply it, and IndexedDB makes the
+// whole either durable or absent. Open it with openIdbStore (idb-open.ts).
+
+import type { IDBPDatabase } from 'idb';
+import { LongshipError } from '../errors.js';
+import { type PlanReader, planCommit, type StoreState } from './commit-plan.js';
+import { decideEmbedder } from './embedder-check.js';
+import { fire, IdbConnection, stateOf, type Tx, throwIfAborted, under } from './idb-connection.js';
+import { toStoreError } from './idb-errors.js';
+import { type LongshipDB, STATE_KEY, type StoreName } from './idb-schema.js';
+import { deleteIdbSnapshot, putIdbSnapshot, readIdbSnapshot } from './idb-snapshots.js';
+import type {
+  ChangeRecord,
+  EmbedderInfo,
+  EmbedderMismatch,
+  NodeRecord,
+  PostingRecord,
+  RelationRecord,
+  Snapshot,
+  SnapshotInput,
+  Store,
+  StoreMeta,
+  StoreStats,
+  StoreTables,
+  VectorRecord,
+  VerifyReport,
+  WriteBatch,
+} from './store.js';
+import { findProblems } from './verify.js';
+
+const RECORD_STORES: StoreName[] = ['nodes', 'vectors', 'postings', 'relations', 'changes', 'meta'];
+const ALL_STORES: StoreName[] = [...RECORD_STORES, 'snapshots', 'snapshotChunks'];
+
+const primaryKey = {
+  nodes: (r: NodeRecord) => r.uri,
+  vectors: (r: VectorRecord) => r.key,
+  postings: (r: PostingRecord) => r.key,
+  relations: (r: RelationRecord) => [r.from, r.to],
+  changes: (r: ChangeRecord) => r.seq,
+} as const;
+
+const byFromTo = (a: RelationRecord, b: RelationRecord) =>
+  a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : a.to > b.to ? 1 : 0;
+
+/** The IndexedDB Store. Open it with `openIdbStore`. */
+export class IdbStore implements Store {
+  private readonly connection: IdbConnection;
+
+  /** Takes an open connection; openIdbStore does the opening, upgrading and embedder check. */
+  constructor(
+    db: IDBPDatabase<LongshipDB>,
+    private readonly factory: IDBFactory,
+    readonly name: string,
+  ) {
+    this.connection = new IdbConnection(db, name);
+  }
+
+  private read<T>(stores: StoreName[], during: string, body: (tx: Tx<'readonly'>) => Promise<T>): Promise<T> {
+    return this.connection.read(stores, during, body);
+  }
+
+  private write<T>(
+    stores: StoreName[],
+    during: string,
+    body: (tx: Tx<'readwrite'>) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    return this.connection.write(stores, during, body, signal);
+  }
+
+  private planReader(tx: Tx<'readwrite'>): PlanReader {
+    const nodes = tx.objectStore('nodes');
+    const vectors = tx.objectStore('vectors');
+    const relations = tx.objectStore('relations');
+    return {
+      state: () => stateOf(tx),
+      node: (uri) => nodes.get(uri),
+      nodeByKey: (key) => nodes.index('key').get(key),
+      childUris: (uri) => nodes.index('parent').getAllKeys(uri),
+      vector: (key) => vectors.get(key),
+      vectorsOfNode: (nodeKey) => vectors.index('nodeKey').getAll(nodeKey),
+      hasPosting: async (key) => (await tx.objectStore('postings').count(key)) > 0,
+      relationKeysOf: async (uri) => {
+        const keys = [
+          ...(await relations.getAllKeys(under(uri))),
+          ...(await relations.index('to').getAllKeys(uri)),
+        ];
+        return keys.map(([from, to]) => ({ from, to }));
+      },
+    };
+  }
+
+  commit(batch: WriteBatch, signal?: AbortSignal): Promise<number> {
+    return this.write(
+      RECORD_STORES,
+      'commit',
+      async (tx) => {
+        const plan = await planCommit(batch, this.planReader(tx), () => throwIfAborted(signal));
+        const nodes = tx.objectStore('nodes');
+        const vectors = tx.objectStore('vectors');
+        const postings = tx.objectStore('postings');
+        const relations = tx.objectStore('relations');
+        // Requests run in order, so the deletions land before the puts that may replace them.
+        for (const uri of plan.deleteNodes) fire(nodes.delete(uri));
+        for (const key of plan.deleteVectors) fire(vectors.delete(key));
+        for (const key of plan.deletePostings) fire(postings.delete(key));
+        for (const r of plan.deleteRelations) fire(relations.delete([r.from, r.to]));
+        for (const node of plan.putNodes) fire(nodes.put(node));
+        for (const vector of plan.putVectors) fire(vectors.put(vector));
+        for (const posting of plan.putPostings) fire(postings.put(posting));
+        for (const relation of plan.putRelations) fire(relations.put(relation));
+        fire(tx.objectStore('changes').put(plan.change));
+        fire(tx.objectStore('meta').put(plan.state, STATE_KEY));
+        return plan.change.seq;
+      },
+      signal,
+    );
+  }
+
+  allocateKeys(count: number): Promise<number> {
+    return this.write(['meta'], 'allocateKeys', async (tx) => {
+      if (!Number.isSafeInteger(count) || count < 1) {
+        throw new LongshipError('INVALID_ARGUMENT', 'allocateKeys needs a positive integer count');
+      }
+      const state = await stateOf(tx);
+      fire(tx.objectStore('meta').put({ ...state, nextKey: state.nextKey + count }, STATE_KEY));
+      return state.nextKey;
+    });
+  }
+
+  node(uri: string): Promise<NodeRecord | undefined> {
+    return this.read(['nodes'], 'node', (tx) => tx.objectStore('nodes').get(uri));
+  }
+
+  nodeByKey(key: number): Promise<NodeRecord | undefined> {
+    return this.read(['nodes'], 'nodeByKey', (tx) => tx.objectStore('nodes').index('key').get(key));
+  }
+
+  children(uri: string): Promise<NodeRecord[]> {
+    return this.read(['nodes'], 'children', (tx) => tx.objectStore('nodes').index('parent').getAll(uri));
+  }
+
+  descendants(uri: string): Promise<NodeRecord[]> {
+    // '0' is the character after '/', so this range holds exactly the URIs that start with uri + '/'.
+    const range = IDBKeyRange.bound(`${uri}/`, `${uri}0`, false, true);
+    return this.read(['nodes'], 'descendants', (tx) => tx.objectStore('nodes').getAll(range));
+  }
+
+  vectors(keys: readonly number[]): Promise<VectorRecord[]> {
+    const unique = [...new Set(keys)].sort((a, b) => a - b);
+    return this.read(['vectors'], 'vectors', async (tx) => {
+      const store = tx.objectStore('vectors');
+      const found = await Promise.all(unique.map((key) => store.get(key)));
+      return found.filter((v): v is VectorRecord => v !== undefined);
+    });
+  }
+
+  vectorsOfNode(nodeKey: number): Promise<VectorRecord[]> {
+    return this.read(['vectors'], 'vectorsOfNode', async (tx) =>
+      (await tx.objectStore('vectors').index('nodeKey').getAll(nodeKey)).sort((a, b) => a.chunk - b.chunk),
+    );
+  }
+
+  posting(key: number): Promise<PostingRecord | undefined> {
+    return this.read(['postings'], 'posting', (tx) => tx.objectStore('postings').get(key));
+  }
+
+  relations(uri: string): Promise<RelationRecord[]> {
+    return this.read(['relations'], 'relations', async (tx) => {
+      const store = tx.objectStore('relations');
+      const all = [...(await store.getAll(under(uri))), ...(await store.index('to').getAll(uri))];
+      const unique = new Map(all.map((r) => [`${r.from}\u0000${r.to}`, r]));
+      return [...unique.values()].sort(byFromTo);
+    });
+  }
+
+  async *scan<T extends keyof StoreTables>(table: T, batchSize = 1000): AsyncIterable<StoreTables[T][]> {
+    let after: IDBValidKey | undefined;
+    const keyOf = primaryKey[table] as (record: StoreTables[T]) => IDBValidKey;
+    for (;;) {
+      const range = after === undefined ? null : IDBKeyRange.lowerBound(after, true);
+      const rows = (await this.read([table], 'scan', (tx) =>
+        tx.objectStore(table).getAll(range, batchSize),
+      )) as StoreTables[T][];
+      if (rows.length === 0) return;
+      yield rows;
+      after = keyOf(rows[rows.length - 1]!);
+    }
+  }
+
+  nodesNeedingVectors(): Promise<NodeRecord[]> {
+    return this.read(['nodes', 'vectors'], 'nodesNeedingVectors', async (tx) => {
+      const embedded = new Set<number>();
+      let cursor = await tx.objectStore('vectors').index('nodeKey').openKeyCursor(null, 'nextunique');
+      while (cursor) {
+        embedded.add(cursor.key);
+        cursor = await cursor.continue();
+      }
+      return (await tx.objectStore('nodes').getAll()).filter((n) => !embedded.has(n.key));
+    });
+  }
+
+  changesSince(seq: number): Promise<ChangeRecord[]> {
+    return this.read(['changes'], 'changesSince', (tx) =>
+      tx.objectStore('changes').getAll(IDBKeyRange.lowerBound(seq, true)),
+    );
+  }
+
+  pruneChanges(throughSeq: number): Promise<void> {
+    return this.write(['changes'], 'pruneChanges', async (tx) => {
+      fire(tx.objectStore('changes').delete(IDBKeyRange.upperBound(throughSeq)));
+    });
+  }
+
+  async meta(): Promise<StoreMeta> {
+    const state = await this.read(['meta'], 'meta', stateOf);
+    return { schemaVersion: this.connection.db.version, ...state };
+  }
+
+  useEmbedder(embedder: EmbedderInfo, onMismatch?: EmbedderMismatch): Promise<{ reset: boolean }> {
+    return this.write(
+      ['meta', 'vectors', 'changes', 'snapshots', 'snapshotChunks'],
+      'useEmbedder',
+      async (tx) => {
+        const state = await stateOf(tx);
+        const decision = decideEmbedder(state.embedder, embedder, onMismatch);
+        if (decision === 'keep') return { reset: false };
+        const next: StoreState = { ...state, embedder: { id: embedder.id, dimensions: embedder.dimensions } };
+        if (decision === 'reset') {
+          const removed = await tx.objectStore('vectors').getAllKeys();
+          next.seq = state.seq + 1;
+          fire(tx.objectStore('vectors').clear());
+          fire(tx.objectStore('snapshots').clear());
+          fire(tx.objectStore('snapshotChunks').clear());
+          const change = { seq: next.seq, removedVectorKeys: removed, addedVectorKeys: [] };
+          fire(tx.objectStore('changes').put({ ...change, addedPostingKeys: [], removedPostingKeys: [] }));
+        }
+        fire(tx.objectStore('meta').put(next, STATE_KEY));
+        return { reset: decision === 'reset' };
+      },
+    );
+  }
+
+  putSnapshot(input: SnapshotInput, signal?: AbortSignal): Promise<void> {
+    return putIdbSnapshot(this.connection, input, signal);
+  }
+
+  snapshot(name: string): Promise<Snapshot | undefined> {
+    return readIdbSnapshot(this.connection, name);
+  }
+
+  deleteSnapshot(name: string): Promise<void> {
+    return deleteIdbSnapshot(this.connection, name);
+  }
+
+  verify(): Promise<VerifyReport> {
+    return this.read(ALL_STORES, 'verify', async (tx) => {
+      const problems = findProblems({
+        state: await stateOf(tx),
+        nodes: await tx.objectStore('nodes').getAll(),
+        vectors: await tx.objectStore('vectors').getAll(),
+        postings: await tx.objectStore('postings').getAll(),
+        relations: await tx.objectStore('relations').getAll(),
+        changes: await tx.objectStore('changes').getAll(),
+        snapshots: await tx.objectStore('snapshots').getAll(),
+        chunkIds: await tx.objectStore('snapshotChunks').getAllKeys(),
+      });
+      return { ok: problems.length === 0, problems };
+    });
+  }
+
+  stats(): Promise<StoreStats> {
+    return this.read(ALL_STORES, 'stats', async (tx) => ({
+      nodes: await tx.objectStore('nodes').count(),
+      vectors: await tx.objectStore('vectors').count(),
+      postings: await tx.objectStore('postings').count(),
+      relations: await tx.objectStore('relations').count(),
+      changes: await tx.objectStore('changes').count(),
+      snapshots: await tx.objectStore('snapshots').count(),
+    }));
+  }
+
+  async close(): Promise<void> {
+    this.connection.close('close() was called');
+  }
+
+  async destroy(): Promise<void> {
+    await this.close();
+    const request = this.factory.deleteDatabase(this.name);
+    await new Promise<void>((resolve, reject) => {
+      request.onsuccess = () => resolve();
+      request.onerror = () => reject(toStoreError(request.error, `store ${this.name}: destroy`));
+    });
+  }
+}

@@ -1,0 +1,121 @@
+// How every Store lays out a snapshot: chunks written under a fresh generation id, then a header
+// naming that generation. The header is the commit point, so a crash or failure while chunks are
+// being written leaves the previous snapshot in place; stray chunks of an unfinished generation
+// are deleted by the next putSnapshot of that name.
+
+import { LongshipError } from '../errors.js';
+import { crc32 } from './crc32.js';
+import { SNAPSHOT_CHUNK_BYTES, type SnapshotBytes } from './store.js';
+
+export interface SnapshotHeader {
+  name: string;
+  seq: number;
+  generation: string;
+  byteLength: number;
+  chunkCount: number;
+  /** CRC-32 of all the bytes. */
+  checksum: number;
+  createdAt: number;
+}
+
+export interface SnapshotChunk {
+  name: string;
+  generation: string;
+  index: number;
+  bytes: Uint8Array;
+}
+
+/** A random id. Not randomUUID(): browsers only offer that in secure contexts. */
+export function newGeneration(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Checks the name and seq of a snapshot before anything is written. */
+export function checkSnapshotInput(name: unknown, seq: unknown, lastSeq: number): void {
+  if (typeof name !== 'string' || name === '') {
+    throw new LongshipError('INVALID_ARGUMENT', 'a snapshot needs a non-empty name');
+  }
+  if (!Number.isSafeInteger(seq) || (seq as number) < 0 || (seq as number) > lastSeq) {
+    throw new LongshipError(
+      'INVALID_ARGUMENT',
+      `snapshot seq ${String(seq)} is not a committed sequence (0..${lastSeq})`,
+    );
+  }
+}
+
+async function* pieces(bytes: SnapshotBytes): AsyncIterable<Uint8Array> {
+  if (bytes instanceof Uint8Array) yield bytes;
+  else yield* bytes;
+}
+
+/**
+ * Cuts the input into chunks of exactly `chunkBytes` (the last may be shorter), copying as it goes:
+ * a piece may be a view into a WASM heap that the next allocation invalidates.
+ *
+ * @example
+ * for await (const chunk of rechunk(bytes)) await write(chunk);
+ */
+export async function* rechunk(
+  bytes: SnapshotBytes,
+  chunkBytes = SNAPSHOT_CHUNK_BYTES,
+): AsyncIterable<Uint8Array> {
+  let buffer = new Uint8Array(chunkBytes);
+  let filled = 0;
+  for await (const piece of pieces(bytes)) {
+    if (!(piece instanceof Uint8Array)) {
+      throw new LongshipError('INVALID_ARGUMENT', 'snapshot bytes must be Uint8Arrays');
+    }
+    let offset = 0;
+    while (offset < piece.length) {
+      const n = Math.min(chunkBytes - filled, piece.length - offset);
+      buffer.set(piece.subarray(offset, offset + n), filled);
+      filled += n;
+      offset += n;
+      if (filled === chunkBytes) {
+        yield buffer;
+        buffer = new Uint8Array(chunkBytes);
+        filled = 0;
+      }
+    }
+  }
+  if (filled > 0) yield buffer.slice(0, filled);
+}
+
+/** Running totals while chunks are written. */
+export class SnapshotSummer {
+  byteLength = 0;
+  chunkCount = 0;
+  checksum = 0;
+  add(chunk: Uint8Array): number {
+    this.checksum = crc32(chunk, this.checksum);
+    this.byteLength += chunk.length;
+    return this.chunkCount++;
+  }
+}
+
+/**
+ * Joins a header's chunks, or undefined if any is missing, misplaced or the checksum fails:
+ * the caller then rebuilds what the snapshot held.
+ */
+export function assembleSnapshot(
+  header: SnapshotHeader,
+  chunks: readonly SnapshotChunk[],
+): Uint8Array | undefined {
+  if (chunks.length !== header.chunkCount) return undefined;
+  const total = chunks.reduce(
+    (sum, c) => sum + (c.bytes instanceof Uint8Array ? c.bytes.length : Number.NaN),
+    0,
+  );
+  if (total !== header.byteLength) return undefined;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  let crc = 0;
+  for (const [i, chunk] of chunks.entries()) {
+    if (chunk.index !== i || chunk.generation !== header.generation) return undefined;
+    out.set(chunk.bytes, offset);
+    offset += chunk.bytes.length;
+    crc = crc32(chunk.bytes, crc);
+  }
+  return crc === header.checksum ? out : undefined;
+}

@@ -1,0 +1,240 @@
+// The Store is the source of truth: nodes, their vectors and their lexical postings. The HNSW graph
+// and the BM25 index are derived from it, so every committed batch is numbered and logged: an index
+// snapshot taken at sequence S is brought up to date by replaying the changes after S.
+//
+// How an engine keeps a derived index (HNSW over vectors, BM25 over postings) in step:
+// - Open: s = snapshot(name). If s exists and changesSince(s.seq) runs on without a gap
+//   (s.seq + 1, s.seq + 2, … up to meta().seq), load s.bytes and replay those changes. Otherwise
+//   rebuild: note S = meta().seq first, add every record from scan('vectors'), then replay the
+//   changes after S (a record may then be seen twice; replay is idempotent).
+// - Replay a change: for each key in removed ∪ added, drop it from the index if there; then add
+//   the records vectors(added) still returns (current values: a later change may replace them).
+// - Run: after commit() resolves with seq, replay the changes after the last one applied.
+// - Save, debounced and off the write path: serialize at applied seq A, putSnapshot({name,
+//   seq: A, bytes}); then pruneChanges(the lowest seq any snapshot still needs).
+// URIs are plain strings here; src/context owns their grammar. The store only relies on a child's
+// URI starting with its parent's URI + '/', which is what makes descendants() a prefix scan.
+
+/** The version of the records' shape. IndexedDB uses it as the database version. */
+export const STORE_SCHEMA_VERSION = 2;
+
+/** Snapshots are stored in pieces of this size, so no single record is huge. */
+export const SNAPSHOT_CHUNK_BYTES = 4 * 1024 * 1024;
+
+export type NodeKind = 'dir' | 'file';
+export type ContextType = 'resource' | 'memory' | 'skill';
+export type SummaryKind = 'extractive' | 'llm';
+
+/** One `viking://` node with its three layers. */
+export interface NodeRecord {
+  uri: string;
+  /** The parent's URI; `null` for a root. The URI must start with `parent + '/'`. */
+  parent: string | null;
+  name: string;
+  kind: NodeKind;
+  contextType: ContextType;
+  /** The node's lexical key and the owner of its vectors; from {@link Store.allocateKeys}. */
+  key: number;
+  /** L0: a one-line abstract. */
+  l0: string;
+  /** L1: an overview. */
+  l1?: string;
+  /** L2: the full content of a file. */
+  l2?: string;
+  summaryKind: SummaryKind;
+  /** A hash of the source content, to skip unchanged files on re-ingest. */
+  hash?: string;
+  /** Anything structured-clonable. */
+  meta: Record<string, unknown>;
+  createdAt: number;
+  updatedAt: number;
+  useCount: number;
+  lastUsedAt?: number;
+}
+
+/** One embedding of one chunk of a node. A node's chunks are numbered 0..n-1 without gaps. */
+export interface VectorRecord {
+  /** The key in the vector index; from {@link Store.allocateKeys}, never reused for another node. */
+  key: number;
+  nodeKey: number;
+  chunk: number;
+  vector: Float32Array;
+}
+
+/** The lexical document of a node (its key is the node's key); BM25 is built from these. */
+export interface PostingRecord {
+  key: number;
+  title?: string;
+  headings?: string[];
+  body: string;
+}
+
+export interface RelationKey {
+  from: string;
+  to: string;
+}
+
+export interface RelationRecord extends RelationKey {
+  reason: string;
+  createdAt: number;
+}
+
+/**
+ * What one {@link Store.commit} writes. Deletions apply first, then puts, so a batch can replace.
+ * Deleting a node also deletes its vectors, its posting and its relations (both directions); it
+ * does not delete its children, and a batch that would leave a child without its parent fails.
+ */
+export interface WriteBatch {
+  putNodes?: NodeRecord[];
+  /** URIs. Missing ones are ignored. */
+  deleteNodes?: string[];
+  putVectors?: VectorRecord[];
+  /** Node keys whose vectors are all removed. */
+  deleteVectorsOfNodes?: number[];
+  putPostings?: PostingRecord[];
+  deletePostings?: number[];
+  putRelations?: RelationRecord[];
+  deleteRelations?: RelationKey[];
+}
+
+/**
+ * What a committed batch changed in the derived indexes. A replaced vector or posting is listed
+ * as both removed and added. Keys are sorted and unique.
+ */
+export interface ChangeRecord {
+  seq: number;
+  addedVectorKeys: number[];
+  removedVectorKeys: number[];
+  addedPostingKeys: number[];
+  removedPostingKeys: number[];
+}
+
+/** Which embedder wrote the vectors; a store refuses vectors from another. */
+export interface EmbedderInfo {
+  id: string;
+  dimensions: number;
+}
+
+export interface StoreMeta {
+  schemaVersion: number;
+  embedder?: EmbedderInfo;
+  /** The sequence number of the last committed batch; 0 before the first. */
+  seq: number;
+  /** The next key {@link Store.allocateKeys} hands out. */
+  nextKey: number;
+}
+
+/** Bytes to snapshot: one buffer, or pieces as they are produced (copied as they arrive). */
+export type SnapshotBytes = Uint8Array | Iterable<Uint8Array> | AsyncIterable<Uint8Array>;
+
+export interface SnapshotInput {
+  name: string;
+  /** The last change sequence the bytes include. */
+  seq: number;
+  bytes: SnapshotBytes;
+}
+
+export interface Snapshot {
+  name: string;
+  seq: number;
+  bytes: Uint8Array;
+}
+
+export interface VerifyReport {
+  ok: boolean;
+  problems: string[];
+}
+
+/** The tables {@link Store.scan} can walk, each in primary-key order. */
+export interface StoreTables {
+  nodes: NodeRecord;
+  vectors: VectorRecord;
+  postings: PostingRecord;
+  relations: RelationRecord;
+  changes: ChangeRecord;
+}
+
+export type StoreStats = { [T in keyof StoreTables]: number } & { snapshots: number };
+
+/** What to do when a store was written by another embedder than the one opening it. */
+export type EmbedderMismatch = 'throw' | 'reset-vectors';
+
+export interface OpenStoreOptions {
+  /** Recorded on first open; checked on every later one. */
+  embedder?: EmbedderInfo;
+  /** Default `'throw'`: a LongshipError `EMBEDDER_MISMATCH`. */
+  onEmbedderMismatch?: EmbedderMismatch;
+}
+
+/**
+ * The persistent half of Longship. Implementations: `MemoryStore`, `IdbStore`.
+ * Every method of a closed store fails with `STORE_CLOSED`.
+ *
+ * @example
+ * const first = await store.allocateKeys(2);
+ * const seq = await store.commit({
+ *   putNodes: [{ uri: 'viking://resources/a', parent: 'viking://resources', name: 'a', kind: 'file',
+ *     contextType: 'resource', key: first, l0: 'A note', summaryKind: 'extractive', meta: {},
+ *     createdAt: now, updatedAt: now, useCount: 0 }],
+ *   putPostings: [{ key: first, body: 'A note' }],
+ *   putVectors: [{ key: first + 1, nodeKey: first, chunk: 0, vector }],
+ * });
+ */
+export interface Store {
+  /**
+   * Writes the batch in one transaction: all of it or none. Resolves with its sequence number.
+   * Fails with `INVALID_ARGUMENT` (nothing written) when the batch would leave the store
+   * inconsistent in a way {@link Store.verify} would report, `DIMENSION_MISMATCH` for a vector
+   * of the wrong length, `ABORTED` when `signal` fires before the transaction commits.
+   */
+  commit(batch: WriteBatch, signal?: AbortSignal): Promise<number>;
+  /** Reserves `count` consecutive keys and resolves with the first. Keys are never handed out twice. */
+  allocateKeys(count: number): Promise<number>;
+
+  node(uri: string): Promise<NodeRecord | undefined>;
+  nodeByKey(key: number): Promise<NodeRecord | undefined>;
+  /** Direct children, by URI. */
+  children(uri: string): Promise<NodeRecord[]>;
+  /** Every node whose URI starts with `uri + '/'`, by URI. */
+  descendants(uri: string): Promise<NodeRecord[]>;
+  /** The vectors with these keys that exist, in key order. */
+  vectors(keys: readonly number[]): Promise<VectorRecord[]>;
+  /** A node's vectors, by chunk. */
+  vectorsOfNode(nodeKey: number): Promise<VectorRecord[]>;
+  posting(key: number): Promise<PostingRecord | undefined>;
+  /** Relations from or to `uri`, by (from, to). */
+  relations(uri: string): Promise<RelationRecord[]>;
+  /** Walks a table in primary-key order, `batchSize` records at a time, each batch read at once. */
+  scan<T extends keyof StoreTables>(table: T, batchSize?: number): AsyncIterable<StoreTables[T][]>;
+  /** Nodes without any vector: what a re-embed must do. By URI. */
+  nodesNeedingVectors(): Promise<NodeRecord[]>;
+
+  /** Changes with a sequence number above `seq`, in order. */
+  changesSince(seq: number): Promise<ChangeRecord[]>;
+  /** Forgets changes up to and including `seq`, once every snapshot covers them. */
+  pruneChanges(throughSeq: number): Promise<void>;
+
+  meta(): Promise<StoreMeta>;
+  /**
+   * Records `embedder` if the store has none. If it has another: `'throw'` fails with
+   * `EMBEDDER_MISMATCH`; `'reset-vectors'` deletes every vector and snapshot in one transaction,
+   * records the new embedder and logs the removals. Resolves with whether it reset.
+   */
+  useEmbedder(embedder: EmbedderInfo, onMismatch?: EmbedderMismatch): Promise<{ reset: boolean }>;
+
+  /**
+   * Stores bytes under `name`, chunked and checksummed, replacing the previous snapshot of that
+   * name only once every chunk is written. Runs in its own transactions: never blocks a commit.
+   */
+  putSnapshot(input: SnapshotInput, signal?: AbortSignal): Promise<void>;
+  /** The newest complete snapshot of that name, or undefined if none or if it fails its checksum. */
+  snapshot(name: string): Promise<Snapshot | undefined>;
+  deleteSnapshot(name: string): Promise<void>;
+
+  /** Checks every invariant commit keeps. Reads the whole store at once: for tests and repair. */
+  verify(): Promise<VerifyReport>;
+  stats(): Promise<StoreStats>;
+  close(): Promise<void>;
+  /** Closes and deletes everything. */
+  destroy(): Promise<void>;
+}

@@ -1,0 +1,133 @@
+// Opening the same store again, and damaging it behind its back, for each Store implementation.
+// fake-indexeddb/auto installs the IDB classes idb needs as globals; every harness still gets a
+// fresh IDBFactory, so no two tests share a database.
+
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { openIdbStore } from '../../src/store/idb-open.js';
+import { chunkId, MemoryData } from '../../src/store/memory-data.js';
+import { openMemoryStore } from '../../src/store/memory-store.js';
+import type { OpenStoreOptions, Store, StoreTables } from '../../src/store/store.js';
+
+type TableKey = string | number | [string, string];
+
+/** Writes that skip every check: to plant what verify() must find. */
+export interface StoreTamper {
+  put<T extends keyof StoreTables>(table: T, record: StoreTables[T]): Promise<void>;
+  delete(table: keyof StoreTables, key: TableKey): Promise<void>;
+  /** Flips a byte of a chunk, or deletes the chunk. */
+  corruptSnapshot(name: string, how: 'flip-byte' | 'drop-chunk', index?: number): Promise<void>;
+  /** [name, generation, index] of every stored chunk. */
+  chunkIds(): Promise<Array<[string, string, number]>>;
+}
+
+export interface StoreHarness {
+  /** Opens the harness's one store; call again after close() to reopen it. */
+  open(options?: OpenStoreOptions): Promise<Store>;
+  tamper: StoreTamper;
+}
+
+export function memoryHarness(): StoreHarness {
+  const data = new MemoryData();
+  const mapOf = (table: keyof StoreTables) => data[table] as Map<unknown, unknown>;
+  const idOf = (table: keyof StoreTables, key: TableKey) =>
+    table === 'relations' ? (key as [string, string]).join('\u0000') : key;
+  return {
+    open: (options) => openMemoryStore({ ...options, data }),
+    tamper: {
+      async put(table, record) {
+        const r = record as unknown as Record<string, unknown>;
+        const key = {
+          nodes: r.uri,
+          vectors: r.key,
+          postings: r.key,
+          changes: r.seq,
+          relations: [r.from, r.to],
+        }[table];
+        mapOf(table).set(idOf(table, key as TableKey), structuredClone(record));
+        data.reindex();
+      },
+      async delete(table, key) {
+        mapOf(table).delete(idOf(table, key));
+        data.reindex();
+      },
+      async corruptSnapshot(name, how, index = 0) {
+        const header = data.snapshots.get(name);
+        if (!header) throw new Error(`no snapshot ${name}`);
+        const id = chunkId(name, header.generation, index);
+        const chunk = data.snapshotChunks.get(id)!;
+        if (how === 'drop-chunk') data.snapshotChunks.delete(id);
+        else {
+          const middle = chunk.bytes.length >> 1;
+          chunk.bytes[middle] = chunk.bytes[middle]! ^ 0xff;
+        }
+      },
+      async chunkIds() {
+        return [...data.snapshotChunks.values()].map((c) => [c.name, c.generation, c.index]);
+      },
+    },
+  };
+}
+
+let databases = 0;
+
+/** A raw connection to the harness's database, for tampering; closed after `body`. */
+async function withRaw<T>(
+  factory: IDBFactory,
+  name: string,
+  body: (db: IDBDatabase) => Promise<T>,
+): Promise<T> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const request = factory.open(name);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  try {
+    return await body(db);
+  } finally {
+    db.close();
+  }
+}
+
+export function request<T>(r: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => reject(r.error);
+  });
+}
+
+export function idbHarness(
+  factory: IDBFactory = new IDBFactory(),
+  name = `store-${++databases}`,
+): StoreHarness {
+  const edit = <T>(table: string, body: (store: IDBObjectStore) => Promise<T>) =>
+    withRaw(factory, name, async (db) => {
+      const tx = db.transaction(table, 'readwrite');
+      const done = new Promise((resolve, reject) => {
+        tx.oncomplete = resolve;
+        tx.onabort = () => reject(tx.error);
+      });
+      const result = await body(tx.objectStore(table));
+      await done;
+      return result;
+    });
+  return {
+    open: (options) => openIdbStore(name, { ...options, indexedDB: factory }),
+    tamper: {
+      put: (table, record) => edit(table, (s) => request(s.put(record)).then(() => undefined)),
+      delete: (table, key) => edit(table, (s) => request(s.delete(key)).then(() => undefined)),
+      async corruptSnapshot(snapshotName, how, index = 0) {
+        const header = await edit('snapshots', (s) => request(s.get(snapshotName)));
+        const key = [snapshotName, header.generation, index];
+        await edit('snapshotChunks', async (s) => {
+          if (how === 'drop-chunk') return request(s.delete(key));
+          const chunk = await request(s.get(key));
+          chunk.bytes[chunk.bytes.length >> 1] ^= 0xff;
+          return request(s.put(chunk));
+        });
+      },
+      chunkIds: () =>
+        edit('snapshotChunks', (s) => request(s.getAllKeys()) as Promise<Array<[string, string, number]>>),
+    },
+  };
+}

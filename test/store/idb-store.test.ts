@@ -1,0 +1,71 @@
+import { forceCloseDatabase, IDBFactory } from 'fake-indexeddb';
+import { type IDBPDatabase, unwrap } from 'idb';
+import { describe, expect, it } from 'vitest';
+import { openIdbStore } from '../../src/store/idb-open.js';
+import { IDB_SCHEMA_VERSION } from '../../src/store/idb-schema.js';
+import { STORE_SCHEMA_VERSION } from '../../src/store/store.js';
+import { storeContract } from '../contracts/store.contract.js';
+import { idbHarness } from './harness.js';
+import { codeOf, dir, EMBEDDER, withContent } from './records.js';
+
+storeContract('IdbStore', () => idbHarness());
+
+/** A plain connection at `version`, without the store's versionchange handling: an old tab. */
+function openRaw(factory: IDBFactory, name: string, version?: number): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const request = factory.open(name, version);
+    request.onupgradeneeded = () => {
+      if (!request.result.objectStoreNames.contains('x')) request.result.createObjectStore('x');
+    };
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+describe('IdbStore', () => {
+  it('uses the store schema version as the database version', async () => {
+    expect(IDB_SCHEMA_VERSION).toBe(STORE_SCHEMA_VERSION);
+    const store = await idbHarness().open();
+    expect((await store.meta()).schemaVersion).toBe(STORE_SCHEMA_VERSION);
+  });
+
+  it('refuses without a factory', async () => {
+    expect(await codeOf(openIdbStore('x', {} as never))).toBe('INVALID_ARGUMENT');
+  });
+
+  it('gives STORE_BLOCKED when an older connection will not let it upgrade, and lets go when it is let through', async () => {
+    const factory = new IDBFactory();
+    const old = await openRaw(factory, 'blocked', 1);
+    expect(await codeOf(openIdbStore('blocked', { indexedDB: factory }))).toBe('STORE_BLOCKED');
+    old.close();
+    // The upgrade goes through once the old tab lets go; the store closes the connection nobody
+    // awaits, so deleting the database is not blocked by it.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise<void>((resolve, reject) => {
+      const request = factory.deleteDatabase('blocked');
+      request.onblocked = () => reject(new Error('a leaked connection blocks the delete'));
+      request.onsuccess = () => resolve();
+    });
+  });
+
+  it('steps aside for a newer version in another tab, then fails with STORE_CLOSED', async () => {
+    const factory = new IDBFactory();
+    const store = await openIdbStore('newer', { indexedDB: factory, embedder: EMBEDDER });
+    const k = await store.allocateKeys(1);
+    await store.commit(withContent(dir('viking://resources', k)));
+    const newer = await openRaw(factory, 'newer', IDB_SCHEMA_VERSION + 1);
+    expect(await codeOf(store.node('viking://resources'))).toBe('STORE_CLOSED');
+    newer.close();
+    expect(await codeOf(openIdbStore('newer', { indexedDB: factory }))).toBe('SCHEMA_MISMATCH');
+  });
+
+  it('fails with STORE_CLOSED when the browser closes the connection', async () => {
+    const factory = new IDBFactory();
+    const store = await openIdbStore('lost', { indexedDB: factory });
+    // forceCloseDatabase closes a connection as a browser does when storage is cleared or lost.
+    forceCloseDatabase(
+      unwrap((store as unknown as { connection: { db: IDBPDatabase } }).connection.db) as never,
+    );
+    expect(await codeOf(store.meta())).toBe('STORE_CLOSED');
+  });
+});
