@@ -13,6 +13,12 @@ export type ErrorCode =
   | 'WASM_LOAD'
   /** The caller's AbortSignal fired; the `cause` is its reason. */
   | 'ABORTED'
+  /** A request took longer than its `timeoutMs`. */
+  | 'TIMEOUT'
+  /** A remote endpoint could not be reached or answered with an HTTP error status. */
+  | 'REMOTE_HTTP'
+  /** A remote endpoint answered 2xx with a body that is not what its protocol promises. */
+  | 'REMOTE_RESPONSE'
   /** The browser's storage quota is used up; the write was rolled back. `cause`: the DOMException. */
   | 'QUOTA_EXCEEDED'
   /** Another tab holds the database open at an older version, so it cannot be upgraded. */
