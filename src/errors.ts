@@ -11,6 +11,8 @@ export type ErrorCode =
   | 'INDEX_ERROR'
   | 'DISPOSED'
   | 'WASM_LOAD'
+  /** An embedding model (its tokenizer, weights or runtime) could not be loaded; see `cause`. */
+  | 'MODEL_LOAD'
   /** The caller's AbortSignal fired; the `cause` is its reason. */
   | 'ABORTED'
   /** A request took longer than its `timeoutMs`. */

@@ -52,7 +52,22 @@ const K = 'module_apply_default/Encoder_en/KonaTransformer/';
 const M = 'module/Encoder_en/KonaTransformer/';
 const hidden = 'Encoder_en/hidden_layers/';
 
+// The op counts of the graph use-lite-onnx.ts was written from. A different graph under the same
+// weight names (a new package version) must fail here rather than convert into something wrong.
+const expectedOps =
+  'Add 17, BatchMatMul 4, BiasAdd 10, Cast 6, ConcatV2 12, Const 61, Conv2D 4, Cos 1, ExpandDims 12, ' +
+  'GatherNd 4, GatherV2 11, Greater 1, Less 2, LogicalNot 1, MatMul 6, Max 1, Maximum 3, Mean 8, Mul 14, ' +
+  'Pack 12, Placeholder 2, Prod 8, Range 1, RealDiv 1, Relu 2, Reshape 21, Rsqrt 5, ScatterNd 5, Shape 21, ' +
+  'Sin 1, Slice 2, Softmax 2, SparseToDense 1, SplitV 2, Square 5, Squeeze 6, StridedSlice 24, Sub 4, Sum 3, ' +
+  'Tanh 1, Transpose 8, Where 2';
+
 export function useLiteWeights(graph: TfjsGraph): UseLiteWeights {
+  const counts = new Map<string, number>();
+  for (const { op } of graph.nodes) counts.set(op, (counts.get(op) ?? 0) + 1);
+  const ops = [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([op, n]) => `${op} ${n}`);
+  if (ops.join(', ') !== expectedOps) {
+    throw new Error(`not the USE-lite graph this converter knows: ${ops.join(', ')}`);
+  }
   const get = (name: string, shape?: readonly number[]): TfjsTensor => {
     const tensor = graph.weights.get(name);
     if (!tensor) throw new Error(`USE-lite weight missing: ${name}`);

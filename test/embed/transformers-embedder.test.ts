@@ -1,0 +1,144 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { env } from '@huggingface/transformers';
+import { describe, expect, it } from 'vitest';
+import { bundledModel } from '../../src/embed/bundled-model.js';
+import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
+import { LongshipError } from '../../src/errors.js';
+
+const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
+
+const similarPairs: [string, string][] = [
+  ['How do I reset my password?', 'I forgot my password and need to change it.'],
+  ['The cat is sleeping on the sofa.', 'A kitten naps on the couch.'],
+  ['What is the weather like tomorrow?', 'Will it rain tomorrow?'],
+  ['The stock market fell sharply today.', 'Share prices dropped a lot this afternoon.'],
+  ['She plays the violin in an orchestra.', 'He is a cellist in a symphony orchestra.'],
+  ['Add two numbers in Python.', 'How to sum integers with Python code'],
+  ['The restaurant serves excellent pasta.', 'This Italian place has great spaghetti.'],
+  ['Our flight to Tokyo was delayed.', 'The plane to Japan left late.'],
+];
+
+async function rejection(promise: Promise<unknown>): Promise<LongshipError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(LongshipError);
+  return error as LongshipError;
+}
+
+describe('TransformersEmbedder with the bundled model', () => {
+  const embedder = new TransformersEmbedder();
+
+  it('is the bundled USE-lite: id and 512 dimensions', () => {
+    expect(embedder.id).toBe(bundledModel.id);
+    expect(embedder.dimensions).toBe(512);
+  });
+
+  it('scores similar sentences above unrelated ones', async () => {
+    const vectors = await embedder.embed(similarPairs.flat());
+    const left = vectors.filter((_, i) => i % 2 === 0);
+    const right = vectors.filter((_, i) => i % 2 === 1);
+    left.forEach((a, i) => {
+      const similar = dot(a, right[i]!);
+      const unrelated = right.filter((_, j) => j !== i).map((b) => dot(a, b));
+      expect(similar, similarPairs[i]![0]).toBeGreaterThan(Math.max(...unrelated));
+    });
+  });
+
+  it('returns unit vectors that do not depend on the batch they were in', async () => {
+    const texts = ['short', 'a somewhat longer sentence about ships and the sea', '', 'word '.repeat(300)];
+    const together = await new TransformersEmbedder({ batchSize: 4 }).embed(texts);
+    const alone = await new TransformersEmbedder({ batchSize: 1 }).embed(texts);
+    together.forEach((vector, i) => {
+      expect(vector).toHaveLength(512);
+      expect(dot(vector, vector)).toBeCloseTo(1, 5);
+      expect(dot(vector, alone[i]!)).toBeGreaterThan(0.99999);
+    });
+  });
+
+  it('reads only the first 128 tokens', async () => {
+    const [long, cut] = await embedder.embed(['word '.repeat(300), `${'word '.repeat(127)}word`]);
+    expect(dot(long!, cut!)).toBeGreaterThan(0.99999);
+  });
+
+  it('reports progress after each batch and stops between batches when aborted', async () => {
+    const small = new TransformersEmbedder({ batchSize: 2 });
+    const progress: number[] = [];
+    expect(
+      await small.embed(['a', 'b', 'c'], { onProgress: ({ done }) => progress.push(done) }),
+    ).toHaveLength(3);
+    expect(progress).toEqual([2, 3]);
+
+    const controller = new AbortController();
+    const seen: number[] = [];
+    const error = await rejection(
+      small.embed(['a', 'b', 'c', 'd', 'e'], {
+        signal: controller.signal,
+        onProgress: ({ done }) => {
+          seen.push(done);
+          controller.abort();
+        },
+      }),
+    );
+    expect(error.code).toBe('ABORTED');
+    expect(seen).toEqual([2]);
+  });
+
+  it('embeds nothing without loading anything', async () => {
+    expect(
+      await new TransformersEmbedder({ model: 'file:///nonexistent/model/', dimensions: 3 }).embed([]),
+    ).toEqual([]);
+  });
+
+  it('leaves transformers.js settings as it found them', async () => {
+    const before = { ...env, backends: undefined };
+    await new TransformersEmbedder({ dtype: 'fp32' }).embed(['x']);
+    expect({ ...env, backends: undefined }).toEqual(before);
+  });
+});
+
+describe('TransformersEmbedder options', () => {
+  it('loads a local model by folder and name', async () => {
+    const byName = new TransformersEmbedder({
+      model: 'use-lite',
+      localModelPath: new URL('../', bundledModel.directory),
+      dimensions: 512,
+    });
+    expect(byName.id).toBe('use-lite');
+    const [a] = await byName.embed(['hello']);
+    const [b] = await new TransformersEmbedder().embed(['hello']);
+    expect(dot(a!, b!)).toBeGreaterThan(0.99999);
+  });
+
+  it('fails with MODEL_LOAD, offline, when a local model is missing, and can retry', async () => {
+    const empty = pathToFileURL(join(mkdtempSync(join(tmpdir(), 'longship-model-')), 'none/'));
+    const missing = new TransformersEmbedder({ model: empty.href, dimensions: 512 });
+    expect((await rejection(missing.embed(['x']))).code).toBe('MODEL_LOAD');
+    expect((await rejection(missing.embed(['x']))).code).toBe('MODEL_LOAD');
+    expect(env.allowRemoteModels).toBe(true);
+  });
+
+  it('rejects bad options', () => {
+    const code = (make: () => unknown) => {
+      try {
+        make();
+      } catch (error) {
+        return (error as LongshipError).code;
+      }
+      return undefined;
+    };
+    expect(code(() => new TransformersEmbedder({ model: 'Xenova/all-MiniLM-L6-v2' }))).toBe(
+      'INVALID_ARGUMENT',
+    );
+    expect(code(() => new TransformersEmbedder({ batchSize: 0 }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => new TransformersEmbedder({ batchSize: 257 }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => new TransformersEmbedder({ dtype: 'fp16' as 'q8' }))).toBe('INVALID_ARGUMENT');
+    expect(new TransformersEmbedder({ model: 'Xenova/all-MiniLM-L6-v2', dimensions: 384 }).id).toBe(
+      'Xenova/all-MiniLM-L6-v2',
+    );
+  });
+});
