@@ -32,7 +32,13 @@ export type ErrorCode =
   /** The store's vectors come from another embedder (id or dimensions) than the one opening it. */
   | 'EMBEDDER_MISMATCH'
   /** The storage engine failed in a way no other code describes; see `cause`. */
-  | 'STORE_ERROR';
+  | 'STORE_ERROR'
+  /** The input is of a kind ingestion cannot read (no fetch for a URL, an unsupported value). */
+  | 'UNSUPPORTED_INPUT'
+  /** A document is larger than the ingestion limit (`maxBytes`); nothing of it was read further. */
+  | 'INPUT_TOO_LARGE'
+  /** A document is binary (NUL bytes, invalid UTF-8, mostly control characters), not text. */
+  | 'BINARY_INPUT';
 
 /**
  * The one error class Longship throws. Foreign failures (a WASM trap, a fetch) are kept as `cause`.
