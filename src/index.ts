@@ -1,4 +1,24 @@
-// The public API of Longship: exactly what this file re-exports (test/exports.test.ts snapshots it).
+// The public API of Longship: exactly what this file re-exports (test/exports.test.ts pins it).
+
+export {
+  basename,
+  contextTypeOf,
+  isVikingUri,
+  isWithin,
+  join,
+  parentOf,
+  parseUri,
+  relativeTo,
+  roots,
+  segments,
+  type VikingUri,
+} from './context/uri.js';
+export { bundledModel } from './embed/bundled-model.js';
+export { type ChunkOptions, chunkText, estimateTokens } from './embed/chunk.js';
+export type { Embedder, EmbedOptions, EmbedProgress } from './embed/embedder.js';
+export { type FunctionEmbedderOptions, functionEmbedder } from './embed/function-embedder.js';
+export { RemoteEmbedder, type RemoteEmbedderOptions } from './embed/remote-embedder.js';
+export { TransformersEmbedder, type TransformersEmbedderOptions } from './embed/transformers-embedder.js';
 export { type ErrorCode, LongshipError } from './errors.js';
 export { createVectorIndex, distance, loadVectorIndex } from './index/usearch-index.js';
 export { loadUsearch, type UsearchModule, type WasmSource } from './index/usearch-module.js';
@@ -10,3 +30,15 @@ export type {
   VectorIndex,
   VectorIndexOptions,
 } from './index/vector-index.js';
+export type { LexicalDoc, LexicalHit, LexicalIndex, LexicalIndexOptions } from './lexical/lexical-index.js';
+export { createLexicalIndex, loadLexicalIndex } from './lexical/minisearch-index.js';
+export { openIdbStore } from './store/idb-open.js';
+export { openMemoryStore } from './store/memory-store.js';
+export type {
+  ContextType,
+  NodeRecord,
+  Store,
+  VectorRecord,
+  VerifyReport,
+  WriteBatch,
+} from './store/store.js';

@@ -13,14 +13,12 @@
  * decode to `A` on the next parse.
  */
 import { LongshipError } from '../errors.js';
+import type { ContextType } from '../store/store.js';
 
 declare const brand: unique symbol;
 
 /** A `viking://` URI in canonical form. Make one with {@link parseUri} or {@link join}. */
 export type VikingUri = string & { readonly [brand]: 'VikingUri' };
-
-/** What kind of context a node holds; decided by which root it lives under. */
-export type ContextType = 'resource' | 'memory' | 'skill';
 
 const PREFIX = 'viking://';
 const TOP = PREFIX as VikingUri;

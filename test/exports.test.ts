@@ -1,0 +1,33 @@
+import { expect, it } from 'vitest';
+import * as longship from '../src/index.js';
+
+// The public surface is exactly what src/index.ts re-exports; a change here is an API change.
+it('exports exactly the public API', () => {
+  expect(Object.keys(longship).sort()).toEqual([
+    'LongshipError',
+    'RemoteEmbedder',
+    'TransformersEmbedder',
+    'basename',
+    'bundledModel',
+    'chunkText',
+    'contextTypeOf',
+    'createLexicalIndex',
+    'createVectorIndex',
+    'distance',
+    'estimateTokens',
+    'functionEmbedder',
+    'isVikingUri',
+    'isWithin',
+    'join',
+    'loadLexicalIndex',
+    'loadUsearch',
+    'loadVectorIndex',
+    'openIdbStore',
+    'openMemoryStore',
+    'parentOf',
+    'parseUri',
+    'relativeTo',
+    'roots',
+    'segments',
+  ]);
+});
