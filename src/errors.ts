@@ -38,7 +38,17 @@ export type ErrorCode =
   /** A document is larger than the ingestion limit (`maxBytes`); nothing of it was read further. */
   | 'INPUT_TOO_LARGE'
   /** A document is binary (NUL bytes, invalid UTF-8, mostly control characters), not text. */
-  | 'BINARY_INPUT';
+  | 'BINARY_INPUT'
+  /** No node at that `viking://` URI (or no relation between the two). */
+  | 'NOT_FOUND'
+  /** A node already exists at the URI being created or moved to. */
+  | 'ALREADY_EXISTS'
+  /** A directory was needed (a parent, the target of `ls`), and the node is a file. */
+  | 'NOT_A_DIRECTORY'
+  /** A file was needed (`read`, `write`), and the node is a directory. */
+  | 'IS_A_DIRECTORY'
+  /** `rm` without `recursive` on a directory that has children. */
+  | 'DIRECTORY_NOT_EMPTY';
 
 /**
  * The one error class Longship throws. Foreign failures (a WASM trap, a fetch) are kept as `cause`.
