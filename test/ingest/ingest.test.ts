@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bundledModel } from '../../src/embed/bundled-model.js';
-import type { Embedder } from '../../src/embed/embedder.js';
 import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { createIngestor, type Ingestor } from '../../src/ingest/ingest.js';
-import { createIngestQueue } from '../../src/ingest/queue.js';
 import type { Store } from '../../src/store/store.js';
 import { prose, rejectsWith } from './fixtures.js';
 import {
