@@ -1,5 +1,16 @@
 // The public API of Longship: exactly what this file re-exports (test/exports.test.ts pins it).
 
+export type { DerivedIndexes, OpenedFrom } from './context/derived-indexes.js';
+export type {
+  ContextTree,
+  GrepMatch,
+  GrepOptions,
+  MkdirOptions,
+  NodeInfo,
+  Relation,
+  TreeNode,
+  WriteOptions,
+} from './context/tree.js';
 export {
   basename,
   contextTypeOf,
@@ -19,6 +30,7 @@ export type { Embedder, EmbedOptions, EmbedProgress } from './embed/embedder.js'
 export { type FunctionEmbedderOptions, functionEmbedder } from './embed/function-embedder.js';
 export { RemoteEmbedder, type RemoteEmbedderOptions } from './embed/remote-embedder.js';
 export { TransformersEmbedder, type TransformersEmbedderOptions } from './embed/transformers-embedder.js';
+export { type AddOptions, type Longship, type LongshipOptions, openLongship } from './engine.js';
 export { type ErrorCode, LongshipError } from './errors.js';
 export { createVectorIndex, distance, loadVectorIndex } from './index/usearch-index.js';
 export { loadUsearch, type UsearchModule, type WasmSource } from './index/usearch-module.js';

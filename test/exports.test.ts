@@ -23,6 +23,7 @@ it('exports exactly the public API', () => {
     'loadUsearch',
     'loadVectorIndex',
     'openIdbStore',
+    'openLongship',
     'openMemoryStore',
     'parentOf',
     'parseUri',

@@ -1,0 +1,512 @@
+// The HNSW graph and the BM25 index are derived from the Store (src/store/store.ts gives the
+// protocol): each is opened from its newest snapshot plus the changes after it, or rebuilt from
+// the stored records, and caught up after every commit. Each side keeps its own applied sequence
+// number, because its snapshot may be older than the other's or missing.
+
+import { LongshipError } from '../errors.js';
+import { createVectorIndex, loadVectorIndex } from '../index/usearch-index.js';
+import type { UsearchModule } from '../index/usearch-module.js';
+import type { VectorIndex, VectorIndexOptions } from '../index/vector-index.js';
+import type { LexicalDoc, LexicalIndex, LexicalIndexOptions } from '../lexical/lexical-index.js';
+import { createLexicalIndex, loadLexicalIndex } from '../lexical/minisearch-index.js';
+import type { ChangeRecord, PostingRecord, Store, VectorRecord, VerifyReport } from '../store/store.js';
+import { catchingUpStore } from './catching-up-store.js';
+
+/** The snapshot names in the store. */
+export const snapshotNames = { vector: 'hnsw', lexical: 'bm25' } as const;
+
+type Side = keyof typeof snapshotNames;
+const sides: readonly Side[] = ['vector', 'lexical'];
+
+/** How a side was last brought up: from its snapshot, or rebuilt from the stored records. */
+export type OpenedFrom = 'snapshot' | 'rebuild';
+
+export interface DerivedIndexesOptions {
+  store: Store;
+  usearch: UsearchModule;
+  /** The embedder's dimensions. */
+  dimensions: number;
+  vectorIndex?: Omit<VectorIndexOptions, 'dimensions'>;
+  /** Used when the BM25 index is built from scratch; a snapshot keeps the options it was built with. */
+  lexicalIndex?: LexicalIndexOptions;
+  /** How long after a change the snapshots are written (default 2,000 ms). `Infinity`: only on flush/close. */
+  snapshotDelayMs?: number;
+  /** Told about failures that do not fail a call: a snapshot write, a catch-up after a commit. */
+  onError?: (error: unknown) => void;
+}
+
+export interface DerivedIndexes {
+  /**
+   * The store to write through: its commit() resolves once both indexes include the batch.
+   * Writes made on the underlying store directly show up at the next {@link DerivedIndexes.catchUp}.
+   */
+  readonly store: Store;
+  /** The HNSW index over every stored vector. It is replaced when it has to be rebuilt: read it each time. */
+  readonly vectors: VectorIndex;
+  /** The BM25 index over every stored posting, keyed by node key. Replaced on a rebuild, as `vectors`. */
+  readonly lexical: LexicalIndex;
+  /** How each side was last opened or rebuilt. */
+  readonly openedFrom: Readonly<Record<Side, OpenedFrom>>;
+  /** The change sequence both indexes include. */
+  readonly appliedSeq: number;
+  /** Replays the changes committed since the last catch-up; rebuilds a side that cannot replay them. */
+  catchUp(): Promise<number>;
+  /** Writes the snapshots now (of the sides that changed since their last one) and prunes the change log. */
+  flush(): Promise<void>;
+  /** `store.verify()`, plus: the indexes hold exactly the stored keys, and agree on vectors and scores. */
+  verify(): Promise<VerifyReport>;
+  /** Writes a last snapshot unless `snapshot: false`, then frees the indexes. Leaves the store open. */
+  close(options?: { snapshot?: boolean }): Promise<void>;
+}
+
+const SCAN_BATCH = 1024;
+const MAX_RETRY_MS = 60_000;
+const SPOT_CHECKS = 32;
+
+const toDoc = (p: PostingRecord): LexicalDoc => ({
+  key: p.key,
+  body: p.body,
+  ...(p.title !== undefined ? { title: p.title } : {}),
+  ...(p.headings?.length ? { headings: p.headings.join(' › ') } : {}),
+});
+
+/**
+ * Opens the vector and lexical indexes of a store: from their snapshots when those are valid and
+ * the change log still reaches back to them, otherwise rebuilt from the stored records.
+ *
+ * @example
+ * const indexes = await openDerivedIndexes({ store, usearch: await loadUsearch(), dimensions: 512 });
+ * await indexes.store.commit(batch); // the indexes now include the batch
+ * indexes.vectors.search(query, 10);
+ */
+export async function openDerivedIndexes(options: DerivedIndexesOptions): Promise<DerivedIndexes> {
+  const indexes = new StoreDerivedIndexes(options);
+  await indexes.open();
+  return indexes;
+}
+
+class StoreDerivedIndexes implements DerivedIndexes {
+  readonly store: Store;
+  readonly openedFrom: Record<Side, OpenedFrom> = { vector: 'rebuild', lexical: 'rebuild' };
+  readonly #raw: Store;
+  readonly #options: DerivedIndexesOptions;
+  readonly #delayMs: number;
+  #vectors: VectorIndex | undefined;
+  #lexical: LexicalIndex | undefined;
+  /** The last change each side includes. */
+  readonly #applied: Record<Side, number> = { vector: 0, lexical: 0 };
+  /** The seq of each side's stored snapshot, if it has one. */
+  readonly #saved: Record<Side, number | undefined> = { vector: undefined, lexical: undefined };
+  /** Catch-ups, rebuilds and verify run one at a time. */
+  #queue: Promise<unknown> = Promise.resolve();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #saving: Promise<void> | undefined;
+  #failures = 0;
+  #closed = false;
+
+  constructor(options: DerivedIndexesOptions) {
+    this.#options = options;
+    this.#raw = options.store;
+    this.#delayMs = options.snapshotDelayMs ?? 2000;
+    this.store = catchingUpStore(options.store, (seq) => this.#afterCommit(seq));
+  }
+
+  get vectors(): VectorIndex {
+    return this.#live().vectors;
+  }
+
+  get lexical(): LexicalIndex {
+    return this.#live().lexical;
+  }
+
+  get appliedSeq(): number {
+    return Math.min(this.#applied.vector, this.#applied.lexical);
+  }
+
+  async open(): Promise<void> {
+    try {
+      await Promise.all([this.#openSide('vector'), this.#openSide('lexical')]);
+      await this.#catchUpNow();
+      // A rebuilt side (or one far behind its snapshot) is worth a snapshot before the next open.
+      this.#schedule();
+    } catch (error) {
+      this.#dispose();
+      throw error;
+    }
+  }
+
+  catchUp(): Promise<number> {
+    this.#live();
+    return this.#exclusive(() => this.#catchUpNow());
+  }
+
+  async flush(): Promise<void> {
+    this.#live();
+    await this.catchUp();
+    await this.#save();
+  }
+
+  verify(): Promise<VerifyReport> {
+    this.#live();
+    return this.#exclusive(async () => {
+      await this.#catchUpNow();
+      const report = await this.#raw.verify();
+      const problems = [
+        ...report.problems,
+        ...(await this.#verifyVectors()),
+        ...(await this.#verifyLexical()),
+      ];
+      return { ok: problems.length === 0, problems };
+    });
+  }
+
+  async close(options: { snapshot?: boolean } = {}): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#queue.catch(() => undefined);
+    await this.#saving?.catch(() => undefined);
+    if (options.snapshot ?? true) await this.#save().catch((error) => this.#report(error));
+    this.#dispose();
+  }
+
+  /** For the public methods: refuses once close() has begun. */
+  #live(): { vectors: VectorIndex; lexical: LexicalIndex } {
+    if (this.#closed) throw new LongshipError('DISPOSED', 'the derived indexes were closed');
+    return this.#held();
+  }
+
+  /** For the work close() still finishes: refuses only once the indexes are freed. */
+  #held(): { vectors: VectorIndex; lexical: LexicalIndex } {
+    if (!this.#vectors || !this.#lexical)
+      throw new LongshipError('DISPOSED', 'the derived indexes were closed');
+    return { vectors: this.#vectors, lexical: this.#lexical };
+  }
+
+  #exclusive<T>(run: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(run);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  #report(error: unknown): void {
+    try {
+      this.#options.onError?.(error);
+    } catch {
+      // A failing error handler must not turn a background failure into a foreground one.
+    }
+  }
+
+  async #afterCommit(seq: number): Promise<void> {
+    if (this.#closed) return;
+    try {
+      if (this.appliedSeq < seq) await this.catchUp();
+    } catch (error) {
+      // The batch is committed whatever happens here; the next catch-up replays it.
+      this.#report(error);
+    }
+  }
+
+  async #openSide(side: Side): Promise<void> {
+    const loaded = await this.#loadSnapshot(side).catch((error: unknown) => {
+      this.#report(error);
+      return undefined;
+    });
+    if (loaded) {
+      this.#applied[side] = loaded.seq;
+      this.#saved[side] = loaded.seq;
+      this.openedFrom[side] = 'snapshot';
+      return;
+    }
+    await this.#rebuild(side);
+  }
+
+  async #loadSnapshot(side: Side): Promise<{ seq: number } | undefined> {
+    const snapshot = await this.#raw.snapshot(snapshotNames[side]);
+    if (!snapshot) return undefined;
+    if (side === 'vector') {
+      const index = loadVectorIndex(this.#options.usearch, snapshot.bytes);
+      const expected = { dimensions: this.#options.dimensions, ...this.#options.vectorIndex };
+      if (
+        index.dimensions !== expected.dimensions ||
+        index.metric !== (expected.metric ?? 'cos') ||
+        index.quantization !== (expected.quantization ?? 'f32')
+      ) {
+        index.dispose();
+        return undefined;
+      }
+      const { expansionSearch } = this.#options.vectorIndex ?? {};
+      if (expansionSearch) index.changeExpansion({ search: expansionSearch });
+      this.#replace('vector', index);
+    } else {
+      const json = new TextDecoder().decode(snapshot.bytes);
+      const { k1, b } = this.#options.lexicalIndex ?? {};
+      this.#replace('lexical', loadLexicalIndex(json, { k1, b }));
+    }
+    return { seq: snapshot.seq };
+  }
+
+  #replace(side: 'vector', index: VectorIndex): void;
+  #replace(side: 'lexical', index: LexicalIndex): void;
+  #replace(side: Side, index: VectorIndex | LexicalIndex): void {
+    if (side === 'vector') {
+      this.#vectors?.dispose();
+      this.#vectors = index as VectorIndex;
+    } else {
+      this.#lexical = index as LexicalIndex;
+    }
+  }
+
+  /** Rebuilds one side from the stored records as of `seq`; the changes after it are replayed next. */
+  async #rebuild(side: Side): Promise<void> {
+    const { seq } = await this.#raw.meta();
+    if (side === 'vector') {
+      const { dimensions, vectorIndex } = this.#options;
+      const index = createVectorIndex(this.#options.usearch, { ...vectorIndex, dimensions });
+      try {
+        index.reserve((await this.#raw.stats()).vectors);
+        for await (const rows of this.#raw.scan('vectors', SCAN_BATCH)) addVectors(index, rows);
+      } catch (error) {
+        index.dispose();
+        throw error;
+      }
+      this.#replace('vector', index);
+    } else {
+      const index = createLexicalIndex(this.#options.lexicalIndex);
+      for await (const rows of this.#raw.scan('postings', SCAN_BATCH)) {
+        for (const posting of rows) index.replace(toDoc(posting));
+      }
+      this.#replace('lexical', index);
+    }
+    this.#applied[side] = seq;
+    this.openedFrom[side] = 'rebuild';
+  }
+
+  async #catchUpNow(): Promise<number> {
+    const from = this.appliedSeq;
+    const { seq: last } = await this.#raw.meta();
+    if (last <= from) return from;
+    const changes = await this.#raw.changesSince(from);
+    const pending = {
+      vector: replayable(changes, this.#applied.vector, last),
+      lexical: replayable(changes, this.#applied.lexical, last),
+    };
+    if (!pending.vector || !pending.lexical) {
+      // A side whose changes were pruned past it (another writer, or a snapshot it never saw) rebuilds.
+      for (const side of sides) if (!pending[side]) await this.#rebuild(side);
+      return this.#catchUpNow();
+    }
+    const vectorChanges = pending.vector;
+    const lexicalChanges = pending.lexical;
+    const touchedVectors = keysOf(vectorChanges, 'removedVectorKeys', 'addedVectorKeys');
+    const touchedPostings = keysOf(lexicalChanges, 'removedPostingKeys', 'addedPostingKeys');
+    // The records as they are now: a later change may have replaced or removed them, and replaying
+    // that change again later is harmless.
+    const vectors = await this.#raw.vectors([...keysOf(vectorChanges, 'addedVectorKeys')]);
+    const postings = await Promise.all(
+      [...keysOf(lexicalChanges, 'addedPostingKeys')].map((key) => this.#raw.posting(key)),
+    );
+    // From here on nothing awaits, so a snapshot never sees half a replay.
+    const { vectors: vectorIndex, lexical } = this.#held();
+    const reached = changes.at(-1)?.seq ?? last;
+    for (const key of touchedPostings) lexical.remove(key);
+    for (const posting of postings) if (posting) lexical.replace(toDoc(posting));
+    this.#applied.lexical = Math.max(this.#applied.lexical, reached);
+    try {
+      for (const key of touchedVectors) if (vectorIndex.contains(key)) vectorIndex.remove(key);
+      addVectors(vectorIndex, vectors);
+      this.#applied.vector = Math.max(this.#applied.vector, reached);
+    } catch (error) {
+      // Out of WASM memory, say: the graph may be damaged, so it is built again from the store.
+      this.#report(error);
+      await this.#rebuild('vector');
+      return this.#catchUpNow();
+    }
+    this.#schedule();
+    return this.appliedSeq;
+  }
+
+  /** Whether a side has changes its snapshot does not hold. */
+  #dirty(): boolean {
+    return sides.some((side) => this.#applied[side] !== this.#saved[side]);
+  }
+
+  #schedule(delayMs = this.#delayMs): void {
+    if (this.#closed || this.#timer !== undefined || this.#saving || !Number.isFinite(delayMs)) return;
+    if (!this.#dirty()) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#save().catch((error) => this.#report(error));
+    }, delayMs);
+    // Node: a pending snapshot must not keep the process alive. Elsewhere timers have no unref.
+    (this.#timer as { unref?: () => void }).unref?.();
+  }
+
+  /**
+   * Serializes the sides that changed and writes them, one save at a time. A failure leaves the
+   * previous snapshots in place; the next try comes later, further apart after each failure.
+   */
+  async #save(): Promise<void> {
+    while (this.#saving) await this.#saving.catch(() => undefined);
+    const saving = this.#writeSnapshots();
+    this.#saving = saving;
+    try {
+      await saving;
+      this.#failures = 0;
+    } catch (error) {
+      this.#failures++;
+      throw error;
+    } finally {
+      this.#saving = undefined;
+      this.#schedule(Math.min(this.#delayMs * 2 ** this.#failures, MAX_RETRY_MS));
+    }
+  }
+
+  async #writeSnapshots(): Promise<void> {
+    const { vectors, lexical } = this.#held();
+    // Both are serialized in one synchronous step, each at the seq it includes; the writes that
+    // follow run in the store's own transactions, never holding up a commit.
+    const pieces = sides
+      .filter((side) => this.#applied[side] !== this.#saved[side])
+      .map((side) => ({
+        side,
+        seq: this.#applied[side],
+        bytes:
+          side === 'vector'
+            ? vectors.serialize()
+            : new TextEncoder().encode(JSON.stringify(lexical.toJSON())),
+      }));
+    for (const { side, seq, bytes } of pieces) {
+      await this.#raw.putSnapshot({ name: snapshotNames[side], seq, bytes });
+      this.#saved[side] = seq;
+    }
+    await this.#prune();
+  }
+
+  /** Forgets the changes every stored snapshot already includes. A side without one rebuilds anyway. */
+  async #prune(): Promise<void> {
+    const needed = sides.map((side) => this.#saved[side]).filter((seq) => seq !== undefined);
+    if (needed.length === 0) return;
+    const through = Math.min(...needed);
+    if (through > 0) await this.#raw.pruneChanges(through);
+  }
+
+  async #verifyVectors(): Promise<string[]> {
+    const problems: string[] = [];
+    const index = this.#held().vectors;
+    let count = 0;
+    let step = 1;
+    for await (const rows of this.#raw.scan('vectors', SCAN_BATCH)) {
+      for (const record of rows) {
+        count++;
+        if (!index.contains(record.key)) {
+          problems.push(`vector ${record.key} is stored but not in the vector index`);
+          continue;
+        }
+        // Spot checks, spread out: the first few, then ever further apart.
+        if (count % step !== 0) continue;
+        if (count >= SPOT_CHECKS * step) step *= 2;
+        const held = index.get(record.key);
+        if (!held || !sameVector(held, record.vector, index.quantization === 'f32' ? 1e-6 : 0.02)) {
+          problems.push(`vector ${record.key} differs between the vector index and the store`);
+        }
+      }
+    }
+    if (index.size !== count)
+      problems.push(`the vector index holds ${index.size} vectors, the store ${count}`);
+    return problems;
+  }
+
+  async #verifyLexical(): Promise<string[]> {
+    const problems: string[] = [];
+    const live = this.#held().lexical;
+    // Scores depend on the whole corpus, so they are compared with an index built afresh.
+    const fresh = createLexicalIndex(this.#options.lexicalIndex);
+    const samples: PostingRecord[] = [];
+    let count = 0;
+    for await (const rows of this.#raw.scan('postings', SCAN_BATCH)) {
+      for (const posting of rows) {
+        count++;
+        fresh.add(toDoc(posting));
+        if (!live.has(posting.key))
+          problems.push(`posting ${posting.key} is stored but not in the lexical index`);
+        else if (samples.length < SPOT_CHECKS && count % 7 === 1) samples.push(posting);
+      }
+    }
+    if (live.size !== count)
+      problems.push(`the lexical index holds ${live.size} documents, the store ${count}`);
+    for (const posting of samples) {
+      const query = `${posting.title ?? ''} ${posting.body}`
+        .split(/\s+/)
+        .filter(Boolean)
+        .slice(0, 6)
+        .join(' ');
+      const a = live.search(query, { limit: 5 });
+      const b = fresh.search(query, { limit: 5 });
+      const same =
+        a.length === b.length &&
+        a.every((hit, i) => Math.abs(hit.score - b[i]!.score) <= 1e-6 * Math.max(1, Math.abs(hit.score)));
+      if (!same) problems.push(`BM25 scores for posting ${posting.key}'s text differ from a rebuilt index`);
+    }
+    return problems;
+  }
+
+  #dispose(): void {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#vectors?.dispose();
+    this.#vectors = undefined;
+    this.#lexical = undefined;
+  }
+}
+
+/**
+ * The changes a side at `applied` must replay, or undefined when the log has a gap after it
+ * (pruned, or never reaching `last`).
+ */
+function replayable(
+  changes: readonly ChangeRecord[],
+  applied: number,
+  last: number,
+): ChangeRecord[] | undefined {
+  const after = changes.filter((c) => c.seq > applied);
+  if (after.length === 0) return applied >= last ? [] : undefined;
+  if (after.some((c, i) => c.seq !== applied + 1 + i)) return undefined;
+  return after;
+}
+
+function keysOf(
+  changes: readonly ChangeRecord[],
+  ...fields: Array<'addedVectorKeys' | 'removedVectorKeys' | 'addedPostingKeys' | 'removedPostingKeys'>
+): Set<number> {
+  const keys = new Set<number>();
+  for (const change of changes) for (const field of fields) for (const key of change[field]) keys.add(key);
+  return keys;
+}
+
+function addVectors(index: VectorIndex, records: readonly VectorRecord[]): void {
+  if (records.length === 0) return;
+  const flat = new Float32Array(records.length * index.dimensions);
+  records.forEach((record, i) => {
+    flat.set(record.vector, i * index.dimensions);
+  });
+  index.addBatch(
+    records.map((r) => r.key),
+    flat,
+  );
+}
+
+function sameVector(a: Float32Array, b: Float32Array, tolerance: number): boolean {
+  if (a.length !== b.length) return false;
+  let dot = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    aa += a[i]! * a[i]!;
+    bb += b[i]! * b[i]!;
+  }
+  if (aa === 0 || bb === 0) return aa === bb;
+  return 1 - dot / Math.sqrt(aa * bb) <= tolerance;
+}

@@ -1,0 +1,318 @@
+// The derived indexes over IndexedDB (fake-indexeddb): what a reopen gives back must equal what
+// was there, whether it came from the snapshots, from a rebuild, or from a snapshot plus replay.
+
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type DerivedIndexes, snapshotNames } from '../../src/context/derived-indexes.js';
+import type { ContextTree } from '../../src/context/tree.js';
+import { loadUsearch, type UsearchModule } from '../../src/index/usearch-module.js';
+import { openMemoryStore } from '../../src/store/memory-store.js';
+import type { Store } from '../../src/store/store.js';
+import { idbHarness, type StoreHarness } from '../store/harness.js';
+import { embedderInfo, hashEmbedder, openParts } from './fixtures.js';
+
+let usearch: UsearchModule;
+beforeAll(async () => {
+  usearch = await loadUsearch();
+});
+
+const R = 'viking://resources';
+const WORDS = (
+  'river mountain forest ocean desert valley glacier volcano island canyon meadow swamp ' +
+  'tundra prairie reef delta lagoon plateau cliff cave dune marsh fjord geyser'
+).split(' ');
+const QUERIES = [
+  'river forest',
+  'volcano glacier ocean',
+  'desert dune',
+  'reef lagoon island',
+  'cave cliff fjord',
+];
+
+/** Deterministic text: `count` words picked by a small LCG. */
+function text(seed: number, count = 12): string {
+  let x = seed * 7919 + 13;
+  const words: string[] = [];
+  for (let i = 0; i < count; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    words.push(WORDS[x % WORDS.length]!);
+  }
+  return `${words.join(' ')}.`;
+}
+
+/** A few dozen files, then overwrites, a removal, a move and a relation. */
+async function populate(tree: ContextTree, from = 0, count = 40): Promise<void> {
+  for (let i = from; i < from + count; i++) {
+    await tree.write(`${R}/set${i % 4}/doc${i}.md`, text(i), { parents: true });
+  }
+  await tree.write(`${R}/set1/doc${from + 1}.md`, text(from + 1000, 200));
+  await tree.rm(`${R}/set${from % 4}/doc${from}.md`);
+  await tree.mv(`${R}/set2`, `viking://user/memories/set2-${from}`);
+  await tree.link(`${R}/set3/doc${from + 3}.md`, `${R}/set1/doc${from + 1}.md`, 'related');
+}
+
+/** Vector hits (keys and distances) and BM25 hits (keys and scores) for fixed queries. */
+async function fingerprint(indexes: DerivedIndexes) {
+  const vectors = await hashEmbedder.embed(QUERIES);
+  return {
+    size: [indexes.vectors.size, indexes.lexical.size],
+    vector: vectors.map((query) => indexes.vectors.search(query, 10)),
+    lexical: QUERIES.map((query) => indexes.lexical.search(query, { limit: 10 })),
+  };
+}
+
+type Fingerprint = Awaited<ReturnType<typeof fingerprint>>;
+
+/** Same hits in the same order; scores equal, or within float noise when `exact` is false. */
+function expectSame(actual: Fingerprint, expected: Fingerprint, exact: boolean): void {
+  if (exact) {
+    expect(actual).toEqual(expected);
+    return;
+  }
+  expect(actual.size).toEqual(expected.size);
+  expect(actual.vector).toEqual(expected.vector);
+  actual.lexical.forEach((hits, q) => {
+    expect(hits.map((h) => h.key)).toEqual(expected.lexical[q]!.map((h) => h.key));
+    hits.forEach((hit, i) => {
+      expect(hit.score).toBeCloseTo(expected.lexical[q]![i]!.score, 9);
+    });
+  });
+}
+
+async function openOn(harness: StoreHarness, options = {}) {
+  const store = await harness.open({ embedder: embedderInfo });
+  return openParts(store, usearch, options);
+}
+
+describe('reopening an IndexedDB store', () => {
+  it('from its snapshots gives identical vector hits and BM25 scores', async () => {
+    const harness = idbHarness(new IDBFactory());
+    const first = await openOn(harness);
+    expect(first.indexes.openedFrom).toEqual({ vector: 'rebuild', lexical: 'rebuild' });
+    await populate(first.tree);
+    const before = await fingerprint(first.indexes);
+    expect(before.vector[0]!.length).toBe(10);
+    expect(before.lexical[0]!.length).toBeGreaterThan(0);
+    await first.indexes.close();
+    await first.store.close();
+
+    const second = await openOn(harness);
+    expect(second.indexes.openedFrom).toEqual({ vector: 'snapshot', lexical: 'snapshot' });
+    expect(second.indexes.appliedSeq).toBe((await second.store.meta()).seq);
+    expectSame(await fingerprint(second.indexes), before, true);
+    expect((await second.indexes.verify()).problems).toEqual([]);
+    // Closing snapshotted everything, so no change is left to replay.
+    expect(await second.store.changesSince(0)).toEqual([]);
+  });
+
+  for (const damage of [
+    'deleted',
+    'flipped byte',
+    'dropped chunk',
+    'garbage with a valid checksum',
+  ] as const) {
+    it(`with its snapshots ${damage} rebuilds, and gives the same results`, async () => {
+      const harness = idbHarness(new IDBFactory());
+      const first = await openOn(harness);
+      await populate(first.tree);
+      const before = await fingerprint(first.indexes);
+      await first.indexes.close();
+      const seq = (await first.store.meta()).seq;
+      for (const name of Object.values(snapshotNames)) {
+        if (damage === 'deleted') await first.store.deleteSnapshot(name);
+        else if (damage === 'garbage with a valid checksum') {
+          await first.store.putSnapshot({ name, seq, bytes: new Uint8Array(4096).fill(7) });
+        }
+      }
+      await first.store.close();
+      for (const name of Object.values(snapshotNames)) {
+        if (damage === 'flipped byte') await harness.tamper.corruptSnapshot(name, 'flip-byte');
+        if (damage === 'dropped chunk') await harness.tamper.corruptSnapshot(name, 'drop-chunk');
+      }
+
+      const errors: unknown[] = [];
+      const second = await openOn(harness, { onError: (e: unknown) => errors.push(e) });
+      expect(second.indexes.openedFrom).toEqual({ vector: 'rebuild', lexical: 'rebuild' });
+      // Damage the checksum catches is no error, just a missing snapshot; bytes that fail to load are.
+      expect(errors.length).toBe(damage === 'garbage with a valid checksum' ? 2 : 0);
+      expectSame(await fingerprint(second.indexes), before, false);
+      // The next snapshot replaces the damaged one.
+      await second.indexes.flush();
+      expect((await second.indexes.verify()).problems).toEqual([]);
+      expect(second.indexes.openedFrom).toEqual({ vector: 'rebuild', lexical: 'rebuild' });
+      const third = await openOn(harness);
+      expect(third.indexes.openedFrom).toEqual({ vector: 'snapshot', lexical: 'snapshot' });
+      expectSame(await fingerprint(third.indexes), before, false);
+    });
+  }
+
+  it('a snapshot taken at seq S plus the commits after it replays to the same state', async () => {
+    const factory = new IDBFactory();
+    const harness = idbHarness(factory);
+    const first = await openOn(harness);
+    await populate(first.tree, 0);
+    await first.indexes.flush();
+    const snapshotSeq = (await first.store.snapshot(snapshotNames.vector))!.seq;
+    expect(snapshotSeq).toBe((await first.store.meta()).seq);
+    // After the snapshot: more files, overwrites, a removal, a move.
+    await populate(first.tree, 40);
+    const live = await fingerprint(first.indexes);
+    const seq = (await first.store.meta()).seq;
+    expect(seq).toBeGreaterThan(snapshotSeq + 40);
+    // A crash: nothing closes, no snapshot is written. Another connection opens the database.
+    const second = await openOn(harness);
+    expect(second.indexes.openedFrom).toEqual({ vector: 'snapshot', lexical: 'snapshot' });
+    expect(second.indexes.appliedSeq).toBe(seq);
+    expectSame(await fingerprint(second.indexes), live, false);
+    expect((await second.indexes.verify()).problems).toEqual([]);
+
+    // And it equals a rebuild from the stored records.
+    await second.indexes.close({ snapshot: false });
+    for (const name of Object.values(snapshotNames)) await second.store.deleteSnapshot(name);
+    const third = await openOn(harness);
+    expect(third.indexes.openedFrom).toEqual({ vector: 'rebuild', lexical: 'rebuild' });
+    expectSame(await fingerprint(third.indexes), live, false);
+  });
+
+  it('rebuilds a side whose change log was pruned past its snapshot', async () => {
+    const harness = idbHarness(new IDBFactory());
+    const first = await openOn(harness);
+    await populate(first.tree, 0, 12);
+    await first.indexes.flush();
+    await populate(first.tree, 12, 12);
+    const live = await fingerprint(first.indexes);
+    // Someone else forgot the changes the snapshot still needs.
+    await first.store.pruneChanges((await first.store.meta()).seq - 1);
+    const second = await openOn(harness);
+    expect(second.indexes.openedFrom).toEqual({ vector: 'rebuild', lexical: 'rebuild' });
+    expectSame(await fingerprint(second.indexes), live, false);
+  });
+});
+
+describe('snapshots in the background', () => {
+  it('are written after a quiet spell, then the change log is pruned', async () => {
+    const { store, tree, indexes } = await openParts(
+      await openMemoryStore({ embedder: embedderInfo }),
+      usearch,
+      {
+        snapshotDelayMs: 20,
+      },
+    );
+    await populate(tree, 0, 8);
+    await waitFor(
+      async () => (await store.snapshot(snapshotNames.lexical))?.seq === (await store.meta()).seq,
+    );
+    expect((await store.snapshot(snapshotNames.vector))!.seq).toBe((await store.meta()).seq);
+    await waitFor(async () => (await store.changesSince(0)).length === 0);
+    await tree.write(`${R}/late.md`, 'A late file.');
+    await waitFor(async () => (await store.snapshot(snapshotNames.vector))?.seq === (await store.meta()).seq);
+    expect((await indexes.verify()).problems).toEqual([]);
+    await indexes.close();
+  });
+
+  it('that fail do not affect commits, are retried, and leave the log for replay', async () => {
+    const raw = await openMemoryStore({ embedder: embedderInfo });
+    let failing = true;
+    let attempts = 0;
+    const store = withPutSnapshot(raw, async (input) => {
+      attempts++;
+      if (failing) throw new Error('quota exceeded (simulated)');
+      await raw.putSnapshot(input);
+    });
+    const errors: unknown[] = [];
+    const { tree, indexes } = await openParts(store, usearch, {
+      snapshotDelayMs: 5,
+      onError: (e: unknown) => errors.push(e),
+    });
+    await populate(tree, 0, 8);
+    await waitFor(async () => attempts >= 2);
+    await tree.write(`${R}/after-failures.md`, 'Written while snapshots fail.');
+    expect(await tree.read(`${R}/after-failures.md`)).toBe('Written while snapshots fail.');
+    expect(indexes.lexical.search('failures')).toHaveLength(1);
+    expect((await indexes.verify()).problems).toEqual([]);
+    await expect(indexes.flush()).rejects.toThrow('quota exceeded');
+    expect(errors.length).toBeGreaterThanOrEqual(2);
+    expect(await raw.snapshot(snapshotNames.vector)).toBeUndefined();
+    expect((await raw.changesSince(0)).length).toBe((await raw.meta()).seq);
+
+    failing = false;
+    await indexes.flush();
+    expect((await raw.snapshot(snapshotNames.vector))!.seq).toBe((await raw.meta()).seq);
+    expect(await raw.changesSince(0)).toEqual([]);
+    await indexes.close();
+  });
+
+  it('when only one side saves, the log is pruned only as far as that side, and reopening still agrees', async () => {
+    const raw = await openMemoryStore({ embedder: embedderInfo });
+    const store = withPutSnapshot(raw, async (input) => {
+      if (input.name === snapshotNames.lexical) throw new Error('no room');
+      await raw.putSnapshot(input);
+    });
+    const first = await openParts(store, usearch, { onError: () => undefined });
+    await populate(first.tree, 0, 8);
+    await expect(first.indexes.flush()).rejects.toThrow('no room');
+    await first.tree.write(`${R}/x.md`, 'river valley');
+    const live = await fingerprint(first.indexes);
+    await first.indexes.close();
+    const second = await openParts(raw, usearch);
+    expect(second.indexes.openedFrom).toEqual({ vector: 'snapshot', lexical: 'rebuild' });
+    expectSame(await fingerprint(second.indexes), live, false);
+  });
+});
+
+describe('catching up', () => {
+  it('picks up commits made on the store directly', async () => {
+    const raw = await openMemoryStore({ embedder: embedderInfo });
+    const { indexes, tree } = await openParts(raw, usearch);
+    await tree.write(`${R}/a.md`, 'river');
+    const node = (await raw.node(`${R}/a.md`))!;
+    const [vector] = await hashEmbedder.embed(['glacier']);
+    const key = await raw.allocateKeys(1);
+    await raw.commit({
+      putPostings: [{ key: node.key, title: 'a.md', body: 'glacier' }],
+      deleteVectorsOfNodes: [node.key],
+      putVectors: [{ key, nodeKey: node.key, chunk: 0, vector: vector! }],
+    });
+    expect(indexes.lexical.search('glacier')).toEqual([]);
+    await indexes.catchUp();
+    expect(indexes.lexical.search('glacier').map((h) => h.key)).toEqual([node.key]);
+    expect(indexes.vectors.search(vector!, 1)[0]).toEqual({ key, distance: expect.any(Number) });
+    expect((await indexes.verify()).problems).toEqual([]);
+  });
+
+  it('verify() reports an index that disagrees with the store', async () => {
+    const raw = await openMemoryStore({ embedder: embedderInfo });
+    const { indexes, tree } = await openParts(raw, usearch);
+    await tree.write(`${R}/a.md`, 'river');
+    await tree.write(`${R}/b.md`, 'ocean');
+    const node = (await raw.node(`${R}/a.md`))!;
+    const [record] = await raw.vectorsOfNode(node.key);
+    indexes.vectors.remove(record!.key);
+    indexes.lexical.replace({ key: node.key, body: 'something else entirely' });
+    indexes.vectors.add(999_999, new Float32Array(record!.vector));
+    const { ok, problems } = await indexes.verify();
+    expect(ok).toBe(false);
+    expect(problems.join('\n')).toMatch(/vector \d+ is stored but not in the vector index/);
+    expect(problems.join('\n')).toMatch(/BM25 scores/);
+  });
+});
+
+/** The same store, with putSnapshot replaced. */
+function withPutSnapshot(store: Store, putSnapshot: Store['putSnapshot']): Store {
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === 'putSnapshot') return putSnapshot;
+      const value = Reflect.get(target, property);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
