@@ -1,0 +1,322 @@
+// npm run bench:store -- --n 100000 --json bench/results/store.json
+// The cost of keeping the derived indexes (HNSW + BM25) in a Store: write n documents (one node,
+// one clustered vector, one short posting each) in batches, snapshot, close, reopen from the
+// snapshots (reopen_ms), reopen with the snapshots removed (rebuild_ms), and compare the time a
+// document spends in store + index with the time the bundled model takes to embed it.
+import 'fake-indexeddb/auto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname } from 'node:path';
+import { IDBFactory } from 'fake-indexeddb';
+import { openDerivedIndexes, snapshotNames } from '../../src/context/derived-indexes.js';
+import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
+import { loadVectorIndex } from '../../src/index/usearch-index.js';
+import { loadUsearch, type UsearchModule } from '../../src/index/usearch-module.js';
+import { loadLexicalIndex } from '../../src/lexical/minisearch-index.js';
+import { openIdbStore } from '../../src/store/idb-open.js';
+import { MemoryData } from '../../src/store/memory-data.js';
+import { openMemoryStore } from '../../src/store/memory-store.js';
+import type { NodeRecord, Store, WriteBatch } from '../../src/store/store.js';
+import { markdownReport, type Row } from './report.js';
+import { Documents } from './synthetic.js';
+
+interface Args {
+  n: number;
+  dims: number;
+  batch: number;
+  runtimes: string[];
+  json: string | undefined;
+  embedSample: number;
+  /** Keep the rows already in --json (other runtimes), replacing those of the runtimes run now. */
+  append: boolean;
+  /** Run nothing: write the markdown again from the rows in --json. */
+  renderOnly: boolean;
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const args: Args = {
+    n: 10_000,
+    dims: 512,
+    batch: 1000,
+    runtimes: ['node+fake-indexeddb', 'node+memory'],
+    json: undefined,
+    embedSample: 256,
+    append: false,
+    renderOnly: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    if (flag === '--') continue;
+    if (flag === '--append' || flag === '--render-only') {
+      if (flag === '--append') args.append = true;
+      else args.renderOnly = true;
+      continue;
+    }
+    const value = argv[++i];
+    if (value === undefined) throw new Error(`${flag} needs a value`);
+    if (flag === '--n') args.n = Number(value);
+    else if (flag === '--dims') args.dims = Number(value);
+    else if (flag === '--batch') args.batch = Number(value);
+    else if (flag === '--runtimes') args.runtimes = value.split(',');
+    else if (flag === '--json') args.json = value;
+    else if (flag === '--embed-sample') args.embedSample = Number(value);
+    else
+      throw new Error(
+        `unknown flag ${flag}; flags: --n --dims --batch --runtimes --json --embed-sample --append --render-only`,
+      );
+  }
+  return args;
+}
+
+const args = parseArgs(process.argv.slice(2));
+if (args.renderOnly) {
+  if (!args.json) throw new Error('--render-only needs --json PATH');
+  write(args.json, JSON.parse(readFileSync(args.json, 'utf8')) as Row[]);
+  process.exit(0);
+}
+const log = (message: string) => console.log(`[${(performance.now() / 1000).toFixed(1)} s] ${message}`);
+const EMBEDDER = { id: 'bench/clustered', dimensions: args.dims };
+const ROOT = 'viking://resources';
+const SINGLE_COMMITS = 200;
+
+/** Milliseconds `run` takes, and its result. */
+async function timed<T>(run: () => Promise<T>): Promise<[number, T]> {
+  const started = performance.now();
+  const result = await run();
+  return [performance.now() - started, result];
+}
+
+/** Opens the same store again each call. */
+function storeOpener(runtime: string): () => Promise<Store> {
+  if (runtime === 'node+fake-indexeddb') {
+    const factory = new IDBFactory();
+    return () => openIdbStore('bench-store', { indexedDB: factory, embedder: EMBEDDER });
+  }
+  if (runtime === 'node+memory') {
+    const data = new MemoryData();
+    return () => openMemoryStore({ data, embedder: EMBEDDER });
+  }
+  throw new Error(`unknown runtime ${runtime}`);
+}
+
+function nodeRecord(uri: string, parent: string, key: number, l0: string, l2?: string): NodeRecord {
+  const now = Date.now();
+  return {
+    uri,
+    parent,
+    name: uri.slice(uri.lastIndexOf('/') + 1),
+    kind: l2 === undefined ? 'dir' : 'file',
+    contextType: 'resource',
+    key,
+    l0,
+    ...(l2 !== undefined ? { l2 } : {}),
+    summaryKind: 'extractive',
+    meta: {},
+    createdAt: now,
+    updatedAt: now,
+    useCount: 0,
+  };
+}
+
+/** One commit of `count` documents (node, vector, posting) under `dir`; resolves once indexed. */
+async function writeDocuments(store: Store, docs: Documents, dir: string, first: number, count: number) {
+  const keys = await store.allocateKeys(2 * count);
+  const batch: Required<Pick<WriteBatch, 'putNodes' | 'putVectors' | 'putPostings'>> = {
+    putNodes: [],
+    putVectors: [],
+    putPostings: [],
+  };
+  for (let i = 0; i < count; i++) {
+    const id = first + i;
+    const key = keys + 2 * i;
+    const body = docs.text(id);
+    batch.putNodes.push(nodeRecord(`${dir}/doc-${id}`, dir, key, body.slice(0, 80), body));
+    batch.putVectors.push({ key: key + 1, nodeKey: key, chunk: 0, vector: docs.vector(id) });
+    batch.putPostings.push({ key, title: `doc-${id}`, body });
+  }
+  await store.commit(batch);
+}
+
+async function benchRuntime(runtime: string, usearch: UsearchModule, embedMsPerDoc: number): Promise<Row> {
+  const { n, dims, batch } = args;
+  const docs = new Documents(dims, 42);
+  const open = storeOpener(runtime);
+  const openIndexes = (store: Store) =>
+    openDerivedIndexes({ store, usearch, dimensions: dims, snapshotDelayMs: Number.POSITIVE_INFINITY });
+
+  log(`${runtime}: writing ${n} documents in commits of ${batch}`);
+  let store = await open();
+  const rootKey = await store.allocateKeys(1);
+  await store.commit({
+    putNodes: [{ ...nodeRecord(ROOT, '', rootKey, 'Resources'), parent: null }],
+    putPostings: [{ key: rootKey, body: 'Resources' }],
+  });
+  let indexes = await openIndexes(store);
+  const dir = `${ROOT}/bench`;
+  const dirKey = await store.allocateKeys(1);
+  await indexes.store.commit({
+    putNodes: [nodeRecord(dir, ROOT, dirKey, 'Bench')],
+    putPostings: [{ key: dirKey, body: 'Bench' }],
+  });
+  const [loadMs] = await timed(async () => {
+    for (let first = 0; first < n; first += batch) {
+      await writeDocuments(indexes.store, docs, dir, first, Math.min(batch, n - first));
+      if ((first / batch) % 10 === 9) log(`  ${first + batch} written`);
+    }
+  });
+  log(`  loaded in ${(loadMs / 1000).toFixed(1)} s (${((n / loadMs) * 1000).toFixed(0)} docs/s)`);
+
+  // What ingestion does: one commit per document, into an index that already holds n.
+  const [singleMs] = await timed(async () => {
+    for (let i = 0; i < SINGLE_COMMITS; i++) await writeDocuments(indexes.store, docs, dir, n + i, 1);
+  });
+  const singleMsPerDoc = singleMs / SINGLE_COMMITS;
+  log(`  one document a commit: ${singleMsPerDoc.toFixed(2)} ms each (store + index)`);
+
+  const queries = Array.from({ length: 20 }, (_, i) => docs.vector(n * 10 + i));
+  const before = queries.map((q) => indexes.vectors.search(q, 10).map((h) => h.key));
+  const [snapshotMs] = await timed(() => indexes.flush());
+  const snapshotBytes =
+    (await store.snapshot(snapshotNames.vector))!.bytes.byteLength +
+    (await store.snapshot(snapshotNames.lexical))!.bytes.byteLength;
+  log(`  snapshot written in ${snapshotMs.toFixed(0)} ms (${(snapshotBytes / 1e6).toFixed(1)} MB)`);
+  await indexes.close({ snapshot: false });
+  await store.close();
+
+  const [reopenMs, reopened] = await timed(async () => {
+    const s = await open();
+    return { store: s, indexes: await openIndexes(s) };
+  });
+  if (
+    reopened.indexes.openedFrom.vector !== 'snapshot' ||
+    reopened.indexes.openedFrom.lexical !== 'snapshot'
+  ) {
+    throw new Error(
+      `expected a reopen from the snapshots, got ${JSON.stringify(reopened.indexes.openedFrom)}`,
+    );
+  }
+  const [searchMs, after] = await timed(async () =>
+    queries.map((q) => reopened.indexes.vectors.search(q, 10).map((h) => h.key)),
+  );
+  const sameAfterReopen = JSON.stringify(after) === JSON.stringify(before);
+  log(`  reopened from the snapshots in ${reopenMs.toFixed(0)} ms; same hits: ${sameAfterReopen}`);
+  // Where the reopen time goes: reading the snapshot bytes, then loading each index.
+  const [readMs, snapshots] = await timed(async () => ({
+    vector: (await reopened.store.snapshot(snapshotNames.vector))!,
+    lexical: (await reopened.store.snapshot(snapshotNames.lexical))!,
+  }));
+  const [vectorLoadMs] = await timed(async () => loadVectorIndex(usearch, snapshots.vector.bytes).dispose());
+  const [lexicalLoadMs] = await timed(async () =>
+    loadLexicalIndex(JSON.parse(new TextDecoder().decode(snapshots.lexical.bytes))),
+  );
+  log(
+    `  reopen, piece by piece: read ${readMs.toFixed(0)} ms, HNSW load ${vectorLoadMs.toFixed(0)} ms, ` +
+      `BM25 load ${lexicalLoadMs.toFixed(0)} ms`,
+  );
+  await reopened.indexes.close({ snapshot: false });
+  for (const name of Object.values(snapshotNames)) await reopened.store.deleteSnapshot(name);
+  await reopened.store.close();
+
+  const [rebuildMs, rebuilt] = await timed(async () => {
+    const s = await open();
+    return { store: s, indexes: await openIndexes(s) };
+  });
+  const recall =
+    queries
+      .map((q, i) => {
+        const hits = new Set(rebuilt.indexes.vectors.search(q, 10).map((h) => h.key));
+        return before[i]!.filter((key) => hits.has(key)).length / 10;
+      })
+      .reduce((a, b) => a + b, 0) / queries.length;
+  log(
+    `  rebuilt without snapshots in ${(rebuildMs / 1000).toFixed(1)} s; overlap with the first hits ${recall}`,
+  );
+  store = rebuilt.store;
+  indexes = rebuilt.indexes;
+  await indexes.close({ snapshot: false });
+  await store.close();
+
+  return {
+    runtime,
+    n,
+    reopen_ms: Math.round(reopenMs),
+    rebuild_ms: Math.round(rebuildMs),
+    ingest_overhead_pct: Number(((singleMsPerDoc / embedMsPerDoc) * 100).toFixed(1)),
+    dims,
+    store_index_ms_per_doc: Number(singleMsPerDoc.toFixed(3)),
+    embed_ms_per_doc: Number(embedMsPerDoc.toFixed(3)),
+    batch_load_docs_per_s: Math.round((n / loadMs) * 1000),
+    batch_overhead_pct: Number(((loadMs / n / embedMsPerDoc) * 100).toFixed(1)),
+    snapshot_ms: Math.round(snapshotMs),
+    snapshot_mb: Number((snapshotBytes / 1e6).toFixed(1)),
+    snapshot_read_ms: Math.round(readMs),
+    hnsw_load_ms: Math.round(vectorLoadMs),
+    bm25_load_ms: Math.round(lexicalLoadMs),
+    search_ms_after_reopen: Number((searchMs / queries.length).toFixed(3)),
+    same_hits_after_reopen: sameAfterReopen,
+    rebuild_overlap_at_10: Number(recall.toFixed(3)),
+  };
+}
+
+/** Milliseconds the bundled model takes per document, embedding in its default batches. */
+async function measureEmbedder(): Promise<number> {
+  const embedder = new TransformersEmbedder();
+  const docs = new Documents(args.dims, 7);
+  const texts = Array.from({ length: args.embedSample }, (_, i) => docs.text(i));
+  await embedder.embed(texts.slice(0, 8)); // loads the model
+  const [ms] = await timed(() => embedder.embed(texts));
+  await embedder.dispose();
+  return ms / texts.length;
+}
+
+log(
+  `bench:store n=${args.n} dims=${args.dims} batch=${args.batch} (Node ${process.version}, ${cpus().length} cores)`,
+);
+const embedMsPerDoc = await measureEmbedder();
+log(`bundled model: ${embedMsPerDoc.toFixed(2)} ms a document (sample of ${args.embedSample})`);
+const usearch = await loadUsearch();
+const firstTouchMsPerMb = measureFirstTouch();
+log(`first write to fresh memory: ${firstTouchMsPerMb.toFixed(2)} ms/MB`);
+const rows: Row[] =
+  args.append && args.json && existsSync(args.json)
+    ? (JSON.parse(readFileSync(args.json, 'utf8')) as Row[]).filter(
+        (row) => !args.runtimes.includes(row.runtime),
+      )
+    : [];
+for (const runtime of args.runtimes) {
+  rows.push({
+    ...(await benchRuntime(runtime, usearch, embedMsPerDoc)),
+    first_touch_ms_per_mb: firstTouchMsPerMb,
+  });
+  if (args.json) write(args.json, rows);
+}
+console.table(
+  rows.map(({ runtime, n, reopen_ms, rebuild_ms, ingest_overhead_pct }) => ({
+    runtime,
+    n,
+    reopen_ms,
+    rebuild_ms,
+    ingest_overhead_pct,
+  })),
+);
+
+/**
+ * Milliseconds to write each MB of fresh memory: loading a snapshot into a WASM heap that has to grow
+ * touches every page for the first time, and on some VMs that costs more than the copy itself.
+ */
+function measureFirstTouch(): number {
+  const mb = 256;
+  const started = performance.now();
+  new Uint8Array(mb * 1024 * 1024).fill(1);
+  return Number(((performance.now() - started) / mb).toFixed(3));
+}
+
+function write(path: string, rows: Row[]): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(rows, null, 2)}\n`);
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GB, Node ${process.version}`;
+  writeFileSync(
+    path.replace(/\.json$/, '.md'),
+    markdownReport(rows, { machine, date: new Date().toISOString() }),
+  );
+}
