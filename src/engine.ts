@@ -3,7 +3,8 @@
 // searchable once it resolves.
 
 import { type DerivedIndexes, openDerivedIndexes } from './context/derived-indexes.js';
-import { type ContextTree, createContextTree } from './context/tree.js';
+import { createContextTree } from './context/store-tree.js';
+import type { ContextTree } from './context/tree.js';
 import type { Embedder } from './embed/embedder.js';
 import { TransformersEmbedder } from './embed/transformers-embedder.js';
 import { defaultIndexedDB } from './env/indexeddb.js';

@@ -7,10 +7,12 @@ import { LongshipError } from '../errors.js';
 import { createVectorIndex, loadVectorIndex } from '../index/usearch-index.js';
 import type { UsearchModule } from '../index/usearch-module.js';
 import type { VectorIndex, VectorIndexOptions } from '../index/vector-index.js';
-import type { LexicalDoc, LexicalIndex, LexicalIndexOptions } from '../lexical/lexical-index.js';
+import type { LexicalIndex, LexicalIndexOptions } from '../lexical/lexical-index.js';
 import { createLexicalIndex, loadLexicalIndex } from '../lexical/minisearch-index.js';
-import type { ChangeRecord, PostingRecord, Store, VectorRecord, VerifyReport } from '../store/store.js';
+import type { ChangeRecord, Store, VectorRecord, VerifyReport } from '../store/store.js';
 import { catchingUpStore } from './catching-up-store.js';
+import { lexicalIndexProblems, vectorIndexProblems } from './index-checks.js';
+import { postingDoc } from './posting-doc.js';
 
 /** The snapshot names in the store. */
 export const snapshotNames = { vector: 'hnsw', lexical: 'bm25' } as const;
@@ -61,14 +63,6 @@ export interface DerivedIndexes {
 
 const SCAN_BATCH = 1024;
 const MAX_RETRY_MS = 60_000;
-const SPOT_CHECKS = 32;
-
-const toDoc = (p: PostingRecord): LexicalDoc => ({
-  key: p.key,
-  body: p.body,
-  ...(p.title !== undefined ? { title: p.title } : {}),
-  ...(p.headings?.length ? { headings: p.headings.join(' › ') } : {}),
-});
 
 /**
  * Opens the vector and lexical indexes of a store: from their snapshots when those are valid and
@@ -153,8 +147,8 @@ class StoreDerivedIndexes implements DerivedIndexes {
       const report = await this.#raw.verify();
       const problems = [
         ...report.problems,
-        ...(await this.#verifyVectors()),
-        ...(await this.#verifyLexical()),
+        ...(await vectorIndexProblems(this.#raw, this.#held().vectors)),
+        ...(await lexicalIndexProblems(this.#raw, this.#held().lexical, this.#options.lexicalIndex)),
       ];
       return { ok: problems.length === 0, problems };
     });
@@ -275,7 +269,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
     } else {
       const index = createLexicalIndex(this.#options.lexicalIndex);
       for await (const rows of this.#raw.scan('postings', SCAN_BATCH)) {
-        for (const posting of rows) index.replace(toDoc(posting));
+        for (const posting of rows) index.replace(postingDoc(posting));
       }
       this.#replace('lexical', index);
     }
@@ -311,7 +305,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
     const { vectors: vectorIndex, lexical } = this.#held();
     const reached = changes.at(-1)?.seq ?? last;
     for (const key of touchedPostings) lexical.remove(key);
-    for (const posting of postings) if (posting) lexical.replace(toDoc(posting));
+    for (const posting of postings) if (posting) lexical.replace(postingDoc(posting));
     this.#applied.lexical = Math.max(this.#applied.lexical, reached);
     try {
       for (const key of touchedVectors) if (vectorIndex.contains(key)) vectorIndex.remove(key);
@@ -392,66 +386,6 @@ class StoreDerivedIndexes implements DerivedIndexes {
     if (through > 0) await this.#raw.pruneChanges(through);
   }
 
-  async #verifyVectors(): Promise<string[]> {
-    const problems: string[] = [];
-    const index = this.#held().vectors;
-    let count = 0;
-    let step = 1;
-    for await (const rows of this.#raw.scan('vectors', SCAN_BATCH)) {
-      for (const record of rows) {
-        count++;
-        if (!index.contains(record.key)) {
-          problems.push(`vector ${record.key} is stored but not in the vector index`);
-          continue;
-        }
-        // Spot checks, spread out: the first few, then ever further apart.
-        if (count % step !== 0) continue;
-        if (count >= SPOT_CHECKS * step) step *= 2;
-        const held = index.get(record.key);
-        if (!held || !sameVector(held, record.vector, index.quantization === 'f32' ? 1e-6 : 0.02)) {
-          problems.push(`vector ${record.key} differs between the vector index and the store`);
-        }
-      }
-    }
-    if (index.size !== count)
-      problems.push(`the vector index holds ${index.size} vectors, the store ${count}`);
-    return problems;
-  }
-
-  async #verifyLexical(): Promise<string[]> {
-    const problems: string[] = [];
-    const live = this.#held().lexical;
-    // Scores depend on the whole corpus, so they are compared with an index built afresh.
-    const fresh = createLexicalIndex(this.#options.lexicalIndex);
-    const samples: PostingRecord[] = [];
-    let count = 0;
-    for await (const rows of this.#raw.scan('postings', SCAN_BATCH)) {
-      for (const posting of rows) {
-        count++;
-        fresh.add(toDoc(posting));
-        if (!live.has(posting.key))
-          problems.push(`posting ${posting.key} is stored but not in the lexical index`);
-        else if (samples.length < SPOT_CHECKS && count % 7 === 1) samples.push(posting);
-      }
-    }
-    if (live.size !== count)
-      problems.push(`the lexical index holds ${live.size} documents, the store ${count}`);
-    for (const posting of samples) {
-      const query = `${posting.title ?? ''} ${posting.body}`
-        .split(/\s+/)
-        .filter(Boolean)
-        .slice(0, 6)
-        .join(' ');
-      const a = live.search(query, { limit: 5 });
-      const b = fresh.search(query, { limit: 5 });
-      const same =
-        a.length === b.length &&
-        a.every((hit, i) => Math.abs(hit.score - b[i]!.score) <= 1e-6 * Math.max(1, Math.abs(hit.score)));
-      if (!same) problems.push(`BM25 scores for posting ${posting.key}'s text differ from a rebuilt index`);
-    }
-    return problems;
-  }
-
   #dispose(): void {
     this.#closed = true;
     clearTimeout(this.#timer);
@@ -495,18 +429,4 @@ function addVectors(index: VectorIndex, records: readonly VectorRecord[]): void 
     records.map((r) => r.key),
     flat,
   );
-}
-
-function sameVector(a: Float32Array, b: Float32Array, tolerance: number): boolean {
-  if (a.length !== b.length) return false;
-  let dot = 0;
-  let aa = 0;
-  let bb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    aa += a[i]! * a[i]!;
-    bb += b[i]! * b[i]!;
-  }
-  if (aa === 0 || bb === 0) return aa === bb;
-  return 1 - dot / Math.sqrt(aa * bb) <= tolerance;
 }

@@ -3,7 +3,7 @@
 
 import { expect } from 'vitest';
 import { type DerivedIndexesOptions, openDerivedIndexes } from '../../src/context/derived-indexes.js';
-import { createContextTree } from '../../src/context/tree.js';
+import { createContextTree } from '../../src/context/store-tree.js';
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { LongshipError } from '../../src/errors.js';
 import type { UsearchModule } from '../../src/index/usearch-module.js';

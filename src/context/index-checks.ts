@@ -1,0 +1,96 @@
+// verify() for the derived indexes: do they hold exactly what the store holds? Reads everything;
+// for tests and repair, never on a hot path.
+
+import type { VectorIndex } from '../index/vector-index.js';
+import type { LexicalIndex, LexicalIndexOptions } from '../lexical/lexical-index.js';
+import { createLexicalIndex } from '../lexical/minisearch-index.js';
+import type { PostingRecord, Store } from '../store/store.js';
+import { postingDoc } from './posting-doc.js';
+
+const SCAN_BATCH = 1024;
+const SPOT_CHECKS = 32;
+
+/**
+ * How a vector index disagrees with the stored vectors: keys missing or extra, and vectors that
+ * differ, spot-checked (every one of the first 32, then ever further apart).
+ *
+ * @example
+ * const problems = await vectorIndexProblems(store, indexes.vectors);
+ */
+export async function vectorIndexProblems(store: Store, index: VectorIndex): Promise<string[]> {
+  const problems: string[] = [];
+  let count = 0;
+  let step = 1;
+  for await (const rows of store.scan('vectors', SCAN_BATCH)) {
+    for (const record of rows) {
+      count++;
+      if (!index.contains(record.key)) {
+        problems.push(`vector ${record.key} is stored but not in the vector index`);
+        continue;
+      }
+      // Spot checks, spread out: the first few, then ever further apart.
+      if (count % step !== 0) continue;
+      if (count >= SPOT_CHECKS * step) step *= 2;
+      const held = index.get(record.key);
+      if (!held || !sameVector(held, record.vector, index.quantization === 'f32' ? 1e-6 : 0.02)) {
+        problems.push(`vector ${record.key} differs between the vector index and the store`);
+      }
+    }
+  }
+  if (index.size !== count) problems.push(`the vector index holds ${index.size} vectors, the store ${count}`);
+  return problems;
+}
+
+/**
+ * How a BM25 index disagrees with the stored postings: keys missing or extra, and scores that
+ * differ from an index built afresh from them (for the first words of sampled postings).
+ *
+ * @example
+ * const problems = await lexicalIndexProblems(store, indexes.lexical);
+ */
+export async function lexicalIndexProblems(
+  store: Store,
+  live: LexicalIndex,
+  options?: LexicalIndexOptions,
+): Promise<string[]> {
+  const problems: string[] = [];
+  // Scores depend on the whole corpus, so they are compared with an index built afresh.
+  const fresh = createLexicalIndex(options);
+  const samples: PostingRecord[] = [];
+  let count = 0;
+  for await (const rows of store.scan('postings', SCAN_BATCH)) {
+    for (const posting of rows) {
+      count++;
+      fresh.add(postingDoc(posting));
+      if (!live.has(posting.key))
+        problems.push(`posting ${posting.key} is stored but not in the lexical index`);
+      else if (samples.length < SPOT_CHECKS && count % 7 === 1) samples.push(posting);
+    }
+  }
+  if (live.size !== count)
+    problems.push(`the lexical index holds ${live.size} documents, the store ${count}`);
+  for (const posting of samples) {
+    const query = `${posting.title ?? ''} ${posting.body}`.split(/\s+/).filter(Boolean).slice(0, 6).join(' ');
+    const a = live.search(query, { limit: 5 });
+    const b = fresh.search(query, { limit: 5 });
+    const same =
+      a.length === b.length &&
+      a.every((hit, i) => Math.abs(hit.score - b[i]!.score) <= 1e-6 * Math.max(1, Math.abs(hit.score)));
+    if (!same) problems.push(`BM25 scores for posting ${posting.key}'s text differ from a rebuilt index`);
+  }
+  return problems;
+}
+
+function sameVector(a: Float32Array, b: Float32Array, tolerance: number): boolean {
+  if (a.length !== b.length) return false;
+  let dot = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    aa += a[i]! * a[i]!;
+    bb += b[i]! * b[i]!;
+  }
+  if (aa === 0 || bb === 0) return aa === bb;
+  return 1 - dot / Math.sqrt(aa * bb) <= tolerance;
+}
