@@ -6,7 +6,9 @@
  * Where the bundled model lives and what it produces. The directory is a transformers.js model
  * folder (config.json, tokenizer.json, onnx/model.onnx, onnx/model_quantized.onnx). Its URL is
  * relative to this module, which sits two levels below the package root both as
- * src/embed/bundled-model.ts and as dist/embed/bundled-model.js.
+ * src/embed/bundled-model.ts and as dist/embed/bundled-model.js. A bundler moves this module, so a
+ * browser app serves the package's `model/use-lite/` folder itself and says where:
+ * `new TransformersEmbedder({ model: { ...bundledModel, directory: '/models/use-lite/' } })`.
  *
  * @example
  * const embedder = new TransformersEmbedder(); // uses bundledModel
