@@ -1,3 +1,4 @@
+import { abortError, throwIfAborted } from '../abort.js';
 // Batching, progress and cancellation shared by every Embedder, so that each one reports progress
 // and honours its AbortSignal the same way.
 import { LongshipError } from '../errors.js';
@@ -49,24 +50,4 @@ export async function embedInBatches(
     onProgress?.({ done: vectors.length, total: texts.length });
   }
   return vectors;
-}
-
-/**
- * The error every embedder throws when its caller aborts; the signal's reason is kept as `cause`.
- *
- * @example
- * signal.addEventListener('abort', () => reject(abortError(signal)));
- */
-export function abortError(signal: AbortSignal): LongshipError {
-  return new LongshipError('ABORTED', 'the embedding was aborted by its caller', { cause: signal.reason });
-}
-
-/**
- * Throws {@link abortError} when the signal has fired.
- *
- * @example
- * throwIfAborted(options.signal);
- */
-export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw abortError(signal);
 }

@@ -1,5 +1,6 @@
+import { abortError, throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
-import { abortError, embedInBatches, throwIfAborted } from './batch.js';
+import { embedInBatches } from './batch.js';
 import type { Embedder, EmbedOptions } from './embedder.js';
 
 export interface RemoteEmbedderOptions {

@@ -1,7 +1,9 @@
 // Embeddings on the device, through transformers.js: onnxruntime-node in Node, onnxruntime-web
 // (WASM or WebGPU) in browsers and workers. The default model is the bundled USE-lite.
+
+import { throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
-import { embedInBatches, throwIfAborted } from './batch.js';
+import { embedInBatches } from './batch.js';
 import { bundledModel } from './bundled-model.js';
 import type { Embedder, EmbedOptions } from './embedder.js';
 

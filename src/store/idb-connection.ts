@@ -1,3 +1,4 @@
+import { abortError, throwIfAborted } from '../abort.js';
 // One IndexedDB connection and the transaction discipline every IdbStore operation follows:
 // reads in a readonly transaction; writes in one readwrite transaction that either commits or is
 // aborted as a whole, with IndexedDB's DOMExceptions turned into LongshipErrors.
@@ -18,16 +19,6 @@ export const fire = (request: Promise<unknown>): void => {
 
 /** Every array key that starts with `prefix`: [prefix, []] sorts above [prefix, any string or number]. */
 export const under = (...prefix: (string | number)[]) => IDBKeyRange.bound(prefix, [...prefix, []]);
-
-export function abortedError(signal: AbortSignal): LongshipError {
-  return new LongshipError('ABORTED', 'the write was aborted; nothing of it was stored', {
-    cause: signal.reason,
-  });
-}
-
-export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw abortedError(signal);
-}
 
 /**
  * Resolves when the transaction commits; rejects with the error that aborted it. Not idb's
@@ -136,7 +127,7 @@ export class IdbConnection {
       return result;
     } catch (error) {
       abort();
-      if (signal?.aborted) throw abortedError(signal);
+      if (signal?.aborted) throw abortError(signal);
       // A request that failed aborts the transaction with its error: report that, not the echo.
       const reason = errorName(error) === 'AbortError' ? await done.catch((e: unknown) => e) : error;
       throw this.fail(reason ?? error, during);

@@ -2,8 +2,9 @@
 // deletes the previous generation. Only the snapshot object stores are touched, so a snapshot
 // being written never holds up a commit.
 
+import { throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
-import { fire, type IdbConnection, stateOf, throwIfAborted, under } from './idb-connection.js';
+import { fire, type IdbConnection, stateOf, under } from './idb-connection.js';
 import {
   assembleSnapshot,
   checkSnapshotInput,

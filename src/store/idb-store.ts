@@ -3,10 +3,11 @@
 // whole either durable or absent. Open it with openIdbStore (idb-open.ts).
 
 import type { IDBPDatabase } from 'idb';
+import { throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
 import { type PlanReader, planCommit, type StoreState } from './commit-plan.js';
 import { decideEmbedder } from './embedder-check.js';
-import { fire, IdbConnection, stateOf, type Tx, throwIfAborted, under } from './idb-connection.js';
+import { fire, IdbConnection, stateOf, type Tx, under } from './idb-connection.js';
 import { toStoreError } from './idb-errors.js';
 import { type LongshipDB, STATE_KEY, type StoreName } from './idb-schema.js';
 import { deleteIdbSnapshot, putIdbSnapshot, readIdbSnapshot } from './idb-snapshots.js';

@@ -1,3 +1,4 @@
+import { throwIfAborted } from '../abort.js';
 // A Store kept in memory: for tests, for Node without persistence, and as the executable model the
 // IndexedDB store is checked against. Records are copied in and out (structuredClone), so nothing
 // a caller holds aliases what is stored.
@@ -38,10 +39,6 @@ import { findProblems } from './verify.js';
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const byUri = (a: NodeRecord, b: NodeRecord) => byString(a.uri, b.uri);
 const byFromTo = (a: RelationRecord, b: RelationRecord) => byString(a.from, b.from) || byString(a.to, b.to);
-
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new LongshipError('ABORTED', 'the write was aborted', { cause: signal.reason });
-}
 
 /** Sorted copies of a table, in the order IndexedDB would return it. */
 function sortedTable<T extends keyof StoreTables>(data: MemoryData, table: T): StoreTables[T][] {

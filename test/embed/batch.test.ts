@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { abortError, embedInBatches, throwIfAborted } from '../../src/embed/batch.js';
+import { abortError, throwIfAborted } from '../../src/abort.js';
+import { embedInBatches } from '../../src/embed/batch.js';
 import { LongshipError } from '../../src/errors.js';
 
 const vector = (text: string) => new Float32Array([text.length]);
