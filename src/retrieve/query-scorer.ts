@@ -1,0 +1,144 @@
+// One query's scoring: the query embedded once, BM25 over the whole scope computed once (a node's
+// BM25 does not depend on which other nodes are allowed, so every later lookup is a map read), the
+// global vector search that sets the vector side's reference, and exact scoring of any set of nodes.
+import { LongshipError } from '../errors.js';
+import type { NodeKind, NodeRecord } from '../store/store.js';
+import { createFuser, type Fuser, type FusionSettings, type RawScores, ranksOf } from './fusion.js';
+import type { Scope } from './scope.js';
+import type { RetrievalSources } from './sources.js';
+
+export interface ScoredNode {
+  node: NodeRecord;
+  raw: RawScores;
+  fused: number;
+}
+
+export interface QueryScorer {
+  /** The fusion of each kind of node (the same one unless `byKind`). */
+  readonly fuser: Readonly<Record<NodeKind, Fuser>>;
+  /** The best-scoring nodes among `nodes` by the global searches (lexical ∪ vector), fused, best first. */
+  best(nodes: readonly NodeRecord[], count: number): ScoredNode[];
+  /** Exact scores of `nodes`, in their order. */
+  score(nodes: readonly NodeRecord[]): ScoredNode[];
+}
+
+export interface ScorerSettings extends FusionSettings {
+  /** Nodes taken from each side's global search (and used as the normalisation reference). */
+  candidates: number;
+  /** Normalise directories and files against references of their own kind. */
+  byKind: boolean;
+  /** Sets of nodes with at most this many vectors are scored exactly. */
+  exactBelow: number;
+}
+
+/** Oversampling of vector hits: a node with several chunks takes several of the top hits. */
+const CHUNK_OVERSAMPLE = 2;
+
+export async function createQueryScorer(
+  sources: RetrievalSources,
+  scope: Scope,
+  query: string,
+  settings: ScorerSettings,
+  signal: AbortSignal | undefined,
+): Promise<QueryScorer> {
+  const { vectors, lexical } = sources;
+  const toSimilarity = vectors.metric === 'l2sq' ? (d: number) => -d : (d: number) => 1 - d;
+
+  let queryVector: Float32Array | undefined;
+  if (settings.useVector) {
+    const [vector] = await sources.embedder.embed([query], signal ? { signal } : {});
+    if (!vector) throw new LongshipError('INVALID_ARGUMENT', 'the embedder returned no vector for the query');
+    queryVector = vector;
+  }
+
+  const scopeKeys = new Set(scope.byKey.keys());
+  const bm25 = new Map<number, number>();
+  const lexicalOrder: number[] = [];
+  if (settings.useLexical && scopeKeys.size > 0) {
+    for (const hit of lexical.search(query, { limit: Number.POSITIVE_INFINITY, allow: scopeKeys })) {
+      bm25.set(hit.key, hit.score);
+      lexicalOrder.push(hit.key);
+    }
+  }
+
+  /** Best similarity per node over the given vector keys, searched (top `k` hits) or scored exactly. */
+  const vectorSearch = (keys: number[], k: number, exact: boolean): Map<number, number> => {
+    const best = new Map<number, number>();
+    if (!queryVector || keys.length === 0 || k === 0) return best;
+    const hits = vectors.search(queryVector, Math.min(k, keys.length), {
+      allow: keys,
+      ...(exact ? { exactBelow: keys.length } : {}),
+    });
+    for (const hit of hits) {
+      const nodeKey = sources.vectorKeyToNodeKey(hit.key);
+      if (nodeKey === undefined) continue;
+      const similarity = toSimilarity(hit.distance);
+      const seen = best.get(nodeKey);
+      if (seen === undefined || similarity > seen) best.set(nodeKey, similarity);
+    }
+    return best;
+  };
+  const keysOf = (nodes: readonly NodeRecord[]): number[] => {
+    const keys: number[] = [];
+    for (const node of nodes) for (const key of scope.vectorKeys(node.key)) keys.push(key);
+    return keys;
+  };
+
+  // The references: one per kind of node (directories are long, or summaries, and score unlike
+  // files on both sides), or one for all nodes together.
+  const kinds: readonly NodeKind[] = ['dir', 'file'];
+  const groups: { kinds: readonly NodeKind[]; keys: number[] }[] = settings.byKind
+    ? kinds.map((kind) => ({ kinds: [kind], keys: scope.vectorKeysOfKind[kind] }))
+    : [{ kinds, keys: [...scope.vectorKeysOfKind.dir, ...scope.vectorKeysOfKind.file] }];
+  const fuserOf = {} as Record<NodeKind, Fuser>;
+  for (const group of groups) {
+    const vectorTop = [...vectorSearch(group.keys, settings.candidates * CHUNK_OVERSAMPLE, false).entries()]
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, settings.candidates);
+    const lexicalTop = settings.byKind
+      ? lexicalOrder.filter((key) => scope.byKey.get(key)?.kind === group.kinds[0])
+      : lexicalOrder;
+    const fuser = createFuser(settings, {
+      lexical: lexicalTop.slice(0, settings.candidates).map((key) => bm25.get(key)!),
+      vector: vectorTop.map(([, similarity]) => similarity),
+      // Ranks only matter to RRF, and a map of every BM25 match costs a few ms a query.
+      lexicalRank: settings.method === 'rrf' ? ranksOf(lexicalTop) : new Map(),
+      vectorRank: ranksOf(vectorTop.map(([key]) => key)),
+    });
+    for (const kind of group.kinds) fuserOf[kind] = fuser;
+  }
+
+  const score = (nodes: readonly NodeRecord[]): ScoredNode[] => {
+    const keys = keysOf(nodes);
+    // Exact below the limit (few keys: exact is faster than a graph that rejects most candidates,
+    // and right); above it, a filtered HNSW search for the best, the rest without a similarity.
+    const exact = keys.length <= settings.exactBelow;
+    const similarity = vectorSearch(
+      keys,
+      exact ? keys.length : settings.candidates * CHUNK_OVERSAMPLE,
+      exact,
+    );
+    return nodes.map((node) => {
+      const raw = { lexical: bm25.get(node.key) ?? 0, vector: similarity.get(node.key) };
+      return { node, raw, fused: fuserOf[node.kind].fuse(node.key, raw) };
+    });
+  };
+
+  const best = (nodes: readonly NodeRecord[], count: number): ScoredNode[] => {
+    if (count <= 0 || nodes.length === 0) return [];
+    const allowed = new Set(nodes.map((node) => node.key));
+    const picked = new Set<number>();
+    for (const key of lexicalOrder) {
+      if (picked.size >= count) break;
+      if (allowed.has(key)) picked.add(key);
+    }
+    const vectorHits = vectorSearch(keysOf(nodes), count * CHUNK_OVERSAMPLE, false);
+    for (const key of vectorHits.keys()) picked.add(key);
+    const candidates = [...picked].map((key) => scope.byKey.get(key)!).filter(Boolean);
+    return score(candidates)
+      .sort((a, b) => b.fused - a.fused || a.node.key - b.node.key)
+      .slice(0, count);
+  };
+
+  return { fuser: fuserOf, best, score };
+}

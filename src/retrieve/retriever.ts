@@ -1,0 +1,162 @@
+/**
+ * find(): flat (QUICK) and hierarchical (THINKING) retrieval over the `viking://` tree, hybrid BM25
+ * and vector scoring, the hotness blend and the trace. RETRIEVAL.md is the specification; the
+ * defaults in {@link findDefaults} were chosen on ObliQA (bench/results/quality-obliqa.md).
+ */
+import { LongshipError } from '../errors.js';
+import type { ContextType, NodeKind } from '../store/store.js';
+import { identifiersIn } from './identifiers.js';
+import { createQueryScorer, type QueryScorer } from './query-scorer.js';
+import { quickSearch } from './quick.js';
+import { type MatchedContext, rank, toMatched } from './results.js';
+import { loadScope, resolveRoots } from './scope.js';
+import type { SearchContext, SearchOutcome, TraceLog } from './search-context.js';
+import { type FindOptions, resolveSettings, type Settings } from './settings.js';
+import type { RetrievalSources } from './sources.js';
+import { type FindTrace, round4 } from './trace.js';
+import { walk } from './walk.js';
+
+/** What find() returns: the results split by context type, best first in each. */
+export interface FindResult {
+  memories: MatchedContext[];
+  resources: MatchedContext[];
+  skills: MatchedContext[];
+  /** Results in all three lists together (at most `limit`). */
+  total: number;
+  /** With `trace: true`: every step of the search. */
+  trace?: FindTrace;
+}
+
+/** find() bound to its sources: what the engine holds. */
+export interface Retriever {
+  find(query: string, options?: FindOptions): Promise<FindResult>;
+}
+
+/**
+ * Binds {@link find} to a set of sources.
+ *
+ * @example
+ * const retriever = createRetriever(sources);
+ * const { resources } = await retriever.find('ERR_QUOTA_EXCEEDED', { mode: 'quick' });
+ */
+export function createRetriever(sources: RetrievalSources): Retriever {
+  return { find: (query, options) => find(sources, query, options) };
+}
+
+const listOf: Record<ContextType, 'memories' | 'resources' | 'skills'> = {
+  memory: 'memories',
+  resource: 'resources',
+  skill: 'skills',
+};
+
+/**
+ * Finds the nodes that best match `query`, within `targetUri` or the roots of the context types.
+ * THINKING (the default) walks the tree from the best directories down; QUICK searches all nodes
+ * in scope at once. Both fuse BM25 with vector similarity, so identifiers and error codes match
+ * exactly. Fails with INVALID_URI for a bad `targetUri`, INVALID_ARGUMENT for a bad option,
+ * ABORTED when `signal` fires.
+ *
+ * @example
+ * const result = await find(sources, 'How are retries configured?', { limit: 5, trace: true });
+ * for (const hit of result.resources) console.log(hit.score.toFixed(3), hit.uri, hit.abstract);
+ */
+export async function find(
+  sources: RetrievalSources,
+  query: string,
+  options: FindOptions = {},
+): Promise<FindResult> {
+  const started = performance.now();
+  if (typeof query !== 'string') {
+    throw new LongshipError('INVALID_ARGUMENT', `find() needs a query string, not ${typeof query}`);
+  }
+  const settings = resolveSettings(options);
+  const { signal, filter } = options;
+  const rootUris = resolveRoots(options.targetUri, filter);
+  throwIfAborted(signal);
+
+  const scope = await loadScope(sources, rootUris);
+  throwIfAborted(signal);
+  const empty = query.trim() === '' || scope.nodes.length === 0;
+  const scorer = empty
+    ? undefined
+    : await createQueryScorer(
+        sources,
+        scope,
+        query,
+        {
+          method: settings.method,
+          lexicalWeight:
+            identifiersIn(query).length > 0
+              ? Math.max(settings.lexicalWeight, settings.identifierWeight)
+              : settings.lexicalWeight,
+          useVector: settings.useVector,
+          useLexical: settings.useLexical,
+          rrfK: settings.rrfK,
+          candidates: settings.candidates,
+          byKind: settings.byKind,
+          exactBelow: settings.exactChildren,
+        },
+        signal,
+      );
+  throwIfAborted(signal);
+
+  const log: TraceLog | undefined = settings.trace ? { seeds: [], steps: [], scored: [] } : undefined;
+  let outcome: SearchOutcome = {
+    candidates: [],
+    stop: { reason: 'empty', rounds: 0, directoriesVisited: 0 },
+  };
+  if (scorer) {
+    const context: SearchContext = { sources, scope, scorer, settings, trace: log, signal };
+    outcome = settings.mode === 'quick' ? quickSearch(context, filter) : await walk(context, filter);
+  }
+
+  const ranked = rank(outcome.candidates, settings);
+  const items = await toMatched(sources, ranked, settings);
+  const result: FindResult = { memories: [], resources: [], skills: [], total: items.length };
+  for (const item of items) result[listOf[item.context_type]].push(item);
+
+  if (log) {
+    result.trace = {
+      mode: settings.mode,
+      query,
+      roots: scope.roots.map((root) => root.uri),
+      fusion: fusionTrace(scorer?.fuser, settings),
+      settings: traceSettings(settings),
+      seeds: log.seeds,
+      steps: log.steps,
+      scored: log.scored,
+      stop: { ...outcome.stop, candidates: outcome.candidates.length },
+      results: ranked.map((item) => ({
+        uri: item.node.uri,
+        score: round4(item.final),
+        ...(item.hotness === undefined ? {} : { hotness: round4(item.hotness) }),
+      })),
+      elapsedMs: Math.round(performance.now() - started),
+    };
+  }
+  return result;
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new LongshipError('ABORTED', 'find() was aborted', { cause: signal.reason });
+}
+
+function fusionTrace(fuser: QueryScorer['fuser'] | undefined, settings: Settings): FindTrace['fusion'] {
+  const reference = (kind: NodeKind) => {
+    const described = fuser?.[kind].describe();
+    const pair = (p: [number, number] | undefined): [number, number] =>
+      p ? [round4(p[0]), round4(p[1])] : [0, 0];
+    return { lexical: pair(described?.lexical), vector: pair(described?.vector) };
+  };
+  return {
+    method: settings.method,
+    lexicalWeight: fuser?.file.describe().lexicalWeight ?? settings.lexicalWeight,
+    file: reference('file'),
+    dir: reference('dir'),
+  };
+}
+
+function traceSettings(settings: Settings): FindTrace['settings'] {
+  const { now: _now, trace: _trace, ...rest } = settings;
+  return rest;
+}

@@ -1,0 +1,90 @@
+// Where a query looks: the root directories (a target URI or the roots of the context types) and
+// every node below them, loaded once per query.
+import { isWithin, parseUri, roots as typeRoots, type VikingUri } from '../context/uri.js';
+import { LongshipError } from '../errors.js';
+import type { ContextType, NodeKind, NodeRecord } from '../store/store.js';
+import { type RetrievalSources, vectorKeysOf } from './sources.js';
+
+/** Which nodes may be returned. Every field narrows; an empty filter allows everything. */
+export interface FindFilter {
+  /** One context type or several. Without `targetUri` it also picks the roots searched. */
+  contextType?: ContextType | readonly ContextType[];
+  /** `'file'` for leaves only, `'dir'` for directories only. */
+  kind?: NodeKind;
+  /**
+   * Metadata equality: each key must equal `node.meta[key]` (`===`), or, given an array, equal one
+   * of its elements. Directories are still walked through when they do not match; only results are
+   * filtered.
+   */
+  meta?: Readonly<Record<string, unknown>>;
+}
+
+export interface Scope {
+  /** The roots that exist: directories to walk, or a file when the target is one. */
+  roots: NodeRecord[];
+  /** Every node below the roots (a file root is its own scope), roots excluded, root by root. */
+  nodes: NodeRecord[];
+  byKey: Map<number, NodeRecord>;
+  /** The vector keys of a node in `nodes`. */
+  vectorKeys: (nodeKey: number) => readonly number[];
+  /** The vector keys of all of `nodes`, directories' and files' apart. */
+  vectorKeysOfKind: Record<NodeKind, number[]>;
+}
+
+const ALL_TYPES: readonly ContextType[] = ['resource', 'memory', 'skill'];
+
+/** The context types the filter allows (all three without one). */
+export function filterTypes(filter: FindFilter | undefined): readonly ContextType[] {
+  const wanted = filter?.contextType;
+  if (wanted === undefined) return ALL_TYPES;
+  const list = typeof wanted === 'string' ? [wanted] : wanted;
+  for (const type of list) {
+    if (!ALL_TYPES.includes(type)) {
+      throw new LongshipError('INVALID_ARGUMENT', `filter.contextType: unknown context type ${String(type)}`);
+    }
+  }
+  return list;
+}
+
+/** `targetUri` (normalised; INVALID_URI if it is not one) or the roots of the filter's context types. */
+export function resolveRoots(targetUri: string | undefined, filter: FindFilter | undefined): VikingUri[] {
+  const types = filterTypes(filter);
+  if (targetUri !== undefined) return [parseUri(targetUri)];
+  return types.flatMap((type) => typeRoots[type]);
+}
+
+/** Whether a node may be returned under `filter`. */
+export function matchesFilter(node: NodeRecord, filter: FindFilter | undefined): boolean {
+  if (!filter) return true;
+  if (filter.kind !== undefined && node.kind !== filter.kind) return false;
+  if (filter.contextType !== undefined && !filterTypes(filter).includes(node.contextType)) return false;
+  for (const [name, wanted] of Object.entries(filter.meta ?? {})) {
+    const value = node.meta[name];
+    if (Array.isArray(wanted) ? !wanted.includes(value) : value !== wanted) return false;
+  }
+  return true;
+}
+
+/** Loads the roots that exist and everything below them. */
+export async function loadScope(sources: RetrievalSources, rootUris: readonly VikingUri[]): Promise<Scope> {
+  const roots: NodeRecord[] = [];
+  const byKey = new Map<number, NodeRecord>();
+  for (const uri of rootUris) {
+    // Roots nested in one another (a target inside a type's root) are walked once.
+    if (roots.some((root) => isWithin(uri, root.uri as VikingUri))) continue;
+    const root = await sources.store.node(uri);
+    if (!root) continue;
+    roots.push(root);
+    const below = root.kind === 'file' ? [root] : await sources.store.descendants(uri);
+    for (const node of below) byKey.set(node.key, node);
+  }
+  // Roots are disjoint and the store lists descendants by URI: no sort needed.
+  const nodes = [...byKey.values()];
+  const vectorKeys = await vectorKeysOf(
+    sources,
+    nodes.map((node) => node.key),
+  );
+  const vectorKeysOfKind: Record<NodeKind, number[]> = { dir: [], file: [] };
+  for (const node of nodes) for (const key of vectorKeys(node.key)) vectorKeysOfKind[node.kind].push(key);
+  return { roots, nodes, byKey, vectorKeys, vectorKeysOfKind };
+}

@@ -1,0 +1,242 @@
+// The options of find(), their defaults, and their checks. Every constant of the walk and the
+// fusion is an option; the defaults were chosen on ObliQA (bench/results/quality-obliqa.md).
+import { LongshipError } from '../errors.js';
+import type { FusionMethod } from './fusion.js';
+import type { FindFilter } from './scope.js';
+
+export type FindMode = 'quick' | 'thinking';
+
+/** Which sides of the hybrid search run, and how they are fused. */
+export interface HybridOptions {
+  /** Vector similarity on. Default true. Off: the query is not embedded at all. */
+  vector?: boolean;
+  /** BM25 on. Default true. */
+  lexical?: boolean;
+  /** Weight of BM25 in the convex blend, in [0, 1]; the vector side gets the rest. Default 0.8. */
+  lexicalWeight?: number;
+  /**
+   * The lexical weight used instead when the query names an identifier (an error code, a function,
+   * a rule number: see {@link identifiersIn}), if it is higher. Default 0.9.
+   */
+  identifierWeight?: number;
+  /** Default `'minmax'`. See {@link createFuser} for each method. */
+  fusion?: FusionMethod;
+  /** RRF's k, for `fusion: 'rrf'`. Default 60. */
+  rrfK?: number;
+  /** Nodes taken from each side's global search; also the normalisation reference. Default 100. */
+  candidates?: number;
+  /**
+   * `'by-kind'`: directories and files are each normalised against the best of their own kind, so
+   * a directory indexed with long text cannot shrink every file's BM25 share. `'together'`: one
+   * reference for all nodes. Default `'together'`.
+   */
+  normalise?: 'by-kind' | 'together';
+}
+
+export interface HotnessOptions {
+  /** `score = (1 − weight) · score + weight · hotness`, weight in [0, 1]. */
+  weight: number;
+  /** Days for hotness to halve. Default 7. */
+  halfLifeDays?: number;
+  /** The clock, in ms since the epoch. Default `Date.now()`. */
+  now?: number;
+}
+
+/** The THINKING walk's search and stopping rules (α and the convergence rounds are top-level). */
+export interface WalkOptions {
+  /** Directories popped and scored per round (OpenViking pops 4). Default 1. */
+  directoriesPerRound?: number;
+  /** Stop after this many rounds in which the candidate pool did not grow. Default 3. */
+  stallRounds?: number;
+  /**
+   * Neither convergence nor a stalled pool stops the walk before this many directories were
+   * visited; a walk that stopped early never scored the answer for 37% of ObliQA questions in the
+   * prototype. Default `2 · limit`.
+   */
+  minDirectories?: number;
+  /** A hard cap on directories visited. Default 1,000. */
+  maxDirectories?: number;
+  /**
+   * A directory whose children have at most this many vectors is scored exactly; above it, its
+   * children are ranked by a filtered HNSW search (the best `hybrid.candidates` get a similarity,
+   * the rest are judged by BM25 alone). Default 8,192.
+   */
+  exactChildren?: number;
+  /** Directories taken from the global directory search as seeds. Default `max(limit, 10)`. */
+  seedDirectories?: number;
+  /**
+   * The parents of this many top leaves of a global search are seeded too, each with the leaf's
+   * score as its priority, so an exact match in a poorly summarised directory is still reached.
+   * 0 turns it off. Default `limit`.
+   */
+  seedLeaves?: number;
+}
+
+/**
+ * Options of {@link find}. Only `query` is required; every default is listed in {@link findDefaults}.
+ *
+ * @example
+ * await find(sources, 'ERR_QUOTA_EXCEEDED', { targetUri: 'viking://resources/docs', limit: 5 });
+ */
+export interface FindOptions {
+  /** Search only this subtree (or this file). Default: the roots of the context types in `filter`. */
+  targetUri?: string;
+  /** Results returned. Default 10. */
+  limit?: number;
+  /** Keep a node only when its (propagated) score is above this. Default 0. */
+  scoreThreshold?: number;
+  filter?: FindFilter;
+  /** `'quick'`: one flat search. `'thinking'`: the hierarchical walk. Default `'thinking'`. */
+  mode?: FindMode;
+  /** Record every step in `FindResult.trace`. Default false. */
+  trace?: boolean;
+  /** The walk's propagation `α · child + (1 − α) · parent`, in [0, 1]. Default 0.8. */
+  alpha?: number;
+  /** Stop the walk after this many rounds without a change in the top `limit`. Default `max(3, limit)`. */
+  convergenceRounds?: number;
+  hybrid?: HybridOptions;
+  /** A weight in [0, 1], or the full options. Default off (0). */
+  hotness?: number | HotnessOptions;
+  walk?: WalkOptions;
+  /** Related URIs per result, at most. Default 5. */
+  maxRelations?: number;
+  signal?: AbortSignal;
+}
+
+/** Every setting with its default filled in. */
+export interface Settings {
+  limit: number;
+  scoreThreshold: number;
+  mode: FindMode;
+  trace: boolean;
+  alpha: number;
+  convergenceRounds: number;
+  useVector: boolean;
+  useLexical: boolean;
+  lexicalWeight: number;
+  identifierWeight: number;
+  method: FusionMethod;
+  rrfK: number;
+  candidates: number;
+  byKind: boolean;
+  hotnessWeight: number;
+  halfLifeDays: number;
+  now: number;
+  directoriesPerRound: number;
+  stallRounds: number;
+  minDirectories: number;
+  maxDirectories: number;
+  exactChildren: number;
+  seedDirectories: number;
+  seedLeaves: number;
+  maxRelations: number;
+}
+
+/**
+ * The defaults, as chosen by measurement. Those that depend on `limit` are functions of it.
+ *
+ * @example
+ * findDefaults.alpha; // 0.8
+ */
+export const findDefaults = Object.freeze({
+  limit: 10,
+  scoreThreshold: 0,
+  mode: 'thinking' as FindMode,
+  alpha: 0.8,
+  convergenceRounds: (limit: number) => Math.max(3, limit),
+  lexicalWeight: 0.8,
+  identifierWeight: 0.9,
+  fusion: 'minmax' as FusionMethod,
+  rrfK: 60,
+  candidates: 100,
+  normalise: 'together' as 'by-kind' | 'together',
+  hotnessWeight: 0,
+  halfLifeDays: 7,
+  directoriesPerRound: 1,
+  stallRounds: 3,
+  minDirectories: (limit: number) => 2 * limit,
+  maxDirectories: 1000,
+  exactChildren: 8192,
+  seedDirectories: (limit: number) => Math.max(limit, 10),
+  seedLeaves: (limit: number) => limit,
+  maxRelations: 5,
+});
+
+function invalid(message: string): never {
+  throw new LongshipError('INVALID_ARGUMENT', message);
+}
+
+function count(name: string, value: number | undefined, fallback: number, min = 0): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min)
+    invalid(`${name} must be a whole number ≥ ${min}, not ${value}`);
+  return value;
+}
+
+function unit(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
+    invalid(`${name} must be a number from 0 to 1, not ${value}`);
+  }
+  return value;
+}
+
+/** Fills in defaults and checks every option; INVALID_ARGUMENT names the first bad one. */
+export function resolveSettings(options: FindOptions): Settings {
+  const d = findDefaults;
+  const limit = count('limit', options.limit, d.limit, 1);
+  const mode = options.mode ?? d.mode;
+  if (mode !== 'quick' && mode !== 'thinking') invalid(`mode must be 'quick' or 'thinking', not ${mode}`);
+  const threshold = options.scoreThreshold ?? d.scoreThreshold;
+  if (typeof threshold !== 'number' || Number.isNaN(threshold)) {
+    invalid(`scoreThreshold must be a number, not ${threshold}`);
+  }
+  const hybrid = options.hybrid ?? {};
+  const useVector = hybrid.vector ?? true;
+  const useLexical = hybrid.lexical ?? true;
+  if (!useVector && !useLexical) invalid('hybrid: at least one of vector and lexical must be on');
+  const method = hybrid.fusion ?? d.fusion;
+  if (method !== 'minmax' && method !== 'zscore' && method !== 'rrf') {
+    invalid(`hybrid.fusion must be 'minmax', 'zscore' or 'rrf', not ${method}`);
+  }
+  const normalise = hybrid.normalise ?? d.normalise;
+  if (normalise !== 'by-kind' && normalise !== 'together') {
+    invalid(`hybrid.normalise must be 'by-kind' or 'together', not ${normalise}`);
+  }
+  const hot = typeof options.hotness === 'number' ? { weight: options.hotness } : options.hotness;
+  const halfLifeDays = hot?.halfLifeDays ?? d.halfLifeDays;
+  if (!(halfLifeDays > 0)) invalid(`hotness.halfLifeDays must be > 0, not ${halfLifeDays}`);
+  const walk = options.walk ?? {};
+  return {
+    limit,
+    scoreThreshold: threshold,
+    mode,
+    trace: options.trace ?? false,
+    alpha: unit('alpha', options.alpha, d.alpha),
+    convergenceRounds: count('convergenceRounds', options.convergenceRounds, d.convergenceRounds(limit), 1),
+    useVector,
+    useLexical,
+    lexicalWeight: unit('hybrid.lexicalWeight', hybrid.lexicalWeight, d.lexicalWeight),
+    identifierWeight: unit('hybrid.identifierWeight', hybrid.identifierWeight, d.identifierWeight),
+    method,
+    rrfK: count('hybrid.rrfK', hybrid.rrfK, d.rrfK),
+    candidates: count('hybrid.candidates', hybrid.candidates, d.candidates, 1),
+    byKind: normalise === 'by-kind',
+    hotnessWeight: unit('hotness', hot?.weight, d.hotnessWeight),
+    halfLifeDays,
+    now: hot?.now ?? Date.now(),
+    directoriesPerRound: count(
+      'walk.directoriesPerRound',
+      walk.directoriesPerRound,
+      d.directoriesPerRound,
+      1,
+    ),
+    stallRounds: count('walk.stallRounds', walk.stallRounds, d.stallRounds, 1),
+    minDirectories: count('walk.minDirectories', walk.minDirectories, d.minDirectories(limit)),
+    maxDirectories: count('walk.maxDirectories', walk.maxDirectories, d.maxDirectories, 1),
+    exactChildren: count('walk.exactChildren', walk.exactChildren, d.exactChildren, 1),
+    seedDirectories: count('walk.seedDirectories', walk.seedDirectories, d.seedDirectories(limit)),
+    seedLeaves: count('walk.seedLeaves', walk.seedLeaves, d.seedLeaves(limit)),
+    maxRelations: count('maxRelations', options.maxRelations, d.maxRelations),
+  };
+}

@@ -1,0 +1,58 @@
+// What the retriever reads. The engine implements this over its Store and the derived indexes it
+// keeps in step with it; tests build it by hand. Nothing here writes.
+import type { Embedder } from '../embed/embedder.js';
+import type { VectorIndex } from '../index/vector-index.js';
+import type { LexicalIndex } from '../lexical/lexical-index.js';
+import type { Store } from '../store/store.js';
+
+/** The store methods retrieval calls: reads only. */
+export type RetrievalStore = Pick<Store, 'node' | 'children' | 'descendants' | 'vectorsOfNode' | 'relations'>;
+
+/**
+ * Everything {@link find} needs. `vectors` holds one entry per {@link VectorRecord} (a chunk of a
+ * node), keyed by the record's key; `lexical` one document per node, keyed by the node's key.
+ *
+ * @example
+ * const sources: RetrievalSources = {
+ *   store, vectors, lexical, embedder,
+ *   vectorKeyToNodeKey: (key) => nodeKeyOfVector.get(key),
+ *   vectorKeysOfNode: (nodeKey) => vectorKeysByNode.get(nodeKey) ?? [],
+ * };
+ */
+export interface RetrievalSources {
+  store: RetrievalStore;
+  vectors: Pick<VectorIndex, 'search' | 'metric'>;
+  lexical: Pick<LexicalIndex, 'search'>;
+  embedder: Pick<Embedder, 'embed'>;
+  /** The node that owns a vector key, or undefined for a key the index should not hold. */
+  vectorKeyToNodeKey(vectorKey: number): number | undefined;
+  /**
+   * The vector keys of a node (its chunks). Optional: without it they are read from the store,
+   * one `vectorsOfNode` call per node in scope, which copies every vector — a derived index keeps
+   * this map anyway and should pass it.
+   */
+  vectorKeysOfNode?(nodeKey: number): readonly number[];
+}
+
+/**
+ * A lookup of the vector keys of the given nodes: the sources' own map when they have one,
+ * otherwise one read from the store per node, made now.
+ */
+export async function vectorKeysOf(
+  sources: RetrievalSources,
+  nodeKeys: readonly number[],
+): Promise<(nodeKey: number) => readonly number[]> {
+  if (sources.vectorKeysOfNode) {
+    const fromMap = sources.vectorKeysOfNode.bind(sources);
+    return (nodeKey) => fromMap(nodeKey);
+  }
+  const keys = new Map<number, readonly number[]>();
+  for (const nodeKey of nodeKeys) {
+    if (!keys.has(nodeKey))
+      keys.set(
+        nodeKey,
+        (await sources.store.vectorsOfNode(nodeKey)).map((v) => v.key),
+      );
+  }
+  return (nodeKey) => keys.get(nodeKey) ?? [];
+}
