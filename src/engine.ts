@@ -14,6 +14,9 @@ import { type AddResourceOptions, type AddSkillOptions, createIngestor } from '.
 import type { ResourceInput } from './ingest/input.js';
 import { createIngestQueue, type QueuedJob, type QueueProgress, type QueueSummary } from './ingest/queue.js';
 import type { SkillInput } from './ingest/skill.js';
+import { type FindResult, find } from './retrieve/retriever.js';
+import type { FindOptions } from './retrieve/settings.js';
+import type { RetrievalSources } from './retrieve/sources.js';
 import { openIdbStore } from './store/idb-open.js';
 import { openMemoryStore } from './store/memory-store.js';
 import type { Store, VerifyReport } from './store/store.js';
@@ -42,6 +45,11 @@ export interface Longship extends ContextTree {
   readonly embedder: Embedder;
   /** The vector and BM25 indexes, kept in step with the store. */
   readonly indexes: DerivedIndexes;
+  /**
+   * Finds the context that best matches `query`: THINKING (default) walks the tree from the best
+   * directories down, QUICK searches every node in scope at once; both fuse BM25 and vectors.
+   */
+  find(query: string, options?: FindOptions): Promise<FindResult>;
   /** Queues a document, a folder or a URL to be read, split, summarised, embedded and written. */
   addResource(input: ResourceInput, options?: AddOptions<AddResourceOptions>): QueuedJob;
   /** Queues a skill for `viking://agent/skills/<slug>`. */
@@ -93,8 +101,18 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       }
       return job;
     };
+    // Read at each call: the derived indexes replace their index objects when they rebuild.
+    const sources = (): RetrievalSources => ({
+      store: indexes.store,
+      vectors: indexes.vectors,
+      lexical: indexes.lexical,
+      embedder,
+      vectorKeyToNodeKey: (key) => indexes.nodeOfVector(key),
+      vectorKeysOfNode: (key) => indexes.vectorKeysOfNode(key),
+    });
     return {
       ...tree,
+      find: (query, findOptions) => find(sources(), query, findOptions),
       store: indexes.store,
       embedder,
       indexes,

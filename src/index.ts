@@ -44,6 +44,18 @@ export type {
 } from './index/vector-index.js';
 export type { LexicalDoc, LexicalHit, LexicalIndex, LexicalIndexOptions } from './lexical/lexical-index.js';
 export { createLexicalIndex, loadLexicalIndex } from './lexical/minisearch-index.js';
+export type { MatchedContext, RelatedContext } from './retrieve/results.js';
+export type { FindResult } from './retrieve/retriever.js';
+export type { FindFilter } from './retrieve/scope.js';
+export {
+  type FindMode,
+  type FindOptions,
+  findDefaults,
+  type HotnessOptions,
+  type HybridOptions,
+  type WalkOptions,
+} from './retrieve/settings.js';
+export type { FindTrace, StopReason, TraceScore, TraceSeed, TraceStep, Verdict } from './retrieve/trace.js';
 export { openIdbStore } from './store/idb-open.js';
 export { openMemoryStore } from './store/memory-store.js';
 export type {

@@ -3,6 +3,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { openLongship } from '../src/engine.js';
 import { LongshipError } from '../src/errors.js';
+import { openIdbStore } from '../src/store/idb-open.js';
 import { openMemoryStore } from '../src/store/memory-store.js';
 import { embedderInfo, hashEmbedder, uriOfVector } from './context/fixtures.js';
 
@@ -86,6 +87,52 @@ describe('openLongship', () => {
   });
 });
 
+describe('openLongship find()', () => {
+  const uris = (result: { resources: { uri: string }[] }) => result.resources.map((item) => item.uri);
+
+  it('finds what was written, by keyword and by chunk, in both modes', async () => {
+    const longship = await openLongship({ store: await openMemoryStore(), embedder: hashEmbedder });
+    await longship.write(`${R}/ops/errors.md`, 'ERR_QUOTA_EXCEEDED means the disk is full.', {
+      parents: true,
+    });
+    await longship.write(`${R}/ops/tides.md`, 'The moon pulls the oceans into tides.');
+    for (const mode of ['quick', 'thinking'] as const) {
+      const result = await longship.find('ERR_QUOTA_EXCEEDED', { mode, filter: { kind: 'file' } });
+      expect(uris(result)[0]).toBe(`${R}/ops/errors.md`);
+    }
+    await longship.rm(`${R}/ops/errors.md`);
+    expect(uris(await longship.find('ERR_QUOTA_EXCEEDED', { filter: { kind: 'file' } }))).not.toContain(
+      `${R}/ops/errors.md`,
+    );
+    await longship.close();
+  });
+
+  it('knows which node owns each vector after a reopen from snapshots, and after a rebuild', async () => {
+    const indexedDB = new IDBFactory();
+    const first = await openLongship({ embedder: hashEmbedder, indexedDB, name: 'engine-owners' });
+    await first.write(`${R}/a/river.md`, 'The river floods every spring.', { parents: true });
+    await first.write(`${R}/a/desert.md`, 'Sand dunes shift in the desert wind.');
+    const before = uris(await first.find('river floods', { filter: { kind: 'file' } }));
+    await first.close();
+
+    const reopened = await openLongship({ embedder: hashEmbedder, indexedDB, name: 'engine-owners' });
+    expect(reopened.indexes.openedFrom.vector).toBe('snapshot');
+    expect(uris(await reopened.find('river floods', { filter: { kind: 'file' } }))).toEqual(before);
+    expect((await reopened.verify()).problems).toEqual([]);
+    await reopened.close();
+    // Owners from another seq than the graph (a crash between the two writes) force a rebuild.
+    const raw = await openIdbStore('engine-owners', { indexedDB, embedder: embedderInfo });
+    await raw.putSnapshot({ name: 'hnsw-owners', seq: 0, bytes: new Uint8Array(0) });
+    await raw.close();
+
+    const rebuilt = await openLongship({ embedder: hashEmbedder, indexedDB, name: 'engine-owners' });
+    expect(rebuilt.indexes.openedFrom.vector).toBe('rebuild');
+    expect(uris(await rebuilt.find('river floods', { filter: { kind: 'file' } }))).toEqual(before);
+    expect((await rebuilt.verify()).problems).toEqual([]);
+    await rebuilt.close();
+  });
+});
+
 describe('openLongship with the bundled model', () => {
   it('embeds on the device and finds a file by meaning', async () => {
     const longship = await openLongship({ store: await openMemoryStore() });
@@ -96,6 +143,11 @@ describe('openLongship with the bundled model', () => {
     const [query] = await longship.embedder.embed(['A kitten naps on the couch.']);
     const hits = longship.indexes.vectors.search(query!, 1);
     expect(await uriOfVector(longship.store, hits[0]!.key)).toBe(`${R}/pets/cat.md`);
+    const found = await longship.find('A kitten naps on the couch.', {
+      hybrid: { lexical: false },
+      filter: { kind: 'file' },
+    });
+    expect(found.resources[0]?.uri).toBe(`${R}/pets/cat.md`);
     expect((await longship.verify()).problems).toEqual([]);
     await longship.close();
   });

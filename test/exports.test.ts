@@ -15,6 +15,7 @@ it('exports exactly the public API', () => {
     'createVectorIndex',
     'distance',
     'estimateTokens',
+    'findDefaults',
     'functionEmbedder',
     'isVikingUri',
     'isWithin',

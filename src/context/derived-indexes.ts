@@ -13,9 +13,12 @@ import type { ChangeRecord, Store, VectorRecord, VerifyReport } from '../store/s
 import { catchingUpStore } from './catching-up-store.js';
 import { lexicalIndexProblems, vectorIndexProblems } from './index-checks.js';
 import { postingDoc } from './posting-doc.js';
+import { VectorOwners } from './vector-owners.js';
 
 /** The snapshot names in the store. */
 export const snapshotNames = { vector: 'hnsw', lexical: 'bm25' } as const;
+/** Beside the graph, at the same seq: which node owns each vector key. */
+const OWNERS_SNAPSHOT = 'hnsw-owners';
 
 type Side = keyof typeof snapshotNames;
 const sides: readonly Side[] = ['vector', 'lexical'];
@@ -47,6 +50,10 @@ export interface DerivedIndexes {
   readonly vectors: VectorIndex;
   /** The BM25 index over every stored posting, keyed by node key. Replaced on a rebuild, as `vectors`. */
   readonly lexical: LexicalIndex;
+  /** The node that owns a vector key of {@link DerivedIndexes.vectors}, or undefined. */
+  nodeOfVector(vectorKey: number): number | undefined;
+  /** The vector keys (chunks) of a node. */
+  vectorKeysOfNode(nodeKey: number): readonly number[];
   /** How each side was last opened or rebuilt. */
   readonly openedFrom: Readonly<Record<Side, OpenedFrom>>;
   /** The change sequence both indexes include. */
@@ -87,6 +94,8 @@ class StoreDerivedIndexes implements DerivedIndexes {
   readonly #delayMs: number;
   #vectors: VectorIndex | undefined;
   #lexical: LexicalIndex | undefined;
+  /** Kept in step with #vectors: replaced with it, changed with it. */
+  #owners = new VectorOwners();
   /** The last change each side includes. */
   readonly #applied: Record<Side, number> = { vector: 0, lexical: 0 };
   /** The seq of each side's stored snapshot, if it has one. */
@@ -111,6 +120,14 @@ class StoreDerivedIndexes implements DerivedIndexes {
 
   get lexical(): LexicalIndex {
     return this.#live().lexical;
+  }
+
+  nodeOfVector(vectorKey: number): number | undefined {
+    return this.#owners.nodeOf(vectorKey);
+  }
+
+  vectorKeysOfNode(nodeKey: number): readonly number[] {
+    return this.#owners.keysOf(nodeKey);
   }
 
   get appliedSeq(): number {
@@ -147,7 +164,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
       const report = await this.#raw.verify();
       const problems = [
         ...report.problems,
-        ...(await vectorIndexProblems(this.#raw, this.#held().vectors)),
+        ...(await vectorIndexProblems(this.#raw, this.#held().vectors, this.#owners)),
         ...(await lexicalIndexProblems(this.#raw, this.#held().lexical, this.#options.lexicalIndex)),
       ];
       return { ok: problems.length === 0, problems };
@@ -220,6 +237,10 @@ class StoreDerivedIndexes implements DerivedIndexes {
     const snapshot = await this.#raw.snapshot(snapshotNames[side]);
     if (!snapshot) return undefined;
     if (side === 'vector') {
+      const ownersSnapshot = await this.#raw.snapshot(OWNERS_SNAPSHOT);
+      // Owners from another seq (a crash between the two writes) cannot be trusted: rebuild.
+      if (ownersSnapshot?.seq !== snapshot.seq) return undefined;
+      const owners = VectorOwners.load(ownersSnapshot.bytes);
       const index = loadVectorIndex(this.#options.usearch, snapshot.bytes);
       const expected = { dimensions: this.#options.dimensions, ...this.#options.vectorIndex };
       if (
@@ -232,7 +253,11 @@ class StoreDerivedIndexes implements DerivedIndexes {
       }
       const { expansionSearch } = this.#options.vectorIndex ?? {};
       if (expansionSearch) index.changeExpansion({ search: expansionSearch });
-      this.#replace('vector', index);
+      if (owners.size !== index.size) {
+        index.dispose();
+        return undefined;
+      }
+      this.#replace('vector', index, owners);
     } else {
       const json = new TextDecoder().decode(snapshot.bytes);
       const { k1, b } = this.#options.lexicalIndex ?? {};
@@ -241,12 +266,13 @@ class StoreDerivedIndexes implements DerivedIndexes {
     return { seq: snapshot.seq };
   }
 
-  #replace(side: 'vector', index: VectorIndex): void;
+  #replace(side: 'vector', index: VectorIndex, owners: VectorOwners): void;
   #replace(side: 'lexical', index: LexicalIndex): void;
-  #replace(side: Side, index: VectorIndex | LexicalIndex): void {
+  #replace(side: Side, index: VectorIndex | LexicalIndex, owners?: VectorOwners): void {
     if (side === 'vector') {
       this.#vectors?.dispose();
       this.#vectors = index as VectorIndex;
+      this.#owners = owners ?? new VectorOwners();
     } else {
       this.#lexical = index as LexicalIndex;
     }
@@ -258,14 +284,15 @@ class StoreDerivedIndexes implements DerivedIndexes {
     if (side === 'vector') {
       const { dimensions, vectorIndex } = this.#options;
       const index = createVectorIndex(this.#options.usearch, { ...vectorIndex, dimensions });
+      const owners = new VectorOwners();
       try {
         index.reserve((await this.#raw.stats()).vectors);
-        for await (const rows of this.#raw.scan('vectors', SCAN_BATCH)) addVectors(index, rows);
+        for await (const rows of this.#raw.scan('vectors', SCAN_BATCH)) addVectors(index, owners, rows);
       } catch (error) {
         index.dispose();
         throw error;
       }
-      this.#replace('vector', index);
+      this.#replace('vector', index, owners);
     } else {
       const index = createLexicalIndex(this.#options.lexicalIndex);
       for await (const rows of this.#raw.scan('postings', SCAN_BATCH)) {
@@ -308,8 +335,11 @@ class StoreDerivedIndexes implements DerivedIndexes {
     for (const posting of postings) if (posting) lexical.replace(postingDoc(posting));
     this.#applied.lexical = Math.max(this.#applied.lexical, reached);
     try {
-      for (const key of touchedVectors) if (vectorIndex.contains(key)) vectorIndex.remove(key);
-      addVectors(vectorIndex, vectors);
+      for (const key of touchedVectors) {
+        if (vectorIndex.contains(key)) vectorIndex.remove(key);
+        this.#owners.delete(key);
+      }
+      addVectors(vectorIndex, this.#owners, vectors);
       this.#applied.vector = Math.max(this.#applied.vector, reached);
     } catch (error) {
       // Out of WASM memory, say: the graph may be damaged, so it is built again from the store.
@@ -371,7 +401,12 @@ class StoreDerivedIndexes implements DerivedIndexes {
             ? vectors.serialize()
             : new TextEncoder().encode(JSON.stringify(lexical.toJSON())),
       }));
+    const owners = pieces.some((piece) => piece.side === 'vector') ? this.#owners.serialize() : undefined;
     for (const { side, seq, bytes } of pieces) {
+      // The owners go first: a crash between the two writes leaves their seqs apart, and the
+      // next open rebuilds rather than trust a graph with the wrong owners.
+      if (side === 'vector' && owners)
+        await this.#raw.putSnapshot({ name: OWNERS_SNAPSHOT, seq, bytes: owners });
       await this.#raw.putSnapshot({ name: snapshotNames[side], seq, bytes });
       this.#saved[side] = seq;
     }
@@ -419,7 +454,7 @@ function keysOf(
   return keys;
 }
 
-function addVectors(index: VectorIndex, records: readonly VectorRecord[]): void {
+function addVectors(index: VectorIndex, owners: VectorOwners, records: readonly VectorRecord[]): void {
   if (records.length === 0) return;
   const flat = new Float32Array(records.length * index.dimensions);
   records.forEach((record, i) => {
@@ -429,4 +464,5 @@ function addVectors(index: VectorIndex, records: readonly VectorRecord[]): void 
     records.map((r) => r.key),
     flat,
   );
+  for (const record of records) owners.set(record.key, record.nodeKey);
 }

@@ -6,6 +6,7 @@ import type { LexicalIndex, LexicalIndexOptions } from '../lexical/lexical-index
 import { createLexicalIndex } from '../lexical/minisearch-index.js';
 import type { PostingRecord, Store } from '../store/store.js';
 import { postingDoc } from './posting-doc.js';
+import type { VectorOwners } from './vector-owners.js';
 
 const SCAN_BATCH = 1024;
 const SPOT_CHECKS = 32;
@@ -17,13 +18,22 @@ const SPOT_CHECKS = 32;
  * @example
  * const problems = await vectorIndexProblems(store, indexes.vectors);
  */
-export async function vectorIndexProblems(store: Store, index: VectorIndex): Promise<string[]> {
+export async function vectorIndexProblems(
+  store: Store,
+  index: VectorIndex,
+  owners?: Pick<VectorOwners, 'nodeOf' | 'size'>,
+): Promise<string[]> {
   const problems: string[] = [];
   let count = 0;
   let step = 1;
   for await (const rows of store.scan('vectors', SCAN_BATCH)) {
     for (const record of rows) {
       count++;
+      if (owners && owners.nodeOf(record.key) !== record.nodeKey) {
+        problems.push(
+          `vector ${record.key} belongs to node ${record.nodeKey}, the indexes say ${owners.nodeOf(record.key)}`,
+        );
+      }
       if (!index.contains(record.key)) {
         problems.push(`vector ${record.key} is stored but not in the vector index`);
         continue;
@@ -38,6 +48,8 @@ export async function vectorIndexProblems(store: Store, index: VectorIndex): Pro
     }
   }
   if (index.size !== count) problems.push(`the vector index holds ${index.size} vectors, the store ${count}`);
+  if (owners && owners.size !== count)
+    problems.push(`the indexes know owners of ${owners.size} vectors, the store ${count}`);
   return problems;
 }
 
