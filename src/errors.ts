@@ -21,6 +21,8 @@ export type ErrorCode =
   | 'REMOTE_HTTP'
   /** A remote endpoint answered 2xx with a body that is not what its protocol promises. */
   | 'REMOTE_RESPONSE'
+  /** An LLM answered, but not with what its prompt asked for (no JSON, or JSON outside the schema). */
+  | 'LLM_OUTPUT'
   /** The browser's storage quota is used up; the write was rolled back. `cause`: the DOMException. */
   | 'QUOTA_EXCEEDED'
   /** Another tab holds the database open at an older version, so it cannot be upgraded. */

@@ -1,5 +1,6 @@
-// A real HTTP server on 127.0.0.1 that speaks the OpenAI embeddings protocol with scripted answers,
-// so RemoteEmbedder is tested through the same fetch it uses in production.
+// A real HTTP server on 127.0.0.1 that speaks the OpenAI embeddings and chat completions protocols
+// and Cohere/Jina's /rerank with scripted answers, so the remote clients are tested through the same
+// fetch they use in production.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -8,7 +9,19 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   /** The parsed JSON body (the raw text when it is not JSON). */
-  body: { model?: string; input?: string[]; dimensions?: number; encoding_format?: string } | string;
+  body:
+    | {
+        model?: string;
+        input?: string[];
+        dimensions?: number;
+        encoding_format?: string;
+        messages?: { role: string; content: string }[];
+        response_format?: { type: string };
+        query?: string;
+        documents?: string[];
+        top_n?: number;
+      }
+    | string;
 }
 
 /** What the server does with one request. */
@@ -56,6 +69,36 @@ export function embeddings(
   return {
     json: { object: 'list', data, model: 'test', usage: { prompt_tokens: 1, total_tokens: 1 } },
   };
+}
+
+/** A chat completion whose message is `content`. */
+export function chatReply(
+  content: string | null,
+  usage = { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 },
+): Reply {
+  return {
+    json: {
+      id: 'chatcmpl-test',
+      object: 'chat.completion',
+      model: 'test',
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+      usage,
+    },
+  };
+}
+
+/** The JSON data a Longship prompt sent in its last message (see src/llm/prompts.ts). */
+export function promptData(request: RecordedRequest): Record<string, unknown> {
+  const messages = typeof request.body === 'string' ? [] : (request.body.messages ?? []);
+  const last = messages.at(-1)?.content ?? '';
+  return JSON.parse(last.slice(last.indexOf('\n') + 1)) as Record<string, unknown>;
+}
+
+/** A Cohere/Jina rerank answer with these scores, best first as those APIs sort them. */
+export function rerankReply(scores: readonly number[]): Reply {
+  const results = scores.map((relevance_score, index) => ({ index, relevance_score }));
+  results.sort((a, b) => b.relevance_score - a.relevance_score);
+  return { json: { results, meta: { billed_units: { search_units: 1 } } } };
 }
 
 export async function startOpenAiServer(options: { dimensions: number }): Promise<OpenAiServer> {

@@ -1,0 +1,311 @@
+// One JSON POST to an OpenAI-compatible endpoint, the way every LLM-side client needs it: a timeout
+// per attempt, the caller's AbortSignal, retries with backoff on 429/5xx/timeouts/network failures,
+// a bound on requests in flight, and an API key that never reaches an error, a log or a trace.
+// RemoteEmbedder (src/embed/remote-embedder.ts) follows the same rules; it predates this file.
+import { abortError, throwIfAborted } from '../abort.js';
+import { LongshipError } from '../errors.js';
+
+/** How to reach an endpoint. Shared by {@link OpenAiCompatibleLlm} and {@link RemoteReranker}. */
+export interface EndpointOptions {
+  /** The API root, e.g. `https://api.openai.com/v1`; the client appends its path. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer …`. Never appears in an error message, `cause`, trace or store. */
+  apiKey?: string;
+  /** The `model` field of each request. */
+  model: string;
+  /** Limit for one HTTP attempt, body included (default 30 000). */
+  timeoutMs?: number;
+  /** Retries after a 429, a 5xx, a timeout or a network failure (default 2). */
+  maxRetries?: number;
+  /** First backoff delay; it doubles with each retry and gets random jitter (default 500). */
+  retryBaseMs?: number;
+  /** Longest wait before a retry, for backoff and for a server's `Retry-After` alike (default 10 000). */
+  retryMaxMs?: number;
+  /** Requests in flight at once through this client; more wait their turn (default 4). */
+  maxConcurrent?: number;
+  /** The fetch to use (default: the global one). */
+  fetch?: (url: string, init: RequestInit) => Promise<Response>;
+}
+
+/** Per-call limits; each narrows the client's own. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Limit for each attempt of this call. */
+  timeoutMs?: number;
+  /** Retries for this call. */
+  maxRetries?: number;
+}
+
+interface Retryable {
+  error: LongshipError;
+  retryAfterMs?: number;
+}
+
+/** A JSON endpoint at `{baseUrl}/{path}`. Every failure is a `LongshipError`. */
+export class JsonEndpoint {
+  readonly model: string;
+  /** `origin + path` without query string or credentials: what error messages name. */
+  readonly endpoint: string;
+  // Private fields: util.inspect, JSON.stringify and structured clone cannot see them.
+  readonly #apiKey: string;
+  readonly #url: string;
+  readonly #timeoutMs: number;
+  readonly #maxRetries: number;
+  readonly #retryBaseMs: number;
+  readonly #retryMaxMs: number;
+  readonly #fetch: (url: string, init: RequestInit) => Promise<Response>;
+  readonly #slots: Semaphore;
+
+  constructor(options: EndpointOptions, path: string, client: string) {
+    const { model, apiKey = '' } = options;
+    if (typeof model !== 'string' || model === '') {
+      throw new LongshipError('INVALID_ARGUMENT', `${client} needs a model`);
+    }
+    // A key that is not a valid header value makes fetch throw a TypeError that quotes it.
+    if (typeof apiKey !== 'string' || !/^[\x21-\x7e]*$/.test(apiKey)) {
+      throw new LongshipError('INVALID_ARGUMENT', 'apiKey must be printable ASCII without spaces');
+    }
+    let url: URL;
+    try {
+      url = new URL(options.baseUrl);
+    } catch (error) {
+      // Not quoted: a base URL can carry credentials.
+      throw new LongshipError('INVALID_ARGUMENT', `${client}: baseUrl must be an absolute URL`, {
+        cause: error,
+      });
+    }
+    // Appended to the path, so that a query string (Azure's ?api-version=…) stays where it is.
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/${path}`;
+    this.model = model;
+    this.#apiKey = apiKey;
+    this.#url = url.href;
+    this.endpoint = `${url.origin}${url.pathname}`;
+    this.#timeoutMs = integerOption('timeoutMs', options.timeoutMs ?? 30_000, 1);
+    this.#maxRetries = integerOption('maxRetries', options.maxRetries ?? 2, 0);
+    this.#retryBaseMs = integerOption('retryBaseMs', options.retryBaseMs ?? 500, 0);
+    this.#retryMaxMs = integerOption('retryMaxMs', options.retryMaxMs ?? 10_000, 0);
+    this.#slots = new Semaphore(integerOption('maxConcurrent', options.maxConcurrent ?? 4, 1));
+    // Never called as a method of this object: some browsers throw "Illegal invocation".
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  /** POSTs `body` and resolves with the parsed JSON answer. */
+  async post(body: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
+    const { signal } = options;
+    const timeoutMs = Math.min(this.#timeoutMs, options.timeoutMs ?? this.#timeoutMs);
+    const maxRetries = Math.min(this.#maxRetries, options.maxRetries ?? this.#maxRetries);
+    const payload = JSON.stringify({ model: this.model, ...body });
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await this.#slots.run(() => this.#attempt(payload, timeoutMs, signal), signal);
+      if (!isRetryable(outcome)) return outcome.body;
+      if (attempt >= maxRetries) throw outcome.error;
+      const backoffMs = Math.min(this.#retryMaxMs, this.#retryBaseMs * 2 ** attempt);
+      // Half fixed, half random: clients that failed together should not retry together.
+      const delayMs = Math.min(
+        this.#retryMaxMs,
+        outcome.retryAfterMs ?? backoffMs / 2 + (Math.random() * backoffMs) / 2,
+      );
+      await sleep(delayMs, signal);
+    }
+  }
+
+  /** A 2xx body that is not what the protocol promises. The problem text is redacted here. */
+  badResponse(problem: string, body?: unknown): LongshipError {
+    const shown = body === undefined ? '' : `: ${this.excerpt(JSON.stringify(body) ?? '')}`;
+    return new LongshipError('REMOTE_RESPONSE', `the answer from ${this.endpoint} ${problem}${shown}`);
+  }
+
+  /** A short, single-line, key-free piece of a text for an error message. */
+  excerpt(text: string): string {
+    const line = this.redact(text).replace(/\s+/g, ' ').trim();
+    return line.length > 200 ? `${line.slice(0, 200)}…` : line || '(empty)';
+  }
+
+  redact(text: string): string {
+    return this.#apiKey ? text.replaceAll(this.#apiKey, '[redacted]') : text;
+  }
+
+  async #attempt(
+    payload: string,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<{ body: unknown } | Retryable> {
+    throwIfAborted(signal);
+    // One controller for the caller's signal and the timeout: the timer is cleared and the listener
+    // leaves the caller's (possibly long-lived) signal when the attempt ends.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
+    }, timeoutMs);
+    const forward = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', forward, { once: true });
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.#fetch(this.#url, {
+        method: 'POST',
+        headers: this.#headers(),
+        body: payload,
+        signal: controller.signal,
+      });
+      // Inside the try: the timeout covers a server that sends headers and then stalls the body.
+      text = await response.text();
+    } catch (error) {
+      if (signal?.aborted) throw abortError(signal);
+      if (timedOut) {
+        return {
+          error: new LongshipError('TIMEOUT', `${this.endpoint} did not answer within ${timeoutMs} ms`),
+        };
+      }
+      return {
+        error: new LongshipError('REMOTE_HTTP', `could not reach ${this.endpoint}`, {
+          cause: this.#scrub(error),
+        }),
+      };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', forward);
+    }
+    if (!response.ok) return this.#httpFailure(response, text);
+    try {
+      return { body: JSON.parse(text) };
+    } catch {
+      // No cause: V8's SyntaxError quotes the text, which a server may have filled with our key.
+      throw new LongshipError(
+        'REMOTE_RESPONSE',
+        `${this.endpoint} answered ${response.status} with a body that is not JSON: ${this.excerpt(text)}`,
+      );
+    }
+  }
+
+  #headers(): Record<string, string> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+    };
+    if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
+    return headers;
+  }
+
+  #httpFailure(response: Response, text: string): Retryable {
+    const { status, statusText } = response;
+    const error = new LongshipError(
+      'REMOTE_HTTP',
+      `${this.redact(`${this.endpoint} answered ${status} ${statusText}`.trim())}: ${this.excerpt(errorMessage(text))}`,
+      { cause: { status } },
+    );
+    // Other 4xx mean the request itself is wrong (bad key, unknown model): sending it again cannot help.
+    if (status !== 429 && status < 500) throw error;
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+    return retryAfterMs === undefined ? { error } : { error, retryAfterMs };
+  }
+
+  // A network error may quote the URL, and through it nothing secret (the key travels in a header);
+  // still, anything that mentions the key is replaced by a redacted copy.
+  #scrub(error: unknown): unknown {
+    if (!this.#apiKey) return error;
+    const text = error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error);
+    if (!text.includes(this.#apiKey)) return error;
+    const copy = new Error(this.redact(error instanceof Error ? error.message : String(error)));
+    if (error instanceof Error) copy.name = error.name;
+    return copy;
+  }
+}
+
+function isRetryable(value: { body: unknown } | Retryable): value is Retryable {
+  return 'error' in value;
+}
+
+/** Runs at most `size` tasks at once; the rest queue in order. A waiting task can be aborted. */
+class Semaphore {
+  #free: number;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(size: number) {
+    this.#free = size;
+  }
+
+  async run<T>(task: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    await this.#acquire(signal);
+    try {
+      return await task();
+    } finally {
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#free++;
+    }
+  }
+
+  #acquire(signal: AbortSignal | undefined): Promise<void> {
+    throwIfAborted(signal);
+    if (this.#free > 0) {
+      this.#free--;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const grant = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        const at = this.#waiting.indexOf(grant);
+        if (at >= 0) this.#waiting.splice(at, 1);
+        reject(abortError(signal!));
+      };
+      this.#waiting.push(grant);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+}
+
+function integerOption(name: string, value: number, min: number): number {
+  if (!Number.isInteger(value) || value < min) {
+    throw new LongshipError(
+      'INVALID_ARGUMENT',
+      `${name} must be an integer of at least ${min}, not ${value}`,
+    );
+  }
+  return value;
+}
+
+/** OpenAI-style `{"error":{"message":…}}` bodies are boiled down to their message. */
+function errorMessage(text: string): string {
+  try {
+    const body: unknown = JSON.parse(text);
+    const error = isRecord(body) ? body.error : undefined;
+    if (typeof error === 'string') return error;
+    if (isRecord(error) && typeof error.message === 'string') return error.message;
+  } catch {
+    // Not JSON: the raw text is the message.
+  }
+  return text;
+}
+
+/** `Retry-After` is either delay-seconds or an HTTP date. */
+function parseRetryAfter(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(signal));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError(signal!));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
