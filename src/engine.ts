@@ -14,7 +14,7 @@ import { type AddResourceOptions, type AddSkillOptions, createIngestor } from '.
 import type { ResourceInput } from './ingest/input.js';
 import { createIngestQueue, type QueuedJob, type QueueProgress, type QueueSummary } from './ingest/queue.js';
 import type { SkillInput } from './ingest/skill.js';
-import { type FindResult, find } from './retrieve/retriever.js';
+import { createRetriever, type FindResult } from './retrieve/retriever.js';
 import type { FindOptions } from './retrieve/settings.js';
 import type { RetrievalSources } from './retrieve/sources.js';
 import { openIdbStore } from './store/idb-open.js';
@@ -101,18 +101,23 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       }
       return job;
     };
-    // Read at each call: the derived indexes replace their index objects when they rebuild.
-    const sources = (): RetrievalSources => ({
+    const sources: RetrievalSources = {
       store: indexes.store,
-      vectors: indexes.vectors,
-      lexical: indexes.lexical,
+      // Getters: the derived indexes replace their index objects when they rebuild.
+      get vectors() {
+        return indexes.vectors;
+      },
+      get lexical() {
+        return indexes.lexical;
+      },
       embedder,
       vectorKeyToNodeKey: (key) => indexes.nodeOfVector(key),
       vectorKeysOfNode: (key) => indexes.vectorKeysOfNode(key),
-    });
+    };
+    const retriever = createRetriever(sources);
     return {
       ...tree,
-      find: (query, findOptions) => find(sources(), query, findOptions),
+      find: (query, findOptions) => retriever.find(query, findOptions),
       store: indexes.store,
       embedder,
       indexes,

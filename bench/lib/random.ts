@@ -57,3 +57,14 @@ export class Random {
     return radius * Math.cos(2 * Math.PI * v);
   }
 }
+
+/** A copy of `items` in a seeded random order (Fisher–Yates). */
+export function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const random = new Random(seed);
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = random.below(i + 1);
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+}

@@ -1,7 +1,8 @@
 // ObliQA as a viking:// tree: each of the 40 regulatory documents a directory, its PassageIDs
 // (`14.2.3.Guidance.10.`) giving chapters and sections as directories below it, and each passage a
 // file. Directory summaries are the extractive L0/L1 the ingest pipeline writes without an LLM.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { extractiveSummarizer } from '../../src/ingest/extractive-summarizer.js';
 import { clampText } from '../../src/ingest/summarize.js';
 import { readZip } from './zip.js';
@@ -38,20 +39,34 @@ export interface BenchNode {
 export const goldKey = (doc: number, id: string) => `${doc}|${id}`;
 
 export function loadObliqa(dir: string): { passages: Passage[]; questions: Question[] } {
+  return loadObliqaFiles(join(dir, 'StructuredRegulatoryDocuments.zip'), join(dir, 'ObliQA_dev.json'));
+}
+
+/** The passages from the ZIP archive or a folder of its JSON files, and the questions of one split. */
+export function loadObliqaFiles(
+  passagesPath: string,
+  questionsPath: string,
+): { passages: Passage[]; questions: Question[] } {
+  const files = statSync(passagesPath).isDirectory()
+    ? readdirSync(passagesPath, { recursive: true, encoding: 'utf8' }).map((name) => ({
+        name,
+        bytes: () => readFileSync(join(passagesPath, name)),
+      }))
+    : readZip(readFileSync(passagesPath)).map((entry) => ({ name: entry.name, bytes: () => entry.bytes }));
   const passages: Passage[] = [];
-  const entries = readZip(readFileSync(`${dir}/StructuredRegulatoryDocuments.zip`));
   const decoder = new TextDecoder();
-  for (const entry of entries) {
-    if (entry.name.includes('__MACOSX') || !entry.name.endsWith('.json')) continue;
-    const rows = JSON.parse(decoder.decode(entry.bytes)) as {
+  for (const file of files) {
+    if (file.name.includes('__MACOSX') || !file.name.endsWith('.json')) continue;
+    const rows = JSON.parse(decoder.decode(file.bytes())) as {
       DocumentID: number;
       PassageID: string;
       Passage: string;
     }[];
     for (const row of rows) passages.push({ doc: row.DocumentID, id: row.PassageID, text: row.Passage });
   }
+  // Stable: passages keep their order within a document.
   passages.sort((a, b) => a.doc - b.doc);
-  const raw = JSON.parse(readFileSync(`${dir}/ObliQA_dev.json`, 'utf8')) as {
+  const raw = JSON.parse(readFileSync(questionsPath, 'utf8')) as {
     QuestionID: string;
     Question: string;
     Passages: { DocumentID: number; PassageID: string }[];

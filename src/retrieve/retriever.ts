@@ -9,7 +9,7 @@ import { identifiersIn } from './identifiers.js';
 import { createQueryScorer, type QueryScorer } from './query-scorer.js';
 import { quickSearch } from './quick.js';
 import { type MatchedContext, rank, toMatched } from './results.js';
-import { loadScope, resolveRoots } from './scope.js';
+import { loadScope, resolveRoots, ScopeCache } from './scope.js';
 import type { SearchContext, SearchOutcome, TraceLog } from './search-context.js';
 import { type FindOptions, resolveSettings, type Settings } from './settings.js';
 import type { RetrievalSources } from './sources.js';
@@ -33,14 +33,16 @@ export interface Retriever {
 }
 
 /**
- * Binds {@link find} to a set of sources.
+ * Binds {@link find} to a set of sources, keeping the nodes of recent scopes between queries
+ * until the store changes (the sources may be getters: the engine's indexes are replaced on a rebuild).
  *
  * @example
  * const retriever = createRetriever(sources);
  * const { resources } = await retriever.find('ERR_QUOTA_EXCEEDED', { mode: 'quick' });
  */
 export function createRetriever(sources: RetrievalSources): Retriever {
-  return { find: (query, options) => find(sources, query, options) };
+  const scopes = new ScopeCache();
+  return { find: (query, options) => find(sources, query, options, scopes) };
 }
 
 const listOf: Record<ContextType, 'memories' | 'resources' | 'skills'> = {
@@ -64,6 +66,7 @@ export async function find(
   sources: RetrievalSources,
   query: string,
   options: FindOptions = {},
+  scopes?: ScopeCache,
 ): Promise<FindResult> {
   const started = performance.now();
   if (typeof query !== 'string') {
@@ -74,7 +77,7 @@ export async function find(
   const rootUris = resolveRoots(options.targetUri, filter);
   throwIfAborted(signal);
 
-  const scope = await loadScope(sources, rootUris);
+  const scope = await (scopes ? scopes.load(sources, rootUris) : loadScope(sources, rootUris));
   throwIfAborted(signal);
   const empty = query.trim() === '' || scope.nodes.length === 0;
   const scorer = empty

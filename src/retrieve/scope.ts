@@ -1,5 +1,6 @@
 // Where a query looks: the root directories (a target URI or the roots of the context types) and
-// every node below them, loaded once per query.
+// every node below them. Loading them reads the store, so a scope is kept until the store's
+// sequence number moves (see ScopeCache): queries between writes read nothing.
 import { isWithin, parseUri, roots as typeRoots, type VikingUri } from '../context/uri.js';
 import { LongshipError } from '../errors.js';
 import type { ContextType, NodeKind, NodeRecord } from '../store/store.js';
@@ -25,6 +26,8 @@ export interface Scope {
   /** Every node below the roots (a file root is its own scope), roots excluded, root by root. */
   nodes: NodeRecord[];
   byKey: Map<number, NodeRecord>;
+  /** The children in scope of each directory in scope (roots included), by the parent's URI. */
+  children: Map<string, NodeRecord[]>;
   /** The vector keys of a node in `nodes`. */
   vectorKeys: (nodeKey: number) => readonly number[];
   /** The vector keys of all of `nodes`, directories' and files' apart. */
@@ -85,6 +88,40 @@ export async function loadScope(sources: RetrievalSources, rootUris: readonly Vi
     nodes.map((node) => node.key),
   );
   const vectorKeysOfKind: Record<NodeKind, number[]> = { dir: [], file: [] };
-  for (const node of nodes) for (const key of vectorKeys(node.key)) vectorKeysOfKind[node.kind].push(key);
-  return { roots, nodes, byKey, vectorKeys, vectorKeysOfKind };
+  const children = new Map<string, NodeRecord[]>();
+  for (const node of nodes) {
+    for (const key of vectorKeys(node.key)) vectorKeysOfKind[node.kind].push(key);
+    if (node.parent === null) continue;
+    const siblings = children.get(node.parent);
+    if (siblings) siblings.push(node);
+    else children.set(node.parent, [node]);
+  }
+  return { roots, nodes, byKey, children, vectorKeys, vectorKeysOfKind };
+}
+
+/**
+ * The scopes of recent queries, each valid while the store's sequence number stays where it was
+ * when the scope was loaded: every write (and every `used()` bump) moves it.
+ */
+export class ScopeCache {
+  readonly #scopes = new Map<string, { seq: number; scope: Promise<Scope> }>();
+  readonly #capacity: number;
+
+  constructor(capacity = 8) {
+    this.#capacity = capacity;
+  }
+
+  async load(sources: RetrievalSources, rootUris: readonly VikingUri[]): Promise<Scope> {
+    const { seq } = await sources.store.meta();
+    const key = rootUris.join('\n');
+    const held = this.#scopes.get(key);
+    if (held?.seq === seq) return held.scope;
+    const scope = loadScope(sources, rootUris);
+    // Most recently used last, so the first entry is the one to evict.
+    this.#scopes.delete(key);
+    this.#scopes.set(key, { seq, scope });
+    if (this.#scopes.size > this.#capacity) this.#scopes.delete(this.#scopes.keys().next().value!);
+    scope.catch(() => this.#scopes.get(key)?.scope === scope && this.#scopes.delete(key));
+    return scope;
+  }
 }

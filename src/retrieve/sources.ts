@@ -6,7 +6,7 @@ import type { LexicalIndex } from '../lexical/lexical-index.js';
 import type { Store } from '../store/store.js';
 
 /** The store methods retrieval calls: reads only. */
-export type RetrievalStore = Pick<Store, 'node' | 'children' | 'descendants' | 'vectorsOfNode' | 'relations'>;
+export type RetrievalStore = Pick<Store, 'meta' | 'node' | 'descendants' | 'vectorsOfNode' | 'relations'>;
 
 /**
  * Everything {@link find} needs. `vectors` holds one entry per {@link VectorRecord} (a chunk of a

@@ -105,9 +105,8 @@ export async function walk(context: SearchContext, filter: FindFilter | undefine
     }
     if (batch.length === 0) break;
     rounds++;
-    const childrenOf = await Promise.all(batch.map((entry) => sources.store.children(entry.uri)));
-    for (const [i, entry] of batch.entries()) {
-      const children = childrenOf[i]!.filter((child) => scope.byKey.has(child.key));
+    for (const entry of batch) {
+      const children = scope.children.get(entry.uri) ?? [];
       const traced: TraceScore[] = [];
       for (const scored of scorer.score(children)) {
         const score = alpha * scored.fused + (1 - alpha) * entry.score;
