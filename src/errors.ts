@@ -50,7 +50,9 @@ export type ErrorCode =
   /** A file was needed (`read`, `write`), and the node is a directory. */
   | 'IS_A_DIRECTORY'
   /** `rm` without `recursive` on a directory that has children. */
-  | 'DIRECTORY_NOT_EMPTY';
+  | 'DIRECTORY_NOT_EMPTY'
+  /** The worker hosting a Longship failed to load or to start; nothing was opened. */
+  | 'WORKER_LOST';
 
 /**
  * The one error class Longship throws. Foreign failures (a WASM trap, a fetch) are kept as `cause`.

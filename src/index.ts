@@ -1,5 +1,6 @@
 // The public API of Longship: exactly what this file re-exports (test/exports.test.ts pins it).
 
+export { type CreateLongshipOptions, createLongship } from './client/create-longship.js';
 export type { DerivedIndexes, OpenedFrom } from './context/derived-indexes.js';
 export type {
   ContextTree,
@@ -66,3 +67,19 @@ export type {
   VerifyReport,
   WriteBatch,
 } from './store/store.js';
+export {
+  type ConnectOptions,
+  connectLongship,
+  type Remote,
+  type RemoteJob,
+  type RemoteLongship,
+  type RemoteResult,
+  transfer,
+} from './worker/connect.js';
+export {
+  createLongshipHost,
+  type ExposeLongshipOptions,
+  exposeLongship,
+  type LongshipHost,
+} from './worker/expose.js';
+export type { WorkerOptions } from './worker/protocol.js';

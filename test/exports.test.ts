@@ -10,11 +10,15 @@ it('exports exactly the public API', () => {
     'basename',
     'bundledModel',
     'chunkText',
+    'connectLongship',
     'contextTypeOf',
     'createLexicalIndex',
+    'createLongship',
+    'createLongshipHost',
     'createVectorIndex',
     'distance',
     'estimateTokens',
+    'exposeLongship',
     'findDefaults',
     'functionEmbedder',
     'isVikingUri',
@@ -31,5 +35,6 @@ it('exports exactly the public API', () => {
     'relativeTo',
     'roots',
     'segments',
+    'transfer',
   ]);
 });

@@ -1,0 +1,134 @@
+// createLongship(): Longship in a worker, for a page. Nothing heavy loads on the main thread:
+// this module reaches the engine only through the worker script.
+
+import type { Endpoint } from 'comlink';
+import { LongshipError } from '../errors.js';
+import { type ConnectOptions, connectLongship, type RemoteLongship } from '../worker/connect.js';
+import type { WorkerOptions } from '../worker/protocol.js';
+
+export interface CreateLongshipOptions extends WorkerOptions {
+  /**
+   * The worker: a module script's URL, or a Worker, SharedWorker or MessagePort you started (it is
+   * closed with the Longship). Default: this package's worker script, which Vite bundles.
+   */
+  worker?: string | URL | Worker | SharedWorker | MessagePort;
+  /**
+   * One SharedWorker for all tabs of the origin (default where the browser has SharedWorker), or a
+   * Worker per tab, each waiting for the store while another tab's worker holds it.
+   */
+  shared?: boolean;
+  /** Another tab holds the store (only without a SharedWorker); this tab waits until that one closes. */
+  onWait?: () => void;
+}
+
+/**
+ * Starts Longship in a module Worker (a SharedWorker where there is one, so the tabs of an
+ * origin share one engine) and resolves once it holds the store. Every method of
+ * {@link Longship} is there, asynchronous; errors arrive as LongshipErrors with their codes.
+ *
+ * @example
+ * const longship = await createLongship({
+ *   usearch: new URL('/wasm/usearch.wasm', location.href),
+ *   transformers: { model: { ...bundledModel, directory: new URL('/models/use-lite/', location.href) }, wasmPaths: '/ort/' },
+ * });
+ * const job = longship.addResource(file, { onProgress: (p) => console.log(p.phase, p.done, p.total) });
+ * await job;
+ * const { resources } = await longship.find('how are retries configured?');
+ */
+export async function createLongship(options: CreateLongshipOptions = {}): Promise<RemoteLongship> {
+  const { worker, shared, onWait, ...rest } = options;
+  if (rest.name !== undefined && (typeof rest.name !== 'string' || rest.name === '')) {
+    throw new LongshipError('INVALID_ARGUMENT', `name must be a non-empty string, not ${String(rest.name)}`);
+  }
+  const name = rest.name ?? 'longship';
+  const started = start(worker, shared ?? typeof SharedWorker !== 'undefined', name);
+  const connect: ConnectOptions = { ...rest, lost: started.lost, dispose: started.dispose };
+  if (typeof rest.usearch === 'string') connect.usearch = absolute(rest.usearch);
+  if (onWait) connect.onWait = onWait;
+  const longship = await connectLongship(started.endpoint, connect);
+  started.opened();
+  return longship;
+}
+
+interface Started {
+  endpoint: Endpoint;
+  lost: Promise<never>;
+  dispose: () => void;
+  /** From now on an 'error' event is the running worker's own report, not a failed start. */
+  opened: () => void;
+}
+
+function start(worker: CreateLongshipOptions['worker'], shared: boolean, name: string): Started {
+  if (typeof MessagePort !== 'undefined' && worker instanceof MessagePort) {
+    return {
+      endpoint: worker,
+      lost: new Promise<never>(() => {}),
+      dispose: () => worker.close(),
+      opened() {},
+    };
+  }
+  if (typeof SharedWorker !== 'undefined' && worker instanceof SharedWorker) return fromShared(worker);
+  if (typeof Worker !== 'undefined' && worker instanceof Worker) return fromDedicated(worker);
+  if (worker !== undefined && typeof worker !== 'string' && !(worker instanceof URL)) {
+    throw new LongshipError(
+      'INVALID_ARGUMENT',
+      'worker must be a URL, a Worker, a SharedWorker or a MessagePort',
+    );
+  }
+  if (typeof Worker === 'undefined') {
+    throw new LongshipError('UNSUPPORTED_INPUT', 'this runtime has no Worker: use openLongship() in-process');
+  }
+  // A SharedWorker is found again by its script and name: one per database, for every tab.
+  const sharedName = `longship:${name}`;
+  if (worker !== undefined) {
+    return shared
+      ? fromShared(new SharedWorker(worker, { type: 'module', name: sharedName }))
+      : fromDedicated(new Worker(worker, { type: 'module', name: sharedName }));
+  }
+  // Written out twice, literally: Vite recognises and bundles a worker only in this form.
+  return shared
+    ? fromShared(
+        new SharedWorker(new URL('../worker/entry.js', import.meta.url), {
+          type: 'module',
+          name: sharedName,
+        }),
+      )
+    : fromDedicated(
+        new Worker(new URL('../worker/entry.js', import.meta.url), { type: 'module', name: sharedName }),
+      );
+}
+
+function fromDedicated(worker: Worker): Started {
+  return { endpoint: worker, ...watchStart(worker), dispose: () => worker.terminate() };
+}
+
+function fromShared(worker: SharedWorker): Started {
+  // The worker lives on for the other tabs; this tab only hangs up.
+  return { endpoint: worker.port, ...watchStart(worker), dispose: () => worker.port.close() };
+}
+
+/**
+ * `lost` rejects on an 'error' event before the engine opened: a script that failed to load or
+ * threw at start, which would otherwise leave the page waiting forever. Later errors inside a
+ * running worker are its own to report; they do not end it.
+ */
+function watchStart(worker: Worker | SharedWorker): Pick<Started, 'lost' | 'opened'> {
+  let starting = true;
+  const lost = new Promise<never>((_, reject) => {
+    worker.addEventListener('error', (event) => {
+      if (!starting) return;
+      const detail = event instanceof ErrorEvent && event.message ? `: ${event.message}` : '';
+      reject(new LongshipError('WORKER_LOST', `the Longship worker failed to start${detail}`));
+    });
+  });
+  return {
+    lost,
+    opened: () => {
+      starting = false;
+    },
+  };
+}
+
+function absolute(url: string): string {
+  return typeof location === 'undefined' ? url : new URL(url, location.href).href;
+}

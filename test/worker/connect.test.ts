@@ -1,0 +1,323 @@
+// The page ↔ worker protocol, in one process over a MessageChannel: the same comlink messages a
+// Worker carries, with a memory store and a hashing embedder so each test takes milliseconds.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Longship } from '../../src/engine.js';
+import { LongshipError } from '../../src/errors.js';
+import type { QueueProgress } from '../../src/ingest/queue.js';
+import { connectLongship, type RemoteLongship, transfer } from '../../src/worker/connect.js';
+import { createLongshipHost, type ExposeLongshipOptions } from '../../src/worker/expose.js';
+import { gatedEmbedder, openGatedLongship, openTestLongship } from './fixture.js';
+
+const R = 'viking://resources';
+const ports: MessagePort[] = [];
+
+afterEach(() => {
+  for (const port of ports.splice(0)) port.close();
+});
+
+/** A host and one page connected to it; `open` defaults to a fresh test Longship. */
+async function connected(open: ExposeLongshipOptions['open'] = openTestLongship) {
+  const host = createLongshipHost({ open, locks: null });
+  return { host, longship: await connectTo(host) };
+}
+
+async function connectTo(host: ReturnType<typeof createLongshipHost>): Promise<RemoteLongship> {
+  const { port1, port2 } = new MessageChannel();
+  ports.push(port1, port2);
+  host.connect(port1);
+  return connectLongship(port2, { dispose: () => port2.close() });
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: unknown) => error,
+  );
+}
+
+describe('connectLongship', () => {
+  it('has every method of Longship, and they work', async () => {
+    const local = await openTestLongship();
+    const methods = Object.keys(local).filter((key) => typeof local[key as keyof Longship] === 'function');
+    await local.close();
+
+    const { longship } = await connected();
+    expect(Object.keys(longship).sort()).toEqual([...methods, 'embedder'].sort());
+    expect(longship.embedder).toEqual({ id: 'test/hashed-words', dimensions: 32 });
+
+    await longship.write(`${R}/notes/river.md`, 'The river floods every spring.', { parents: true });
+    await longship.write(`${R}/notes/desert.md`, 'The desert is dry all year.');
+    expect((await longship.ls(`${R}/notes`)).map((n) => n.name).sort()).toEqual(['desert.md', 'river.md']);
+    expect(await longship.read(`${R}/notes/river.md`)).toBe('The river floods every spring.');
+    expect(await longship.grep(/floods/)).toEqual([
+      { uri: `${R}/notes/river.md`, line: 1, text: 'The river floods every spring.' },
+    ]);
+    const found = await longship.find('river floods', { limit: 1 });
+    expect(found.resources.map((r) => r.uri)).toEqual([`${R}/notes/river.md`]);
+    expect((await longship.verify()).problems).toEqual([]);
+    await longship.close();
+  });
+
+  it('rejects with LongshipErrors that keep their class, code, message and the worker stack', async () => {
+    const { longship } = await connected();
+    const error = await rejection(longship.read(`${R}/missing.md`));
+    expect(error).toBeInstanceOf(LongshipError);
+    const typed = error as LongshipError;
+    expect(typed.code).toBe('NOT_FOUND');
+    expect(typed.name).toBe('LongshipError');
+    expect(typed.message).toMatch(/no node/);
+    expect(typed.stack).toMatch(/store-tree|tree/);
+
+    const invalid = await rejection(longship.ls('not-a-uri'));
+    expect((invalid as LongshipError).code).toBe('INVALID_URI');
+    // A method the engine does not have, called by name, is refused the same way.
+    const unknown = (longship as unknown as { nope: () => Promise<void> }).nope;
+    expect(unknown).toBeUndefined();
+    await longship.close();
+  });
+
+  it('keeps a foreign error its class and a LongshipError its cause', async () => {
+    const { longship } = await connected(async () => {
+      const engine = await openTestLongship();
+      return {
+        ...engine,
+        stat: async () => {
+          throw new LongshipError('STORE_ERROR', 'the disk is gone', { cause: new RangeError('offset 9') });
+        },
+        abstract: async () => {
+          throw new TypeError('not a string');
+        },
+      };
+    });
+    const wrapped = (await rejection(longship.stat(`${R}`))) as LongshipError;
+    expect(wrapped).toBeInstanceOf(LongshipError);
+    expect(wrapped.code).toBe('STORE_ERROR');
+    expect(wrapped.cause).toBeInstanceOf(RangeError);
+    expect((wrapped.cause as Error).message).toBe('offset 9');
+    const foreign = await rejection(longship.abstract(`${R}`));
+    expect(foreign).toBeInstanceOf(TypeError);
+    expect((foreign as Error).message).toBe('not a string');
+    await longship.close();
+  });
+
+  it('returns errors inside results as LongshipErrors (a folder entry skipped as binary)', async () => {
+    const { longship } = await connected();
+    const result = await longship.addResource(
+      [
+        { path: 'a.md', content: '# A\n\nAlpha text.' },
+        { path: 'b.bin', content: new Uint8Array([0, 1, 2, 0, 0, 0]) },
+      ],
+      { target: `${R}/mixed` },
+    );
+    expect(result.added).toBeGreaterThan(0);
+    expect(result.skipped).toHaveLength(1);
+    expect(result.skipped[0]!.error).toBeInstanceOf(LongshipError);
+    expect(result.skipped[0]!.error.code).toBe('BINARY_INPUT');
+    await longship.close();
+  });
+
+  it('runs addResource as a job: an id, progress through a callback, the result', async () => {
+    const { longship } = await connected();
+    const heard: QueueProgress[] = [];
+    const everything: QueueProgress[] = [];
+    const stop = await longship.onProgress((progress) => everything.push(progress));
+    const job = longship.addResource('# Rivers\n\nRivers flood in spring.\n\n## Deltas\n\nDeltas are flat.', {
+      name: 'rivers.md',
+      onProgress: (progress) => heard.push(progress),
+    });
+    const id = await job.id;
+    expect(typeof id).toBe('number');
+    const result = await job;
+    expect(result.uris).toEqual([`${R}/rivers.md`]);
+    const summary = await longship.waitProcessed();
+    expect(summary.done).toBe(1);
+    // Callbacks are fire-and-forget messages: let the last ones land.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(heard.length).toBeGreaterThan(0);
+    expect(heard.every((p) => p.jobId === id)).toBe(true);
+    expect(heard.map((p) => p.phase)).toContain('write');
+    expect(everything.map((p) => p.jobId)).toContain(id);
+
+    await stop();
+    const before = everything.length;
+    await longship.addResource('Lakes are still.', { name: 'lakes.md' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(everything.length).toBe(before);
+    await longship.close();
+  });
+
+  it('rejects a failed job with its typed error, and its id too', async () => {
+    const { longship } = await connected();
+    const job = longship.addResource('x', { name: 'x.md', maxBytes: -1 });
+    const error = await rejection(job);
+    expect(error).toBeInstanceOf(LongshipError);
+    expect(typeof (await job.id.catch(() => 0))).toBe('number');
+    const bad = longship.addResource(Symbol('nope') as unknown as string);
+    expect(await rejection(bad)).toBeInstanceOf(Error);
+    await longship.close();
+  });
+
+  it('aborts find() and a queued job through their AbortSignals', async () => {
+    const gate = gatedEmbedder();
+    const { longship } = await connected(() => openGatedLongship(gate.embedder));
+    gate.open();
+    await longship.write(`${R}/before.md`, 'Something to find.');
+    gate.shut();
+
+    const controller = new AbortController();
+    const finding = longship.find('anything at all', { signal: controller.signal, mode: 'quick' });
+    await until(() => gate.waiting === 1);
+    controller.abort(new Error('the user typed again'));
+    const error = (await rejection(finding)) as LongshipError;
+    expect(error).toBeInstanceOf(LongshipError);
+    expect(error.code).toBe('ABORTED');
+
+    const jobs = new AbortController();
+    const first = longship.addResource('Held at the gate.', { name: 'held.md', signal: jobs.signal });
+    const second = longship.addResource('Queued behind it.', { name: 'queued.md', signal: jobs.signal });
+    await until(() => gate.waiting === 2);
+    jobs.abort();
+    expect(((await rejection(first)) as LongshipError).code).toBe('ABORTED');
+    expect(((await rejection(second)) as LongshipError).code).toBe('ABORTED');
+    // The queue then brings the parent directories up to date, which embeds: let it through.
+    gate.open();
+    const summary = await longship.waitProcessed();
+    expect(summary.cancelled).toBe(2);
+
+    const already = AbortSignal.abort();
+    expect(((await rejection(longship.find('x', { signal: already }))) as LongshipError).code).toBe('ABORTED');
+    await longship.write(`${R}/after.md`, 'Still works.');
+    expect(await longship.read(`${R}/after.md`)).toBe('Still works.');
+    await longship.close();
+  });
+
+  it('moves buffers: results always, arguments when marked with transfer()', async () => {
+    const kept: Float32Array[] = [];
+    const received: Uint8Array[] = [];
+    const { longship } = await connected(async () => {
+      const engine = await openTestLongship();
+      return Object.assign(engine, {
+        vectorOf: async (text: string) => {
+          const [vector] = await engine.embedder.embed([text]);
+          kept.push(vector!);
+          return { vector, dims: vector!.length };
+        },
+        take: async (bytes: Uint8Array) => {
+          received.push(bytes);
+          return bytes.byteLength;
+        },
+      });
+    });
+    const remote = longship as unknown as {
+      vectorOf(text: string): Promise<{ vector: Float32Array; dims: number }>;
+      take(bytes: Uint8Array): Promise<number>;
+    };
+    const { vector, dims } = await remote.vectorOf('river');
+    expect(vector).toBeInstanceOf(Float32Array);
+    expect(vector.length).toBe(32);
+    expect(dims).toBe(32);
+    // The worker's copy was moved out, not cloned.
+    expect(kept[0]!.byteLength).toBe(0);
+
+    const copied = new Uint8Array(1024).fill(7);
+    expect(await remote.take(copied)).toBe(1024);
+    expect(copied.byteLength).toBe(1024);
+    const moved = new Uint8Array(2048).fill(9);
+    expect(await remote.take(transfer(moved, [moved.buffer]))).toBe(2048);
+    expect(moved.byteLength).toBe(0);
+    expect(received[1]![2047]).toBe(9);
+    await longship.close();
+  });
+
+  it('hands back objects with methods (a session) as proxies of their own', async () => {
+    const closed: string[] = [];
+    const { longship } = await connected(async () => {
+      const engine = await openTestLongship();
+      return Object.assign(engine, {
+        session: async (id: string) => {
+          const messages: string[] = [];
+          return {
+            id,
+            add: async (text: string) => messages.push(text),
+            messages: async () => [...messages],
+            close: async () => {
+              closed.push(id);
+            },
+          };
+        },
+      });
+    });
+    type Session = {
+      add(text: string): Promise<number>;
+      messages(): Promise<string[]>;
+      close(): Promise<void>;
+    };
+    const session = await (longship as unknown as { session(id: string): Promise<Session> }).session('s1');
+    expect(await session.add('hello')).toBe(1);
+    expect(await session.add('again')).toBe(2);
+    expect(await session.messages()).toEqual(['hello', 'again']);
+    await session.close();
+    expect(closed).toEqual(['s1']);
+    expect(((await rejection(session.messages())) as LongshipError).code).toBe('NOT_FOUND');
+    await longship.close();
+  });
+
+  it('shares one engine between pages and closes it with the last one', async () => {
+    let opens = 0;
+    let closes = 0;
+    const host = createLongshipHost({
+      locks: null,
+      open: async () => {
+        opens++;
+        const engine = await openTestLongship();
+        return {
+          ...engine,
+          close: async () => {
+            closes++;
+            await engine.close();
+          },
+        };
+      },
+    });
+    const [a, b] = await Promise.all([connectTo(host), connectTo(host)]);
+    await Promise.all([
+      ...Array.from({ length: 5 }, (_, i) => a.write(`${R}/a${i}.md`, `from a ${i}`)),
+      ...Array.from({ length: 5 }, (_, i) => b.write(`${R}/b${i}.md`, `from b ${i}`)),
+    ]);
+    expect(opens).toBe(1);
+    expect((await b.ls(R)).length).toBe(10);
+    await a.close();
+    expect(closes).toBe(0);
+    expect(((await rejection(a.ls(R))) as LongshipError).code).toBe('STORE_CLOSED');
+    expect(await b.read(`${R}/a3.md`)).toBe('from a 3');
+    await b.close();
+    expect(closes).toBe(1);
+
+    // The next page opens it again.
+    const c = await connectTo(host);
+    expect(opens).toBe(2);
+    await c.close();
+  });
+
+  it('fails to connect with the typed error of a failed open', async () => {
+    const host = createLongshipHost({
+      locks: null,
+      open: async () => {
+        throw new LongshipError('EMBEDDER_MISMATCH', 'the store was written by another model');
+      },
+    });
+    const error = (await rejection(connectTo(host))) as LongshipError;
+    expect(error).toBeInstanceOf(LongshipError);
+    expect(error.code).toBe('EMBEDDER_MISMATCH');
+  });
+});
+
+async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
