@@ -65,10 +65,13 @@ export async function createQueryScorer(
   const vectorSearch = (keys: number[], k: number, exact: boolean): Map<number, number> => {
     const best = new Map<number, number>();
     if (!queryVector || keys.length === 0 || k === 0) return best;
-    const hits = vectors.search(queryVector, Math.min(k, keys.length), {
-      allow: keys,
-      ...(exact ? { exactBelow: keys.length } : {}),
-    });
+    // A scope that holds every vector needs no allow-list (sorting one costs more than the search).
+    const everything = !exact && keys.length === vectors.size;
+    const hits = vectors.search(
+      queryVector,
+      Math.min(k, keys.length),
+      everything ? {} : { allow: keys, ...(exact ? { exactBelow: keys.length } : {}) },
+    );
     for (const hit of hits) {
       const nodeKey = sources.vectorKeyToNodeKey(hit.key);
       if (nodeKey === undefined) continue;

@@ -21,7 +21,7 @@ export type RetrievalStore = Pick<Store, 'meta' | 'node' | 'descendants' | 'vect
  */
 export interface RetrievalSources {
   store: RetrievalStore;
-  vectors: Pick<VectorIndex, 'search' | 'metric'>;
+  vectors: Pick<VectorIndex, 'search' | 'metric' | 'size'>;
   lexical: Pick<LexicalIndex, 'search'>;
   embedder: Pick<Embedder, 'embed'>;
   /** The node that owns a vector key, or undefined for a key the index should not hold. */
