@@ -44,7 +44,7 @@ export type {
   VectorIndexOptions,
 } from './index/vector-index.js';
 export type { LexicalDoc, LexicalHit, LexicalIndex, LexicalIndexOptions } from './lexical/lexical-index.js';
-export { createLexicalIndex, loadLexicalIndex } from './lexical/minisearch-index.js';
+export { createLexicalIndex, loadLexicalIndex } from './lexical/bm25-index.js';
 export type { MatchedContext, RelatedContext } from './retrieve/results.js';
 export type { FindResult } from './retrieve/retriever.js';
 export type { FindFilter } from './retrieve/scope.js';

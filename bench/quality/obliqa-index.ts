@@ -9,7 +9,7 @@ import type { Embedder } from '../../src/embed/embedder.js';
 import { createVectorIndex } from '../../src/index/usearch-index.js';
 import { loadUsearch } from '../../src/index/usearch-module.js';
 import type { LexicalIndex } from '../../src/lexical/lexical-index.js';
-import { createLexicalIndex } from '../../src/lexical/minisearch-index.js';
+import { createLexicalIndex } from '../../src/lexical/bm25-index.js';
 import type { RetrievalSources, RetrievalStore } from '../../src/retrieve/sources.js';
 import type { NodeRecord } from '../../src/store/store.js';
 import { type BenchNode, subtreeText } from './obliqa-data.js';

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { LexicalIndexOptions } from '../../src/lexical/lexical-index.js';
-import { createLexicalIndex } from '../../src/lexical/minisearch-index.js';
+import { createLexicalIndex } from '../../src/lexical/bm25-index.js';
 
 const dir = fileURLToPath(new URL('../../../shared/eval/scifact/', import.meta.url));
 if (!existsSync(`${dir}corpus.jsonl`)) {

@@ -12,7 +12,7 @@ import { openDerivedIndexes, snapshotNames } from '../../src/context/derived-ind
 import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { loadVectorIndex } from '../../src/index/usearch-index.js';
 import { loadUsearch, type UsearchModule } from '../../src/index/usearch-module.js';
-import { loadLexicalIndex } from '../../src/lexical/minisearch-index.js';
+import { loadLexicalIndex } from '../../src/lexical/bm25-index.js';
 import { openIdbStore } from '../../src/store/idb-open.js';
 import { MemoryData } from '../../src/store/memory-data.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
@@ -207,7 +207,7 @@ async function benchRuntime(runtime: string, usearch: UsearchModule, embedMsPerD
   }));
   const [vectorLoadMs] = await timed(async () => loadVectorIndex(usearch, snapshots.vector.bytes).dispose());
   const [lexicalLoadMs] = await timed(async () =>
-    loadLexicalIndex(JSON.parse(new TextDecoder().decode(snapshots.lexical.bytes))),
+    loadLexicalIndex(snapshots.lexical.bytes),
   );
   log(
     `  reopen, piece by piece: read ${readMs.toFixed(0)} ms, HNSW load ${vectorLoadMs.toFixed(0)} ms, ` +

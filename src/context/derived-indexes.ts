@@ -8,7 +8,7 @@ import { createVectorIndex, loadVectorIndex } from '../index/usearch-index.js';
 import type { UsearchModule } from '../index/usearch-module.js';
 import type { VectorIndex, VectorIndexOptions } from '../index/vector-index.js';
 import type { LexicalIndex, LexicalIndexOptions } from '../lexical/lexical-index.js';
-import { createLexicalIndex, loadLexicalIndex } from '../lexical/minisearch-index.js';
+import { createLexicalIndex, loadLexicalIndex } from '../lexical/bm25-index.js';
 import type { ChangeRecord, Store, VectorRecord, VerifyReport } from '../store/store.js';
 import { catchingUpStore } from './catching-up-store.js';
 import { lexicalIndexProblems, vectorIndexProblems } from './index-checks.js';
@@ -259,9 +259,8 @@ class StoreDerivedIndexes implements DerivedIndexes {
       }
       this.#replace('vector', index, owners);
     } else {
-      const json = new TextDecoder().decode(snapshot.bytes);
       const { k1, b } = this.#options.lexicalIndex ?? {};
-      this.#replace('lexical', loadLexicalIndex(json, { k1, b }));
+      this.#replace('lexical', loadLexicalIndex(snapshot.bytes, { k1, b }));
     }
     return { seq: snapshot.seq };
   }
@@ -396,10 +395,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
       .map((side) => ({
         side,
         seq: this.#applied[side],
-        bytes:
-          side === 'vector'
-            ? vectors.serialize()
-            : new TextEncoder().encode(JSON.stringify(lexical.toJSON())),
+        bytes: side === 'vector' ? vectors.serialize() : lexical.serialize(),
       }));
     const owners = pieces.some((piece) => piece.side === 'vector') ? this.#owners.serialize() : undefined;
     for (const { side, seq, bytes } of pieces) {

@@ -3,7 +3,7 @@
 
 import type { VectorIndex } from '../index/vector-index.js';
 import type { LexicalIndex, LexicalIndexOptions } from '../lexical/lexical-index.js';
-import { createLexicalIndex } from '../lexical/minisearch-index.js';
+import { createLexicalIndex } from '../lexical/bm25-index.js';
 import type { PostingRecord, Store } from '../store/store.js';
 import { postingDoc } from './posting-doc.js';
 import type { VectorOwners } from './vector-owners.js';

@@ -69,8 +69,8 @@ export interface LexicalIndex {
   /** Hits sorted by descending score, ties by ascending key. Only documents sharing a term match. */
   search(query: string, options?: LexicalSearchOptions): LexicalHit[];
   /**
-   * A plain-object snapshot (JSON- and structured-clone-safe) for {@link loadLexicalIndex}. It
-   * records the analyzer it was built with; a snapshot from another analyzer will not load.
+   * A binary snapshot for {@link loadLexicalIndex}. It records the analyzer and format version it
+   * was written with, and a checksum; a snapshot from another analyzer or version will not load.
    */
-  toJSON(): unknown;
+  serialize(): Uint8Array;
 }

@@ -1,6 +1,8 @@
+// The BM25F index Longship used before src/lexical/bm25-index.ts, kept as the reference the new
+// index is tested and benchmarked against (its ranking must stay identical). Not part of the library.
 import MiniSearch, { type AsPlainObject, type SearchOptions } from 'minisearch';
-import { LongshipError } from '../errors.js';
-import { ANALYZER_ID, analyze, analyzeToken, tokenize } from './analyzer.js';
+import { LongshipError } from '../../src/errors.js';
+import { ANALYZER_ID, analyze, analyzeToken, tokenize } from '../../src/lexical/analyzer.js';
 import type {
   LexicalDoc,
   LexicalField,
@@ -9,7 +11,7 @@ import type {
   LexicalIndexOptions,
   LexicalLoadOptions,
   LexicalSearchOptions,
-} from './lexical-index.js';
+} from '../../src/lexical/lexical-index.js';
 
 const FIELDS: readonly LexicalField[] = ['title', 'headings', 'body'];
 const DEFAULT_WEIGHTS: Readonly<Record<LexicalField, number>> = { title: 2, headings: 1.5, body: 1 };
@@ -195,6 +197,10 @@ export class MiniSearchIndex implements LexicalIndex {
     return hits.length > limit ? hits.slice(0, limit) : hits;
   }
 
+  serialize(): Uint8Array {
+    return new TextEncoder().encode(JSON.stringify(this.toJSON()));
+  }
+
   toJSON(): Snapshot {
     return {
       format: SNAPSHOT_FORMAT,
@@ -275,25 +281,26 @@ function forwardFrom(snapshot: AsPlainObject): Map<number, Forward> {
 }
 
 /**
- * A new, empty BM25 index.
+ * A new, empty BM25 index on MiniSearch.
  *
  * @example
- * const index = createLexicalIndex({ fieldWeights: { title: 3 } });
+ * const index = createMiniSearchIndex({ fieldWeights: { title: 3 } });
  * index.add({ key: 7, title: 'readFileSync', body: 'Reads a whole file.' });
  * index.search('read file sync', { limit: 5 }); // [{ key: 7, score: … }]
  */
-export function createLexicalIndex(options?: LexicalIndexOptions): LexicalIndex {
+export function createMiniSearchIndex(options?: LexicalIndexOptions): LexicalIndex {
   return MiniSearchIndex.create(options);
 }
 
 /**
- * Rebuilds an index from {@link LexicalIndex.toJSON}'s snapshot (the object, or its JSON text).
+ * Rebuilds an index from its snapshot: serialize()'s bytes, the toJSON() object, or its JSON text.
  * Throws `CORRUPT_INDEX` if the snapshot is malformed or was made by another analyzer version.
  *
  * @example
- * const copy = loadLexicalIndex(JSON.parse(JSON.stringify(index)));
+ * const copy = loadMiniSearchIndex(index.serialize());
  */
-export function loadLexicalIndex(json: unknown, options?: LexicalLoadOptions): LexicalIndex {
+export function loadMiniSearchIndex(snapshot: unknown, options?: LexicalLoadOptions): LexicalIndex {
+  const json = snapshot instanceof Uint8Array ? new TextDecoder().decode(snapshot) : snapshot;
   return MiniSearchIndex.load(json, options);
 }
 

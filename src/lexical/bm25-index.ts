@@ -1,0 +1,544 @@
+import { LongshipError } from '../errors.js';
+import { analyze, analyzeToken, tokenize } from './analyzer.js';
+import { type Bm25Settings, DEFAULT_WEIGHTS, FIELDS, settingsFrom, weightScale } from './bm25-settings.js';
+import { type Bm25Snapshot, decodeSnapshot, encodeSnapshot } from './bm25-snapshot.js';
+import type {
+  LexicalDoc,
+  LexicalHit,
+  LexicalIndex,
+  LexicalIndexOptions,
+  LexicalLoadOptions,
+  LexicalSearchOptions,
+} from './lexical-index.js';
+import { boundedEditDistance, lowerBound } from './term-match.js';
+
+const DEFAULT_LIMIT = 10;
+const MAX_FREQUENCY = 0xffffffff;
+// Prefix and fuzzy matches weigh as in MiniSearch, which this index replaced.
+const PREFIX_WEIGHT = 0.375;
+const FUZZY_WEIGHT = 0.45;
+const MAX_FUZZY = 6;
+// Removed documents stay in the postings (skipped when hits are collected) until they are a
+// quarter of all slots; then one pass rewrites the postings without them.
+const COMPACT_MIN = 64;
+
+/**
+ * A {@link LexicalIndex} of its own: BM25F over title, headings and body, with Longship's
+ * analyzer. Field weights apply before saturation: a term in a field of weight w counts w times,
+ * and the field adds w times its length. Postings are typed arrays of (document slot, weighted
+ * term frequency); a search accumulates scores in one dense array over the slots.
+ */
+export class Bm25Index implements LexicalIndex {
+  readonly #settings: Bm25Settings;
+  // Frequencies and lengths are whole numbers in units of 1/#scale (see weightScale).
+  readonly #scale: number;
+  readonly #repeats: readonly number[];
+
+  readonly #termIds = new Map<string, number>();
+  #terms: string[] = [];
+  /** Per term: (slot, frequency) pairs, the first #postingLength[t] entries in use. */
+  #postings: Uint32Array[] = [];
+  #postingLength: number[] = [];
+  /** Live documents per term (postings may still hold removed ones). */
+  #df: number[] = [];
+  /** Term ids in term order, for prefix and fuzzy matching; built when first needed. */
+  #sorted: Uint32Array | undefined;
+
+  #slotOf = new Map<number, number>();
+  #slots = 0;
+  #keys = new Float64Array(16);
+  #lengths = new Float64Array(16);
+  #alive = new Uint8Array(16);
+  /** Forward index: slot s's (term, frequency) pairs are #forward[#forwardStart[s] … #forwardStart[s + 1]). */
+  #forward = new Uint32Array(64);
+  #forwardStart = new Uint32Array(17);
+  #live = 0;
+  #dead = 0;
+  #totalLength = 0;
+
+  // Search scratch, one entry per slot; scores are back to 0 after every search.
+  #scores = new Float64Array(16);
+  #touched = new Uint32Array(16);
+
+  private constructor(settings: Bm25Settings) {
+    this.#settings = settings;
+    this.#scale = weightScale(settings.fieldWeights);
+    this.#repeats = FIELDS.map((field) => Math.round(settings.fieldWeights[field] * this.#scale));
+  }
+
+  static create(options: LexicalIndexOptions = {}): Bm25Index {
+    return new Bm25Index(settingsFrom(options, DEFAULT_WEIGHTS));
+  }
+
+  static load(bytes: Uint8Array, options: LexicalLoadOptions = {}): Bm25Index {
+    const snapshot = decodeSnapshot(bytes);
+    const built = snapshot.settings;
+    const index = new Bm25Index(
+      settingsFrom({ k1: options.k1 ?? built.k1, b: options.b ?? built.b }, built.fieldWeights),
+    );
+    index.#restore(snapshot);
+    return index;
+  }
+
+  get size(): number {
+    return this.#live;
+  }
+
+  add(doc: LexicalDoc): void {
+    checkDoc(doc);
+    if (this.#slotOf.has(doc.key)) {
+      throw new LongshipError('DUPLICATE_KEY', `Key ${doc.key} is already in the lexical index.`);
+    }
+    this.#insert(doc);
+  }
+
+  replace(doc: LexicalDoc): void {
+    checkDoc(doc);
+    const counts = this.#analyse(doc);
+    this.remove(doc.key);
+    this.#insertAnalysed(doc.key, counts);
+  }
+
+  remove(key: number): boolean {
+    const slot = this.#slotOf.get(key);
+    if (slot === undefined) return false;
+    const forward = this.#forward;
+    const end = this.#forwardStart[slot + 1]!;
+    for (let i = this.#forwardStart[slot]!; i < end; i += 2) this.#df[forward[i]!]!--;
+    this.#totalLength -= this.#lengths[slot]!;
+    this.#alive[slot] = 0;
+    this.#slotOf.delete(key);
+    this.#live--;
+    this.#dead++;
+    if (this.#dead >= COMPACT_MIN && this.#dead * 4 >= this.#slots) this.#compact();
+    return true;
+  }
+
+  has(key: number): boolean {
+    return this.#slotOf.has(key);
+  }
+
+  search(query: string, options: LexicalSearchOptions = {}): LexicalHit[] {
+    const limit = options.limit ?? DEFAULT_LIMIT;
+    if (!(limit >= 0) || (Number.isFinite(limit) && !Number.isInteger(limit))) {
+      throw new LongshipError('INVALID_ARGUMENT', `limit must be a whole number ≥ 0, not ${limit}.`);
+    }
+    const fuzzy = options.fuzzy ?? 0;
+    if (!(fuzzy >= 0 && Number.isFinite(fuzzy))) {
+      throw new LongshipError('INVALID_ARGUMENT', `fuzzy must be a finite number ≥ 0, not ${fuzzy}.`);
+    }
+    // With every document empty, nothing can match (and the average length would be 0).
+    if (limit === 0 || this.#totalLength === 0) return [];
+    const weights = this.#queryWeights(query, options.prefix ?? false, fuzzy);
+    if (weights.size === 0) return [];
+
+    const { k1, b } = this.#settings;
+    const scores = this.#scores;
+    const touched = this.#touched;
+    const lengths = this.#lengths;
+    const n = this.#live;
+    // k1 · (1 − b + b · length / average), in the units the lengths and frequencies are kept in.
+    const base = k1 * this.#scale * (1 - b);
+    const perLength = (k1 * this.#scale * b * n) / this.#totalLength;
+    let count = 0;
+    for (const [term, weight] of weights) {
+      const df = this.#df[term]!;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const factor = weight * idf * (k1 + 1);
+      const list = this.#postings[term]!;
+      const end = this.#postingLength[term]!;
+      for (let i = 0; i < end; i += 2) {
+        const slot = list[i]!;
+        const tf = list[i + 1]!;
+        const score = scores[slot]!;
+        // Every contribution is > 0, so 0 means "not yet touched".
+        if (score === 0) touched[count++] = slot;
+        // tf / (tf + …) first: with k1 = 0 it is exactly 1, so equal documents tie exactly.
+        scores[slot] = score + factor * (tf / (tf + base + perLength * lengths[slot]!));
+      }
+    }
+    try {
+      return this.#collect(count, limit, options.allow);
+    } finally {
+      for (let i = 0; i < count; i++) scores[touched[i]!] = 0;
+    }
+  }
+
+  serialize(): Uint8Array {
+    if (this.#dead > 0) this.#compact();
+    const terms = this.#terms.length;
+    const offsets = new Uint32Array(terms + 1);
+    for (let t = 0; t < terms; t++) offsets[t + 1] = offsets[t]! + this.#postingLength[t]! / 2;
+    const postings = new Uint32Array(offsets[terms]! * 2);
+    for (let t = 0; t < terms; t++) {
+      postings.set(this.#postings[t]!.subarray(0, this.#postingLength[t]!), offsets[t]! * 2);
+    }
+    return encodeSnapshot({
+      settings: this.#settings,
+      keys: this.#keys.subarray(0, this.#slots),
+      lengths: this.#lengths.subarray(0, this.#slots),
+      offsets,
+      postings,
+      terms: this.#terms,
+    });
+  }
+
+  /** Live hits among the first `count` touched slots: allowed ones, best `limit`, sorted. */
+  #collect(count: number, limit: number, allow: LexicalSearchOptions['allow']): LexicalHit[] {
+    const scores = this.#scores;
+    const touched = this.#touched;
+    const keys = this.#keys;
+    const alive = this.#alive;
+    const allowed = allow === undefined ? undefined : typeof allow === 'function' ? allow : undefined;
+    const allowSet = typeof allow === 'object' ? allow : undefined;
+    if (limit >= count) {
+      const hits: LexicalHit[] = [];
+      for (let i = 0; i < count; i++) {
+        const slot = touched[i]!;
+        if (alive[slot] === 0) continue;
+        const key = keys[slot]!;
+        if ((allowSet && !allowSet.has(key)) || (allowed && !allowed(key))) continue;
+        hits.push({ key, score: scores[slot]! });
+      }
+      return hits.sort(byScore);
+    }
+    // A min-heap of the best `limit` so far, worst at the root.
+    const heapScore = new Float64Array(limit);
+    const heapKey = new Float64Array(limit);
+    let size = 0;
+    for (let i = 0; i < count; i++) {
+      const slot = touched[i]!;
+      if (alive[slot] === 0) continue;
+      const score = scores[slot]!;
+      const key = keys[slot]!;
+      if (size === limit && !better(score, key, heapScore[0]!, heapKey[0]!)) continue;
+      if ((allowSet && !allowSet.has(key)) || (allowed && !allowed(key))) continue;
+      if (size < limit) {
+        let at = size++;
+        while (at > 0) {
+          const parent = (at - 1) >> 1;
+          if (!better(heapScore[parent]!, heapKey[parent]!, score, key)) break;
+          heapScore[at] = heapScore[parent]!;
+          heapKey[at] = heapKey[parent]!;
+          at = parent;
+        }
+        heapScore[at] = score;
+        heapKey[at] = key;
+      } else {
+        let at = 0;
+        for (;;) {
+          let child = 2 * at + 1;
+          if (child >= size) break;
+          if (
+            child + 1 < size &&
+            better(heapScore[child]!, heapKey[child]!, heapScore[child + 1]!, heapKey[child + 1]!)
+          )
+            child++;
+          if (!better(score, key, heapScore[child]!, heapKey[child]!)) break;
+          heapScore[at] = heapScore[child]!;
+          heapKey[at] = heapKey[child]!;
+          at = child;
+        }
+        heapScore[at] = score;
+        heapKey[at] = key;
+      }
+    }
+    const hits: LexicalHit[] = [];
+    for (let i = 0; i < size; i++) hits.push({ key: heapKey[i]!, score: heapScore[i]! });
+    return hits.sort(byScore);
+  }
+
+  /** Query term id → weight: how often the term occurs in the query, times its match weight. */
+  #queryWeights(query: string, prefix: boolean, fuzzy: number): Map<number, number> {
+    const occurrences = new Map<string, number>();
+    for (const term of analyze(query)) occurrences.set(term, (occurrences.get(term) ?? 0) + 1);
+    const weights = new Map<number, number>();
+    const add = (id: number, weight: number) => {
+      if (this.#df[id]! > 0) weights.set(id, (weights.get(id) ?? 0) + weight);
+    };
+    for (const [term, times] of occurrences) {
+      const id = this.#termIds.get(term);
+      if (id !== undefined) add(id, times);
+      if (prefix || fuzzy > 0) {
+        for (const [match, weight] of this.#expand(term, prefix, fuzzy)) add(match, times * weight);
+      }
+    }
+    return weights;
+  }
+
+  /** Other terms a query term matches by prefix or within the edit distance, with their weights. */
+  #expand(term: string, prefix: boolean, fuzzy: number): Map<number, number> {
+    const terms = this.#terms;
+    const found = new Map<number, number>();
+    if (prefix) {
+      this.#sorted ??= Uint32Array.from(terms.keys()).sort((a, b) => (terms[a]! < terms[b]! ? -1 : 1));
+      const sorted = this.#sorted;
+      for (let i = lowerBound(sorted, terms, term); i < sorted.length; i++) {
+        const id = sorted[i]!;
+        const other = terms[id]!;
+        if (!other.startsWith(term)) break;
+        const distance = other.length - term.length;
+        if (distance > 0) found.set(id, (PREFIX_WEIGHT * other.length) / (other.length + 0.3 * distance));
+      }
+    }
+    const maxDistance = fuzzy < 1 ? Math.min(MAX_FUZZY, Math.round(term.length * fuzzy)) : fuzzy;
+    if (maxDistance > 0) {
+      for (let id = 0; id < terms.length; id++) {
+        if (found.has(id) || this.#df[id] === 0) continue;
+        const other = terms[id]!;
+        const distance = boundedEditDistance(term, other, maxDistance);
+        if (distance > 0) found.set(id, (FUZZY_WEIGHT * other.length) / (other.length + distance));
+      }
+    }
+    return found;
+  }
+
+  #insert(doc: LexicalDoc): void {
+    this.#insertAnalysed(doc.key, this.#analyse(doc));
+  }
+
+  /** Weighted term frequencies and, under the empty string, the weighted length. */
+  #analyse(doc: LexicalDoc): { length: number; counts: Map<string, number> } {
+    const counts = new Map<string, number>();
+    let length = 0;
+    for (let f = 0; f < FIELDS.length; f++) {
+      const text = doc[FIELDS[f]!];
+      const repeat = this.#repeats[f]!;
+      if (!text || repeat === 0) continue;
+      for (const token of tokenize(text)) {
+        const terms = analyzeToken(token);
+        if (terms.length === 0) continue;
+        length += repeat;
+        for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + repeat);
+      }
+    }
+    for (const tf of counts.values()) {
+      if (tf > MAX_FREQUENCY) {
+        throw new LongshipError('INVALID_ARGUMENT', `Key ${doc.key} repeats one term too often to index.`);
+      }
+    }
+    return { length, counts };
+  }
+
+  #insertAnalysed(key: number, { length, counts }: { length: number; counts: Map<string, number> }): void {
+    const slot = this.#slots;
+    this.#reserveSlots(slot + 1);
+    let at = this.#forwardStart[slot]!;
+    this.#forward = grown(this.#forward, at + counts.size * 2);
+    const forward = this.#forward;
+    for (const [term, tf] of counts) {
+      let id = this.#termIds.get(term);
+      if (id === undefined) {
+        id = this.#terms.length;
+        this.#termIds.set(term, id);
+        this.#terms.push(term);
+        this.#postings.push(new Uint32Array(4));
+        this.#postingLength.push(0);
+        this.#df.push(0);
+        this.#sorted = undefined;
+      }
+      this.#append(id, slot, tf);
+      this.#df[id]!++;
+      forward[at++] = id;
+      forward[at++] = tf;
+    }
+    this.#forwardStart[slot + 1] = at;
+    this.#keys[slot] = key;
+    this.#lengths[slot] = length;
+    this.#alive[slot] = 1;
+    this.#slotOf.set(key, slot);
+    this.#slots++;
+    this.#live++;
+    this.#totalLength += length;
+  }
+
+  #append(term: number, slot: number, tf: number): void {
+    let list = this.#postings[term]!;
+    const used = this.#postingLength[term]!;
+    if (used + 2 > list.length) {
+      const next = new Uint32Array(Math.max(4, list.length * 2));
+      next.set(list.subarray(0, used));
+      this.#postings[term] = list = next;
+    }
+    list[used] = slot;
+    list[used + 1] = tf;
+    this.#postingLength[term] = used + 2;
+  }
+
+  #reserveSlots(needed: number): void {
+    if (needed <= this.#keys.length) return;
+    const capacity = Math.max(needed, this.#keys.length * 2);
+    this.#keys = grown(this.#keys, capacity);
+    this.#lengths = grown(this.#lengths, capacity);
+    this.#alive = grown(this.#alive, capacity);
+    this.#forwardStart = grown(this.#forwardStart, capacity + 1);
+    this.#scores = new Float64Array(capacity);
+    this.#touched = new Uint32Array(capacity);
+  }
+
+  /** Drops removed documents and terms no document has left; slots and term ids are renumbered. */
+  #compact(): void {
+    const oldSlots = this.#slots;
+    const newSlot = new Int32Array(oldSlots);
+    let slots = 0;
+    for (let s = 0; s < oldSlots; s++) newSlot[s] = this.#alive[s] ? slots++ : -1;
+    const newTerm = new Int32Array(this.#terms.length);
+    const terms: string[] = [];
+    const postings: Uint32Array[] = [];
+    const postingLength: number[] = [];
+    const df: number[] = [];
+    this.#termIds.clear();
+    for (let t = 0; t < this.#terms.length; t++) {
+      const live = this.#df[t]!;
+      if (live === 0) {
+        newTerm[t] = -1;
+        continue;
+      }
+      newTerm[t] = terms.length;
+      this.#termIds.set(this.#terms[t]!, terms.length);
+      const old = this.#postings[t]!;
+      const list = new Uint32Array(live * 2);
+      let at = 0;
+      for (let i = 0; i < this.#postingLength[t]!; i += 2) {
+        const slot = newSlot[old[i]!]!;
+        if (slot < 0) continue;
+        list[at++] = slot;
+        list[at++] = old[i + 1]!;
+      }
+      terms.push(this.#terms[t]!);
+      postings.push(list);
+      postingLength.push(at);
+      df.push(live);
+    }
+    const forward = new Uint32Array(this.#forward.length);
+    const forwardStart = new Uint32Array(this.#forwardStart.length);
+    const keys = new Float64Array(this.#keys.length);
+    const lengths = new Float64Array(this.#lengths.length);
+    const alive = new Uint8Array(this.#alive.length);
+    let at = 0;
+    for (let s = 0; s < oldSlots; s++) {
+      const slot = newSlot[s]!;
+      if (slot < 0) continue;
+      const end = this.#forwardStart[s + 1]!;
+      for (let i = this.#forwardStart[s]!; i < end; i += 2) {
+        forward[at++] = newTerm[this.#forward[i]!]!;
+        forward[at++] = this.#forward[i + 1]!;
+      }
+      forwardStart[slot + 1] = at;
+      keys[slot] = this.#keys[s]!;
+      lengths[slot] = this.#lengths[s]!;
+      alive[slot] = 1;
+      this.#slotOf.set(this.#keys[s]!, slot);
+    }
+    this.#terms = terms;
+    this.#postings = postings;
+    this.#postingLength = postingLength;
+    this.#df = df;
+    this.#sorted = undefined;
+    this.#forward = forward;
+    this.#forwardStart = forwardStart;
+    this.#keys = keys;
+    this.#lengths = lengths;
+    this.#alive = alive;
+    this.#slots = slots;
+    this.#dead = 0;
+  }
+
+  /** Takes over a decoded snapshot: postings are views into its buffer until they grow. */
+  #restore(snapshot: Bm25Snapshot): void {
+    const { keys, lengths, offsets, postings, terms } = snapshot;
+    const docs = keys.length;
+    this.#reserveSlots(docs);
+    this.#keys.set(keys);
+    this.#lengths.set(lengths);
+    this.#alive.fill(1, 0, docs);
+    for (let s = 0; s < docs; s++) {
+      if (this.#slotOf.has(keys[s]!)) {
+        throw new LongshipError('CORRUPT_INDEX', `The lexical index snapshot lists key ${keys[s]} twice.`);
+      }
+      this.#slotOf.set(keys[s]!, s);
+      this.#totalLength += lengths[s]!;
+    }
+    for (let t = 0; t < terms.length; t++) {
+      const term = terms[t]!;
+      if (this.#termIds.has(term)) {
+        throw new LongshipError('CORRUPT_INDEX', `The lexical index snapshot lists term ${term} twice.`);
+      }
+      this.#termIds.set(term, t);
+      const start = offsets[t]! * 2;
+      const end = offsets[t + 1]! * 2;
+      this.#postings.push(postings.subarray(start, end));
+      this.#postingLength.push(end - start);
+      this.#df.push((end - start) / 2);
+    }
+    this.#terms = terms.slice();
+    // The forward index, rebuilt from the postings: count each slot's terms, then fill.
+    const starts = this.#forwardStart;
+    for (let i = 0; i < postings.length; i += 2) starts[postings[i]! + 1]! += 2;
+    for (let s = 0; s < docs; s++) starts[s + 1]! += starts[s]!;
+    const forward = new Uint32Array(postings.length);
+    const cursor = starts.slice(0, docs);
+    for (let t = 0; t < terms.length; t++) {
+      for (let i = offsets[t]! * 2; i < offsets[t + 1]! * 2; i += 2) {
+        const at = cursor[postings[i]!]!;
+        forward[at] = t;
+        forward[at + 1] = postings[i + 1]!;
+        cursor[postings[i]!] = at + 2;
+      }
+    }
+    this.#forward = forward;
+    this.#slots = docs;
+    this.#live = docs;
+  }
+}
+
+function better(scoreA: number, keyA: number, scoreB: number, keyB: number): boolean {
+  return scoreA > scoreB || (scoreA === scoreB && keyA < keyB);
+}
+
+function byScore(a: LexicalHit, b: LexicalHit): number {
+  return b.score - a.score || a.key - b.key;
+}
+
+function grown<A extends Float64Array | Uint32Array | Uint8Array>(array: A, needed: number): A {
+  if (needed <= array.length) return array;
+  const next = new (array.constructor as new (length: number) => A)(Math.max(needed, array.length * 2));
+  next.set(array);
+  return next;
+}
+
+function checkDoc(doc: LexicalDoc): void {
+  if (!(Number.isSafeInteger(doc.key) && doc.key >= 0)) {
+    throw new LongshipError('INVALID_ARGUMENT', `A key must be an integer in [0, 2^53), not ${doc.key}.`);
+  }
+  for (const field of FIELDS) {
+    const text = doc[field];
+    if (text !== undefined && typeof text !== 'string') {
+      throw new LongshipError('INVALID_ARGUMENT', `The ${field} of key ${doc.key} must be a string.`);
+    }
+  }
+}
+
+/**
+ * A new, empty BM25 index.
+ *
+ * @example
+ * const index = createLexicalIndex({ fieldWeights: { title: 3 } });
+ * index.add({ key: 7, title: 'readFileSync', body: 'Reads a whole file.' });
+ * index.search('read file sync', { limit: 5 }); // [{ key: 7, score: … }]
+ */
+export function createLexicalIndex(options?: LexicalIndexOptions): LexicalIndex {
+  return Bm25Index.create(options);
+}
+
+/**
+ * Rebuilds an index from {@link LexicalIndex.serialize}'s bytes. `k1` and `b` may change; field
+ * weights are the snapshot's. Throws `CORRUPT_INDEX` if the bytes are truncated or damaged, or were
+ * written by another format or analyzer version.
+ *
+ * @example
+ * const copy = loadLexicalIndex(index.serialize());
+ */
+export function loadLexicalIndex(bytes: Uint8Array, options?: LexicalLoadOptions): LexicalIndex {
+  return Bm25Index.load(bytes, options);
+}

@@ -1,0 +1,188 @@
+import { LongshipError } from '../errors.js';
+import { ANALYZER_ID } from './analyzer.js';
+import { type Bm25Settings, settingsFrom } from './bm25-settings.js';
+
+/** The contents of a snapshot: documents in slot order, terms in id order, no removed entries. */
+export interface Bm25Snapshot {
+  settings: Bm25Settings;
+  /** Key of each document. */
+  keys: Float64Array;
+  /** Weighted length of each document, in units of 1/scale (whole numbers). */
+  lengths: Float64Array;
+  /** Term t's postings are pairs `offsets[t]` to `offsets[t + 1]` of `postings`. */
+  offsets: Uint32Array;
+  /** (document slot, weighted term frequency in units of 1/scale) pairs, slots ascending per term. */
+  postings: Uint32Array;
+  terms: readonly string[];
+}
+
+// Layout, little-endian: the 72-byte header below, the analyzer id (UTF-8, padded to 8 bytes),
+// keys (f64 × docs), lengths (f64 × docs), offsets (u32 × terms + 1), postings (u32 × 2 × pairs),
+// the terms (UTF-8, NUL-separated, padded to 4 bytes), then a u32 checksum of everything before it.
+// Typed-array sections are read in place from one private copy, so loading costs a checksum pass
+// and a validation pass rather than parsing. Every engine Longship runs on is little-endian, as
+// the sections are written in the platform's byte order.
+const MAGIC = 'LSBM25F\n';
+export const SNAPSHOT_VERSION = 1;
+const HEADER_BYTES = 72;
+const TRAILER_BYTES = 4;
+// Analyzer ids and terms never contain NUL: the tokenizer keeps letters, digits and joiners only.
+const TERM_SEPARATOR = '\u0000';
+
+const corrupt = (message: string, cause?: unknown) =>
+  new LongshipError('CORRUPT_INDEX', message, cause === undefined ? undefined : { cause });
+
+const pad = (n: number, to: number) => Math.ceil(n / to) * to;
+
+/** Writes a snapshot (see the layout above). */
+export function encodeSnapshot(snapshot: Bm25Snapshot): Uint8Array {
+  const encoder = new TextEncoder();
+  const analyzer = encoder.encode(ANALYZER_ID);
+  const terms = encoder.encode(snapshot.terms.join(TERM_SEPARATOR));
+  const docs = snapshot.keys.length;
+  const layout = sections(
+    docs,
+    snapshot.terms.length,
+    snapshot.postings.length / 2,
+    analyzer.length,
+    terms.length,
+  );
+  const bytes = new Uint8Array(layout.total);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < MAGIC.length; i++) bytes[i] = MAGIC.charCodeAt(i);
+  view.setUint32(8, SNAPSHOT_VERSION, true);
+  view.setUint32(12, docs, true);
+  view.setUint32(16, snapshot.terms.length, true);
+  view.setUint32(20, snapshot.postings.length / 2, true);
+  view.setUint32(24, analyzer.length, true);
+  view.setUint32(28, terms.length, true);
+  view.setFloat64(32, snapshot.settings.k1, true);
+  view.setFloat64(40, snapshot.settings.b, true);
+  view.setFloat64(48, snapshot.settings.fieldWeights.title, true);
+  view.setFloat64(56, snapshot.settings.fieldWeights.headings, true);
+  view.setFloat64(64, snapshot.settings.fieldWeights.body, true);
+  bytes.set(analyzer, HEADER_BYTES);
+  new Float64Array(bytes.buffer, layout.keys, docs).set(snapshot.keys);
+  new Float64Array(bytes.buffer, layout.lengths, docs).set(snapshot.lengths);
+  new Uint32Array(bytes.buffer, layout.offsets, snapshot.offsets.length).set(snapshot.offsets);
+  new Uint32Array(bytes.buffer, layout.postings, snapshot.postings.length).set(snapshot.postings);
+  bytes.set(terms, layout.terms);
+  const words = new Uint32Array(bytes.buffer, 0, layout.total / 4);
+  view.setUint32(layout.total - TRAILER_BYTES, checksum(words, words.length - 1), true);
+  return bytes;
+}
+
+/**
+ * Reads and checks a snapshot. Throws `CORRUPT_INDEX` for anything but an intact snapshot of this
+ * format version made by this analyzer: truncation, flipped bytes, inconsistent sections.
+ */
+export function decodeSnapshot(input: unknown): Bm25Snapshot {
+  if (!(input instanceof Uint8Array)) throw corrupt('A lexical index snapshot must be a Uint8Array.');
+  if (input.length < HEADER_BYTES + TRAILER_BYTES) throw corrupt('The lexical index snapshot is truncated.');
+  for (let i = 0; i < MAGIC.length; i++) {
+    if (input[i] !== MAGIC.charCodeAt(i)) throw corrupt('This is not a Longship lexical index snapshot.');
+  }
+  const header = new DataView(input.buffer, input.byteOffset, HEADER_BYTES);
+  const version = header.getUint32(8, true);
+  if (version !== SNAPSHOT_VERSION) {
+    throw corrupt(`The lexical index snapshot has format version ${version}, not ${SNAPSHOT_VERSION}.`);
+  }
+  const docs = header.getUint32(12, true);
+  const termCount = header.getUint32(16, true);
+  const pairs = header.getUint32(20, true);
+  const analyzerBytes = header.getUint32(24, true);
+  const termBytes = header.getUint32(28, true);
+  const layout = sections(docs, termCount, pairs, analyzerBytes, termBytes);
+  if (layout.total !== input.length) throw corrupt('The lexical index snapshot is truncated or overlong.');
+
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let analyzer: string;
+  try {
+    analyzer = decoder.decode(input.subarray(HEADER_BYTES, HEADER_BYTES + analyzerBytes));
+  } catch (cause) {
+    throw corrupt('The lexical index snapshot names no readable analyzer.', cause);
+  }
+  if (analyzer !== ANALYZER_ID) {
+    throw corrupt(`The snapshot was analysed by ${analyzer}, not ${ANALYZER_ID}; rebuild it from the nodes.`);
+  }
+
+  // One copy: the index must not share memory with bytes the caller may reuse, and the copy
+  // starts at offset 0, so every section is aligned for a typed-array view.
+  const buffer = input.slice().buffer;
+  const words = new Uint32Array(buffer);
+  if (checksum(words, words.length - 1) !== words[words.length - 1]) {
+    throw corrupt('The lexical index snapshot fails its checksum.');
+  }
+
+  let settings: Bm25Settings;
+  try {
+    settings = settingsFrom(
+      { k1: header.getFloat64(32, true), b: header.getFloat64(40, true) },
+      {
+        title: header.getFloat64(48, true),
+        headings: header.getFloat64(56, true),
+        body: header.getFloat64(64, true),
+      },
+    );
+  } catch (cause) {
+    throw corrupt('The lexical index snapshot has invalid settings.', cause);
+  }
+
+  const keys = new Float64Array(buffer, layout.keys, docs);
+  const lengths = new Float64Array(buffer, layout.lengths, docs);
+  const offsets = new Uint32Array(buffer, layout.offsets, termCount + 1);
+  const postings = new Uint32Array(buffer, layout.postings, pairs * 2);
+  for (let i = 0; i < docs; i++) {
+    const key = keys[i]!;
+    const length = lengths[i]!;
+    if (!(Number.isSafeInteger(key) && key >= 0 && Number.isSafeInteger(length) && length >= 0)) {
+      throw corrupt(`The lexical index snapshot has a bad document at slot ${i}.`);
+    }
+  }
+  if (offsets[0] !== 0 || offsets[termCount] !== pairs)
+    throw corrupt('The lexical index postings are inconsistent.');
+  for (let t = 0; t < termCount; t++) {
+    const start = offsets[t]!;
+    const end = offsets[t + 1]!;
+    // Every term in a snapshot is in some document; slots ascend strictly, so none repeats.
+    if (!(start < end && end <= pairs)) throw corrupt('The lexical index postings are inconsistent.');
+    let previous = -1;
+    for (let i = start * 2; i < end * 2; i += 2) {
+      const slot = postings[i]!;
+      if (slot <= previous || slot >= docs || postings[i + 1] === 0) {
+        throw corrupt(`The postings of term ${t} in the lexical index snapshot are inconsistent.`);
+      }
+      previous = slot;
+    }
+  }
+
+  let text: string;
+  try {
+    text = decoder.decode(new Uint8Array(buffer, layout.terms, termBytes));
+  } catch (cause) {
+    throw corrupt('The lexical index snapshot has unreadable terms.', cause);
+  }
+  const terms = termCount === 0 && text === '' ? [] : text.split(TERM_SEPARATOR);
+  if (terms.length !== termCount || terms.some((term) => term === '')) {
+    throw corrupt('The lexical index snapshot lists its terms inconsistently.');
+  }
+  return { settings, keys, lengths, offsets, postings, terms };
+}
+
+function sections(docs: number, terms: number, pairs: number, analyzerBytes: number, termBytes: number) {
+  const keys = pad(HEADER_BYTES + analyzerBytes, 8);
+  const lengths = keys + docs * 8;
+  const offsets = lengths + docs * 8;
+  const postings = offsets + (terms + 1) * 4;
+  const termStart = postings + pairs * 8;
+  const total = pad(termStart + termBytes, 4) + TRAILER_BYTES;
+  return { keys, lengths, offsets, postings, terms: termStart, total };
+}
+
+// FNV-1a over 32-bit words. Each step is a bijection of the running hash, so any one changed word
+// (or byte) always changes the result; a whole pass over 40 MB takes a few tens of milliseconds.
+function checksum(words: Uint32Array, count: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < count; i++) hash = Math.imul(hash ^ words[i]!, 0x01000193);
+  return hash >>> 0;
+}
