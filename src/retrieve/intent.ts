@@ -1,0 +1,111 @@
+// search() step 1 (RETRIEVAL.md): from the session and the query, the typed queries to run. With an
+// LLM they come from {@link intentPrompt}; without one, or when it fails, the query itself is
+// searched in every context type, and the plan says why.
+import { LongshipError } from '../errors.js';
+import type { LLM, TokenUsage } from '../llm/llm.js';
+import { intentPrompt } from '../llm/prompts.js';
+import { runPrompt } from '../llm/run-prompt.js';
+import type { ContextType } from '../store/store.js';
+
+/** One query of a plan. Field names follow OpenViking's `TypedQuery`. */
+export interface TypedQuery {
+  query: string;
+  context_type: ContextType;
+  intent: string;
+  /** 1 (most important) to 5. The merge weighs a result by {@link priorityWeight}. */
+  priority: number;
+}
+
+/** What search() reads of a session: its summary, if any, and its latest messages, oldest first. */
+export interface ConversationContext {
+  summary?: string;
+  recent: readonly { role: string; text: string }[];
+}
+
+export interface QueryPlan {
+  queries: TypedQuery[];
+  /** `'llm'`: planned by the LLM. `'fallback'`: the query as given, in every allowed context type. */
+  source: 'llm' | 'fallback';
+  /** Why the fallback was used: no LLM, or the LLM's error (code and message). */
+  fallbackReason?: string;
+  /** The LLM's own reasoning, when it gave one. */
+  reasoning?: string;
+  usage?: TokenUsage;
+  elapsedMs: number;
+}
+
+export interface IntentOptions {
+  /** Most time for the LLM's answer, retries included (default 10 000). */
+  timeoutMs?: number;
+}
+
+/** Priority 1 → 1.0, 3 → 0.8, 5 → 0.6: lower priorities count, but less. */
+export function priorityWeight(priority: number): number {
+  return 1 - 0.1 * (Math.min(5, Math.max(1, priority)) - 1);
+}
+
+/**
+ * Plans the typed queries for `query`. Never fails because of the LLM: a timeout, an HTTP error or
+ * an answer that does not fit the schema gives the fallback plan. Only the caller's own abort
+ * (`ABORTED`) rejects.
+ *
+ * @example
+ * const plan = await planQueries(llm, 'What style do I like?', context, ['memory', 'resource', 'skill']);
+ * if (plan.source === 'fallback') console.warn(plan.fallbackReason);
+ */
+export async function planQueries(
+  llm: LLM | undefined,
+  query: string,
+  context: ConversationContext | undefined,
+  allowed: readonly ContextType[],
+  options: IntentOptions & { signal?: AbortSignal } = {},
+): Promise<QueryPlan> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const fallback = (reason: string, usage?: TokenUsage): QueryPlan => ({
+    queries: allowed.map((type) => ({
+      query,
+      context_type: type,
+      intent: 'the query as given',
+      priority: 3,
+    })),
+    source: 'fallback',
+    fallbackReason: reason,
+    ...(usage ? { usage } : {}),
+    elapsedMs: elapsed(),
+  });
+  if (!llm) return fallback('no LLM endpoint is configured');
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  // One deadline for the whole call, retries included, whatever the LLM client does with timeoutMs.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), timeoutMs);
+  const forward = () => deadline.abort();
+  options.signal?.addEventListener('abort', forward, { once: true });
+  try {
+    const { output, usage } = await runPrompt(
+      llm,
+      intentPrompt,
+      { query, ...(context?.summary ? { summary: context.summary } : {}), recent: context?.recent ?? [] },
+      { signal: deadline.signal, timeoutMs },
+    );
+    const queries = output.queries.filter((q) => allowed.includes(q.context_type));
+    return {
+      queries,
+      source: 'llm',
+      ...(output.reasoning ? { reasoning: output.reasoning } : {}),
+      usage,
+      elapsedMs: elapsed(),
+    };
+  } catch (error) {
+    if (options.signal?.aborted) {
+      throw new LongshipError('ABORTED', 'search() was aborted', { cause: options.signal.reason });
+    }
+    if (deadline.signal.aborted) return fallback(`TIMEOUT: no plan within ${timeoutMs} ms`);
+    if (error instanceof LongshipError) return fallback(`${error.code}: ${error.message}`);
+    // A custom LLM threw something else: still a fallback, never a failed search.
+    return fallback(`LLM failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', forward);
+  }
+}
