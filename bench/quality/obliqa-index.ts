@@ -1,9 +1,5 @@
 // Embeds the ObliQA tree with the bundled model (cached in a temp file outside the repository,
 // keyed by a hash of each text, so reruns embed nothing) and builds the retriever's sources over it.
-import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chunkText } from '../../src/embed/chunk.js';
 import type { Embedder } from '../../src/embed/embedder.js';
 import { createVectorIndex } from '../../src/index/usearch-index.js';
@@ -12,66 +8,13 @@ import type { LexicalIndex } from '../../src/lexical/lexical-index.js';
 import { createLexicalIndex } from '../../src/lexical/bm25-index.js';
 import type { RetrievalSources, RetrievalStore } from '../../src/retrieve/sources.js';
 import type { NodeRecord } from '../../src/store/store.js';
+import type { EmbeddingCache } from './embedding-cache.js';
 import { type BenchNode, subtreeText } from './obliqa-data.js';
-
-export const cacheDir = join(tmpdir(), 'longship-eval-cache');
 
 /** Most chunks embedded per node: one passage of ObliQA is 24k words (a table), the median 40. */
 const MAX_CHUNKS = 16;
 /** USE-lite reads 128 tokens; the chunker's estimate undercounts subwords, so leave headroom. */
 const CHUNK_TOKENS = 96;
-
-const hashOf = (text: string) => createHash('sha1').update(text).digest('hex');
-
-/** An embedding cache in one append-only file: 40 hex characters of SHA-1, then the vector. */
-export class EmbeddingCache {
-  readonly #file: string;
-  readonly #dimensions: number;
-  readonly #vectors = new Map<string, Float32Array>();
-
-  constructor(name: string, dimensions: number) {
-    mkdirSync(cacheDir, { recursive: true });
-    this.#file = join(cacheDir, `${name}.bin`);
-    this.#dimensions = dimensions;
-    if (!existsSync(this.#file)) return;
-    const bytes = readFileSync(this.#file);
-    const record = 40 + dimensions * 4;
-    for (let at = 0; at + record <= bytes.length; at += record) {
-      const hash = bytes.toString('latin1', at, at + 40);
-      const vector = new Float32Array(dimensions);
-      new Uint8Array(vector.buffer).set(bytes.subarray(at + 40, at + record));
-      this.#vectors.set(hash, vector);
-    }
-  }
-
-  get size(): number {
-    return this.#vectors.size;
-  }
-
-  /** Vectors for all texts, embedding (and saving) only those not cached. */
-  async embed(embedder: Embedder, texts: readonly string[], label: string): Promise<Float32Array[]> {
-    const missing = [...new Set(texts.filter((t) => !this.#vectors.has(hashOf(t))))];
-    const started = performance.now();
-    for (let i = 0; i < missing.length; i += 256) {
-      const batch = missing.slice(i, i + 256);
-      const vectors = await embedder.embed(batch);
-      const out = Buffer.alloc(batch.length * (40 + this.#dimensions * 4));
-      batch.forEach((text, j) => {
-        const hash = hashOf(text);
-        this.#vectors.set(hash, vectors[j]!);
-        const at = j * (40 + this.#dimensions * 4);
-        out.write(hash, at, 'latin1');
-        Buffer.from(vectors[j]!.buffer, vectors[j]!.byteOffset, vectors[j]!.byteLength).copy(out, at + 40);
-      });
-      appendFileSync(this.#file, out);
-      const done = Math.min(i + 256, missing.length);
-      const rate = done / ((performance.now() - started) / 1000);
-      process.stdout.write(`\r  embedding ${label}: ${done}/${missing.length} (${rate.toFixed(0)}/s)   `);
-    }
-    if (missing.length > 0) process.stdout.write('\n');
-    return texts.map((t) => this.#vectors.get(hashOf(t))!);
-  }
-}
 
 export interface BenchIndex {
   nodes: NodeRecord[];
@@ -94,7 +37,7 @@ export async function buildIndex(
   cache: EmbeddingCache,
 ): Promise<BenchIndex> {
   const chunksOf = tree.map(embeddedChunks);
-  const vectors = await cache.embed(embedder, chunksOf.flat(), 'nodes');
+  const vectors = await cache.embed(embedder, chunksOf.flat(), { label: 'nodes' });
   const index = createVectorIndex(await loadUsearch(), { dimensions: embedder.dimensions });
   const nodes: NodeRecord[] = [];
   const nodeOfVector = new Map<number, number>();
@@ -191,14 +134,10 @@ function memoisedLexical(lexical: LexicalIndex): Pick<LexicalIndex, 'search'> {
 /** The store reads retrieval makes, over plain maps: the bench measures retrieval, not a store. */
 function memoisedStore(nodes: readonly NodeRecord[]): RetrievalStore {
   const byUri = new Map(nodes.map((n) => [n.uri, n]));
-  const children = new Map<string, NodeRecord[]>();
-  for (const node of nodes) {
-    if (node.parent !== null) children.set(node.parent, [...(children.get(node.parent) ?? []), node]);
-  }
   const descendants = new Map<string, NodeRecord[]>();
   return {
+    meta: async () => ({ schemaVersion: 0, seq: 0, nextKey: 0 }),
     node: async (uri) => byUri.get(uri),
-    children: async (uri) => children.get(uri) ?? [],
     descendants: async (uri) => {
       let found = descendants.get(uri);
       if (!found) {

@@ -10,8 +10,9 @@ import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import type { LexicalIndex } from '../../src/lexical/lexical-index.js';
 import { find } from '../../src/retrieve/retriever.js';
 import { type FindOptions, resolveSettings } from '../../src/retrieve/settings.js';
+import { cacheDir, EmbeddingCache } from './embedding-cache.js';
 import { buildHierarchy, loadObliqa, type Question } from './obliqa-data.js';
-import { type BenchIndex, buildIndex, cacheDir, EmbeddingCache } from './obliqa-index.js';
+import { type BenchIndex, buildIndex } from './obliqa-index.js';
 import { evaluate, type Measured } from './obliqa-metrics.js';
 import { renderMarkdown } from './obliqa-report.js';
 
@@ -58,7 +59,7 @@ const index: BenchIndex = await buildIndex(tree, embedder, cache);
 const questionVectors = await cache.embed(
   embedder,
   questions.map((q) => q.text),
-  'questions',
+  { label: 'questions' },
 );
 const vectorOf = new Map(questions.map((q, i) => [q.text, questionVectors[i]!]));
 const queryEmbedder = {

@@ -22,7 +22,8 @@ import { rankingMetrics } from './metrics.js';
 const usage = `usage:
   npm run bench:quality -- --format beir --dir DIR --split SPLIT [options]
   npm run bench:quality -- --format obliqa --passages ZIP|DIR --questions FILE [options]
-options: --json FILE  --queries N (a seeded sample)  --alphas 0.5,0.8,1  --configs default,dense,bm25,hybrid,walk`;
+options: --json FILE  --queries N (a seeded sample)  --alphas 0.5,0.8,1  --configs default,dense,bm25,hybrid,walk
+         --weights 0.7,0.9 (also flat hybrids at these BM25 weights, named hybrid-w<weight>)`;
 
 const { values: args } = parseArgs({
   options: {
@@ -34,6 +35,7 @@ const { values: args } = parseArgs({
     json: { type: 'string' },
     queries: { type: 'string' },
     alphas: { type: 'string', default: '0.5,0.8,1' },
+    weights: { type: 'string', default: '' },
     configs: { type: 'string', default: 'default,dense,bm25,hybrid,walk' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -72,12 +74,22 @@ function configurations(): { name: string; options: FindOptions }[] {
     { name: 'dense', options: { mode: 'quick', hybrid: { lexical: false } } },
     { name: 'bm25', options: { mode: 'quick', hybrid: { vector: false } } },
     { name: 'hybrid', options: { mode: 'quick' } },
+    ...args
+      .weights!.split(',')
+      .filter(Boolean)
+      .map((weight) => ({
+        name: `hybrid-w${Number(weight)}`,
+        options: { mode: 'quick' as const, hybrid: { lexicalWeight: Number(weight) } },
+      })),
     ...args.alphas!.split(',').map((alpha) => ({
       name: `walk-a${Number(alpha)}`,
       options: { mode: 'thinking' as const, alpha: Number(alpha) },
     })),
   ];
-  return all.filter(({ name }) => wanted.has(name) || (name.startsWith('walk-') && wanted.has('walk')));
+  return all.filter(
+    ({ name }) =>
+      wanted.has(name) || name.startsWith('hybrid-w') || (name.startsWith('walk-') && wanted.has('walk')),
+  );
 }
 
 const set = load();
@@ -91,19 +103,20 @@ console.log(
 
 const model = new TransformersEmbedder();
 const cache = new EmbeddingCache(`${set.dataset}-${model.id.replace(/\W/g, '_')}`, model.dimensions);
-const embedder = cachedEmbedder(model, cache, 'ingest');
+const embedder = cachedEmbedder(model, cache);
 const longship = await openLongship({ store: await openMemoryStore(), embedder });
 
 const ingestStarted = performance.now();
-let lastPhase = '';
+let reported = 0;
 const job = longship.addResource(
   set.documents.map(({ path, content }) => ({ path, content })),
   {
     target,
-    onProgress: (progress) => {
-      const line = `  ingest: ${progress.phase} ${JSON.stringify(progress).slice(0, 100)}`;
-      if (progress.phase !== lastPhase) process.stdout.write(`\n${line}`);
-      lastPhase = progress.phase;
+    onProgress: ({ phase, done, total }) => {
+      if (phase !== 'write' || done < reported + total / 20) return;
+      reported = done;
+      const seconds = (performance.now() - ingestStarted) / 1000;
+      console.log(`  ingested ${done}/${total} documents in ${seconds.toFixed(0)} s`);
     },
   },
 );
