@@ -187,7 +187,9 @@ describe('connectLongship', () => {
     expect(summary.cancelled).toBe(2);
 
     const already = AbortSignal.abort();
-    expect(((await rejection(longship.find('x', { signal: already }))) as LongshipError).code).toBe('ABORTED');
+    expect(((await rejection(longship.find('x', { signal: already }))) as LongshipError).code).toBe(
+      'ABORTED',
+    );
     await longship.write(`${R}/after.md`, 'Still works.');
     expect(await longship.read(`${R}/after.md`)).toBe('Still works.');
     await longship.close();

@@ -1,7 +1,8 @@
 // A Longship for worker-protocol tests: a memory store and a word-hashing embedder, so that a test
 // runs in milliseconds; and an embedder that waits at a gate, for cancellation.
-import { openLongship } from '../../src/engine.js';
+
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
+import { openLongship } from '../../src/engine.js';
 import { loadUsearch, type UsearchModule } from '../../src/index/usearch-module.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
 import { embedderInfo, hashEmbedder } from '../context/fixtures.js';

@@ -1,0 +1,251 @@
+// createLongship() in Chromium: a real module Worker (and SharedWorker), real IndexedDB, real Web
+// Locks. Indexes with the bundled model, reloads and finds again; two tabs write at once; a tab
+// without a SharedWorker waits for the store and takes it over when the owner's tab closes.
+import { createRequire } from 'node:module';
+import { dirname, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleForBrowser, launchChromium, type StaticServer, serveFiles } from './browser.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+/** onnxruntime-web's dist folder, relative to the root: the copy transformers.js itself imports. */
+function onnxruntimeWebDist(): string {
+  const require = createRequire(import.meta.url);
+  const fromTransformers = createRequire(require.resolve('@huggingface/transformers'));
+  return relative(root, dirname(fromTransformers.resolve('onnxruntime-web')))
+    .split('\\')
+    .join('/');
+}
+
+let browser: Browser;
+let server: StaticServer;
+let pageBundleBytes: number;
+
+beforeAll(async () => {
+  const [page, entry, hashWorker] = await Promise.all([
+    bundleForBrowser(here('./longship-page.ts')),
+    bundleForBrowser(here('../../src/worker/entry.ts')),
+    bundleForBrowser(here('./longship-hash-worker.ts')),
+  ]);
+  pageBundleBytes = await mainThreadBytes();
+  server = await serveFiles(root, {
+    '/': { body: '<!doctype html><title>Longship</title>', type: 'text/html' },
+    '/bundle/page.js': { body: page },
+    // Where createLongship's default `new URL('../worker/entry.js', import.meta.url)` points from
+    // /bundle/page.js: esbuild, unlike Vite, leaves that URL as it is.
+    '/worker/entry.js': { body: entry },
+    '/bundle/hash-worker.js': { body: hashWorker },
+  });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** The size of what a page that imports createLongship from the package entry loads on its main thread. */
+async function mainThreadBytes(): Promise<number> {
+  const result = await build({
+    stdin: { contents: "export { createLongship } from './src/index.js';", resolveDir: root, loader: 'ts' },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    minify: true,
+    external: ['node:*'],
+  });
+  return result.outputFiles[0]!.contents.byteLength;
+}
+
+async function openPage(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${server.origin}/`);
+  // A string, not a function: vitest would rewrite a function's import() for Node.
+  await page.evaluate(`import('${server.origin}/bundle/page.js')`);
+  return page;
+}
+
+const isLocal = (url: string) => url.startsWith(`${server.origin}/`) || url.startsWith('blob:');
+
+describe('createLongship in Chromium', () => {
+  it('keeps the main thread light: the page bundle holds the client, not the engine', () => {
+    // The engine (transformers.js, USearch glue, the parsers) is megabytes; the client is comlink and a proxy.
+    expect(pageBundleBytes).toBeLessThan(40_000);
+  });
+
+  it('indexes with the bundled model in a worker, reloads, and finds the same without re-indexing', async () => {
+    const context = await browser.newContext();
+    const requested: string[] = [];
+    context.on('request', (request) => requested.push(request.url()));
+    await context.route(
+      (url) => !isLocal(url.href),
+      (route) => route.abort(),
+    );
+    try {
+      const config = {
+        name: 'reload-test',
+        usearch: '/wasm/dist/usearch.wasm',
+        modelDirectory: `${server.origin}/model/use-lite/`,
+        wasmPaths: `${server.origin}/${onnxruntimeWebDist()}/`,
+      };
+      const open = `
+        const c = ${JSON.stringify(config)};
+        const { createLongship, bundledModel } = globalThis.longshipPage;
+        const longship = await createLongship({
+          name: c.name,
+          usearch: c.usearch,
+          transformers: { model: { ...bundledModel, directory: c.modelDirectory }, wasmPaths: c.wasmPaths },
+        });`;
+      const page = await openPage(context);
+      const first = (await page.evaluate(`(async () => {
+        ${open}
+        const phases = [];
+        const job = longship.addResource([
+          { path: 'rivers.md', content: '# Rivers\\n\\nRivers flood in spring when the snow melts in the mountains.' },
+          { path: 'deserts.md', content: '# Deserts\\n\\nDeserts get less than 250 mm of rain a year.' },
+          { path: 'bread.md', content: '# Bread\\n\\nKnead the dough for ten minutes, then let it rise.' },
+        ], { target: 'viking://resources/notes', onProgress: (p) => phases.push(p.phase) });
+        const id = await job.id;
+        const result = await job;
+        await longship.waitProcessed();
+        const found = await longship.find('When do rivers flood?', { limit: 3 });
+        let missing;
+        try { await longship.read('viking://resources/nowhere.md'); } catch (e) {
+          missing = { isLongshipError: e instanceof globalThis.longshipPage.LongshipError, code: e.code, name: e.name };
+        }
+        return { id, added: result.added, phases, embedder: longship.embedder, missing,
+          top: found.resources.map((r) => r.uri), shared: typeof SharedWorker !== 'undefined' };
+      })()`)) as {
+        id: number;
+        added: number;
+        phases: string[];
+        embedder: { id: string; dimensions: number };
+        missing: { isLongshipError: boolean; code: string; name: string };
+        top: string[];
+        shared: boolean;
+      };
+      expect(first.shared).toBe(true);
+      expect(typeof first.id).toBe('number');
+      expect(first.added).toBe(3);
+      expect(first.phases).toContain('embed');
+      expect(first.phases).toContain('write');
+      expect(first.embedder).toEqual({ id: 'longship/use-lite', dimensions: 512 });
+      expect(first.missing).toEqual({ isLongshipError: true, code: 'NOT_FOUND', name: 'LongshipError' });
+      expect(first.top[0]).toBe('viking://resources/notes/rivers.md');
+
+      await page.reload();
+      await page.evaluate(`import('${server.origin}/bundle/page.js')`);
+      const again = (await page.evaluate(`(async () => {
+        ${open}
+        const found = await longship.find('When do rivers flood?', { limit: 3 });
+        const listed = await longship.ls('viking://resources/notes');
+        const { problems } = await longship.verify();
+        await longship.close();
+        return { top: found.resources.map((r) => r.uri), listed: listed.map((n) => n.name).sort(), problems };
+      })()`)) as { top: string[]; listed: string[]; problems: unknown[] };
+      expect(again.top).toEqual(first.top);
+      expect(again.listed).toEqual(['bread.md', 'deserts.md', 'rivers.md']);
+      expect(again.problems).toEqual([]);
+      expect(requested.filter((url) => !isLocal(url))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shares one store between two tabs writing at once (SharedWorker), nothing lost', async () => {
+    const context = await browser.newContext();
+    try {
+      const [a, b] = await Promise.all([openPage(context), openPage(context)]);
+      const write = (tab: string) => `(async () => {
+        const longship = await globalThis.longshipPage.createLongship({
+          name: 'two-tabs', worker: '/bundle/hash-worker.js', usearch: '/wasm/dist/usearch.wasm',
+        });
+        globalThis.longship = longship;
+        await Promise.all([
+          ...Array.from({ length: 15 }, (_, i) =>
+            longship.write('viking://resources/${tab}/note-' + i + '.md', 'Note ' + i + ' from tab ${tab}.', { parents: true })),
+          longship.addResource('# Batch\\n\\nA document queued by tab ${tab}.', { name: 'batch-${tab}.md' }),
+        ]);
+        return true;
+      })()`;
+      await Promise.all([a.evaluate(write('a')), b.evaluate(write('b'))]);
+      const seen = async (page: Page) =>
+        (await page.evaluate(`(async () => {
+          const l = globalThis.longship;
+          await l.waitProcessed();
+          const files = await l.glob('**/*.md', { uri: 'viking://resources' });
+          return { files: files.length, problems: (await l.verify()).problems };
+        })()`)) as { files: number; problems: unknown[] };
+      expect(await seen(a)).toEqual({ files: 32, problems: [] });
+      expect(await seen(b)).toEqual({ files: 32, problems: [] });
+      // Tab a leaves; tab b keeps the engine and its data.
+      await a.evaluate('globalThis.longship.close()');
+      expect(await seen(b)).toEqual({ files: 32, problems: [] });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('without a SharedWorker, a second tab waits for the store and takes it over when the first closes', async () => {
+    const context = await browser.newContext();
+    try {
+      const open = (tab: string) => `
+        globalThis.events = [];
+        globalThis.opening = globalThis.longshipPage.createLongship({
+          name: 'handover', worker: '/bundle/hash-worker.js', usearch: '/wasm/dist/usearch.wasm', shared: false,
+          onWait: () => globalThis.events.push('waiting'),
+        }).then(async (longship) => {
+          globalThis.events.push('open');
+          globalThis.longship = longship;
+          for (let i = 0; i < 10; i++) {
+            await longship.write('viking://resources/${tab}/note-' + i + '.md', 'Note ' + i + ' from tab ${tab}.', { parents: true });
+          }
+          globalThis.events.push('written');
+        });
+        true`;
+      const owner = await openPage(context);
+      await owner.evaluate(open('owner'));
+      await owner.waitForFunction('globalThis.events.includes("written")');
+
+      const next = await openPage(context);
+      await next.evaluate(open('next'));
+      await next.waitForFunction('globalThis.events.includes("waiting")');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await next.evaluate('globalThis.events')).toEqual(['waiting']);
+
+      // Closing the tab ends its worker, which lets go of the lock: the next tab opens and writes.
+      await owner.close();
+      await next.waitForFunction('globalThis.events.includes("written")', undefined, { timeout: 20_000 });
+      const files = await next.evaluate(`(async () => {
+        const files = await globalThis.longship.glob('**/*.md', { uri: 'viking://resources' });
+        return files.sort();
+      })()`);
+      expect(files).toHaveLength(20);
+      expect(files).toContain('viking://resources/owner/note-9.md');
+      expect(files).toContain('viking://resources/next/note-0.md');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('rejects with WORKER_LOST when the worker script does not load', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await openPage(context);
+      const answer = await page.evaluate(`(async () => {
+        try {
+          await globalThis.longshipPage.createLongship({ worker: '/missing/worker.js', shared: false });
+          return 'opened';
+        } catch (e) { return e.code + ' ' + (e instanceof globalThis.longshipPage.LongshipError); }
+      })()`);
+      expect(answer).toBe('WORKER_LOST true');
+    } finally {
+      await context.close();
+    }
+  });
+});
