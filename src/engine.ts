@@ -14,9 +14,12 @@ import { type AddResourceOptions, type AddSkillOptions, createIngestor } from '.
 import type { ResourceInput } from './ingest/input.js';
 import { createIngestQueue, type QueuedJob, type QueueProgress, type QueueSummary } from './ingest/queue.js';
 import type { SkillInput } from './ingest/skill.js';
+import type { LLM, Reranker } from './llm/llm.js';
 import { createRetriever, type FindResult } from './retrieve/retriever.js';
+import { type ContextSearchOptions, search as runSearch, type SearchResult } from './retrieve/search.js';
 import type { FindOptions } from './retrieve/settings.js';
 import type { RetrievalSources } from './retrieve/sources.js';
+import { createSessions, type Session } from './session/session.js';
 import { openIdbStore } from './store/idb-open.js';
 import { openMemoryStore } from './store/memory-store.js';
 import type { Store, VerifyReport } from './store/store.js';
@@ -32,6 +35,13 @@ export interface LongshipOptions {
   embedder?: Embedder;
   /** The USearch module, or where to load it from (on workerd: the imported `WebAssembly.Module`). */
   usearch?: UsearchModule | WasmSource;
+  /**
+   * An optional chat model (e.g. {@link OpenAiCompatibleLlm}): search() plans typed queries with it,
+   * and session commits extract memories with it. Without one both work offline, without it.
+   */
+  llm?: LLM;
+  /** An optional reranker ({@link RemoteReranker}, or `llmReranker(llm)`) for search() in THINKING mode. */
+  reranker?: Reranker;
 }
 
 /** Options of {@link Longship.addResource}: those of ingestion, with progress for this job only. */
@@ -50,6 +60,14 @@ export interface Longship extends ContextTree {
    * directories down, QUICK searches every node in scope at once; both fuse BM25 and vectors.
    */
   find(query: string, options?: FindOptions): Promise<FindResult>;
+  /**
+   * Context-aware retrieval: with an LLM, intent analysis turns the query (and the session's recent
+   * messages) into typed queries, each walked in its context type; without one, or when it fails,
+   * the query is searched in every type. Optional rerank. `limit` defaults to 3.
+   */
+  search(query: string, options?: ContextSearchOptions): Promise<SearchResult>;
+  /** A session: its messages, the context it used, and commit() to archive them and extract memories. */
+  session(id?: string): Session;
   /** Queues a document, a folder or a URL to be read, split, summarised, embedded and written. */
   addResource(input: ResourceInput, options?: AddOptions<AddResourceOptions>): QueuedJob;
   /** Queues a skill for `viking://agent/skills/<slug>`. */
@@ -115,9 +133,20 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       vectorKeysOfNode: (key) => indexes.vectorKeysOfNode(key),
     };
     const retriever = createRetriever(sources);
+    const find = (query: string, findOptions?: FindOptions) => retriever.find(query, findOptions);
+    const { llm, reranker } = options;
+    const sessions = createSessions({ store: indexes.store, embedder, tree, find, ...(llm ? { llm } : {}) });
+    const searchDeps = {
+      find,
+      node: (uri: string) => indexes.store.node(uri),
+      ...(llm ? { llm } : {}),
+      ...(reranker ? { reranker } : {}),
+    };
     return {
       ...tree,
-      find: (query, findOptions) => retriever.find(query, findOptions),
+      find,
+      search: (query, searchOptions) => runSearch(searchDeps, query, searchOptions),
+      session: (id) => sessions(id),
       store: indexes.store,
       embedder,
       indexes,

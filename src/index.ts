@@ -43,11 +43,27 @@ export type {
   VectorIndex,
   VectorIndexOptions,
 } from './index/vector-index.js';
-export type { LexicalDoc, LexicalHit, LexicalIndex, LexicalIndexOptions } from './lexical/lexical-index.js';
 export { createLexicalIndex, loadLexicalIndex } from './lexical/bm25-index.js';
+export type { LexicalDoc, LexicalHit, LexicalIndex, LexicalIndexOptions } from './lexical/lexical-index.js';
+export type { CallOptions, EndpointOptions } from './llm/http.js';
+export type {
+  ChatMessage,
+  CompleteOptions,
+  Completion,
+  LLM,
+  Reranker,
+  RerankScores,
+  TokenUsage,
+} from './llm/llm.js';
+export { llmReranker } from './llm/llm-reranker.js';
+export { OpenAiCompatibleLlm, type OpenAiCompatibleLlmOptions } from './llm/openai-compatible.js';
+export { RemoteReranker, type RemoteRerankerOptions } from './llm/remote-reranker.js';
+export type { ConversationContext, IntentOptions, QueryPlan, TypedQuery } from './retrieve/intent.js';
+export type { RerankOptions, RerankReport } from './retrieve/rerank.js';
 export type { MatchedContext, RelatedContext } from './retrieve/results.js';
 export type { FindResult } from './retrieve/retriever.js';
 export type { FindFilter } from './retrieve/scope.js';
+export type { ContextSearchOptions, QueryResult, SearchResult } from './retrieve/search.js';
 export {
   type FindMode,
   type FindOptions,
@@ -57,6 +73,8 @@ export {
   type WalkOptions,
 } from './retrieve/settings.js';
 export type { FindTrace, StopReason, TraceScore, TraceSeed, TraceStep, Verdict } from './retrieve/trace.js';
+export type { Message, MessagePart, MessageRole } from './session/message.js';
+export type { CommitOptions, CommitResult, ExtractionReport, Session } from './session/session.js';
 export { openIdbStore } from './store/idb-open.js';
 export { openMemoryStore } from './store/memory-store.js';
 export type {

@@ -5,7 +5,9 @@ import * as longship from '../src/index.js';
 it('exports exactly the public API', () => {
   expect(Object.keys(longship).sort()).toEqual([
     'LongshipError',
+    'OpenAiCompatibleLlm',
     'RemoteEmbedder',
+    'RemoteReranker',
     'TransformersEmbedder',
     'basename',
     'bundledModel',
@@ -24,6 +26,7 @@ it('exports exactly the public API', () => {
     'isVikingUri',
     'isWithin',
     'join',
+    'llmReranker',
     'loadLexicalIndex',
     'loadUsearch',
     'loadVectorIndex',

@@ -33,7 +33,7 @@ export interface SearchDeps {
  * Options of {@link search}: those of find() (applied to every typed query), plus the session, the
  * intent analysis and the rerank. `limit` defaults to 3.
  */
-export interface SearchOptions extends FindOptions {
+export interface ContextSearchOptions extends FindOptions {
   /** The conversation the query comes from: its summary and last 5 messages inform the plan. */
   session?: { context(): ConversationContext | Promise<ConversationContext> };
   /** `false`: skip intent analysis even with an LLM (the fallback plan). */
@@ -78,7 +78,7 @@ const listOf: Record<ContextType, 'memories' | 'resources' | 'skills'> = {
 export async function search(
   deps: SearchDeps,
   query: string,
-  options: SearchOptions = {},
+  options: ContextSearchOptions = {},
 ): Promise<SearchResult> {
   if (typeof query !== 'string') {
     throw new LongshipError('INVALID_ARGUMENT', `search() needs a query string, not ${typeof query}`);
