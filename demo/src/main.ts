@@ -1,0 +1,231 @@
+// The demo page: starts Longship in a Worker, indexes the sample corpus on first load (later loads
+// find it in IndexedDB), searches as you type, and shows the results, a node's layers and the trace.
+import type { FolderEntry } from '../../src/ingest/input.js';
+import type { QueueProgress } from '../../src/ingest/queue.js';
+import type { FindMode } from '../../src/retrieve/settings.js';
+import { type Backend, startBackend } from './backend.js';
+import { corpusName, corpusSize, corpusVersion, loadCorpus } from './corpus.js';
+import { renderDetail } from './detail-view.js';
+import { byId, h } from './dom.js';
+import { fromDrop, fromFileList, type PickedFolder } from './folder-input.js';
+import { renderResults } from './results-view.js';
+import { renderTrace } from './trace-view.js';
+
+type State = 'opening' | 'indexing' | 'ready' | 'error';
+
+const params = new URLSearchParams(location.search);
+const embedder = params.get('embedder') === 'words' ? 'words' : 'model';
+const dbName = params.get('db') ?? (embedder === 'words' ? 'longship-demo-words' : 'longship-demo');
+/** `?corpus=none` starts empty, for a folder of your own only. */
+const withCorpus = params.get('corpus') !== 'none';
+const corpusKey = `${dbName}:corpus`;
+
+const ui = {
+  statusText: byId('status-text'),
+  statusDetail: byId('status-detail'),
+  progress: byId('progress'),
+  progressBar: byId('progress-bar'),
+  query: byId<HTMLInputElement>('query'),
+  form: byId<HTMLFormElement>('search-form'),
+  timing: byId('timing'),
+  results: byId('results'),
+  detail: byId('detail'),
+  trace: byId('trace'),
+  folderInput: byId<HTMLInputElement>('folder-input'),
+  dropOverlay: byId('drop-overlay'),
+};
+
+let backend: Backend;
+let selected: string | undefined;
+/** Jobs indexing now; the state is `indexing` while there are any. */
+let indexing = 0;
+
+function setState(state: State, text: string, detail = '') {
+  document.body.dataset.state = state;
+  ui.statusText.textContent = text;
+  ui.statusDetail.textContent = detail;
+}
+
+function showProgress(progress: QueueProgress | undefined, label: string) {
+  ui.progress.hidden = progress === undefined;
+  if (!progress) return;
+  // Also on the body, for the end-to-end tests that stop the browser part-way.
+  document.body.dataset.done = String(progress.done);
+  document.body.dataset.total = String(progress.total);
+  const fraction = progress.total > 0 ? progress.done / progress.total : 0;
+  ui.progressBar.style.width = `${(fraction * 100).toFixed(1)}%`;
+  ui.statusText.textContent = `${label}: ${progress.done} of ${progress.total || '…'} documents`;
+  ui.statusDetail.textContent = progress.uri
+    ? `${progress.phase} · ${progress.uri.replace('viking://', '')}`
+    : progress.phase;
+}
+
+/** Indexes a folder under viking://resources/<name>; resolves once every document is written. */
+async function indexFolder(name: string, entries: FolderEntry[], label: string): Promise<void> {
+  indexing++;
+  setState('indexing', `${label}…`);
+  const started = performance.now();
+  try {
+    const result = await backend.addResource(entries, {
+      name,
+      onProgress: (progress: QueueProgress) => showProgress(progress, label),
+    });
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const skipped =
+      result.skipped.length > 0 ? `, ${result.skipped.length} skipped (binary or too large)` : '';
+    setState(
+      'indexing',
+      `${label}: done`,
+      `${entries.length} files in ${seconds} s: ${result.added} added, ${result.changed} changed, ${result.unchanged} unchanged${skipped}`,
+    );
+  } finally {
+    indexing--;
+    showProgress(undefined, label);
+    if (indexing === 0) document.body.dataset.state = 'ready';
+  }
+}
+
+async function ensureCorpus(): Promise<void> {
+  const stored = localStorage.getItem(corpusKey) === corpusVersion;
+  const present =
+    stored &&
+    (await backend.stat(`viking://resources/${corpusName}`).then(
+      () => true,
+      () => false,
+    ));
+  if (present) return;
+  const entries = await loadCorpus();
+  await indexFolder(corpusName, entries, `Indexing the npm documentation (${corpusSize} pages)`);
+  localStorage.setItem(corpusKey, corpusVersion);
+}
+
+let searchSeq = 0;
+let debounce: ReturnType<typeof setTimeout> | undefined;
+
+async function search(): Promise<void> {
+  const query = ui.query.value.trim();
+  const seq = ++searchSeq;
+  if (query === '') {
+    ui.results.replaceChildren(h('p', { class: 'hint' }, 'Type a question above.'));
+    ui.trace.replaceChildren();
+    ui.timing.textContent = '';
+    return;
+  }
+  const mode = (new FormData(ui.form).get('mode') ?? 'thinking') as FindMode;
+  const started = performance.now();
+  try {
+    const result = await backend.find(query, { limit: 10, mode, trace: true });
+    if (seq !== searchSeq) return;
+    const ms = performance.now() - started;
+    ui.timing.textContent = `${result.total} results · ${ms.toFixed(0)} ms`;
+    ui.results.replaceChildren(
+      renderResults(result, selected, (item) => {
+        openDetail(item.uri, item.is_leaf);
+        for (const button of ui.results.querySelectorAll<HTMLElement>('.result')) {
+          button.classList.toggle('selected', button.dataset.uri === item.uri);
+        }
+      }),
+    );
+    ui.results.dataset.query = query;
+    ui.trace.replaceChildren(result.trace ? renderTrace(result.trace) : h('p', {}, 'No trace.'));
+  } catch (error) {
+    if (seq !== searchSeq) return;
+    ui.results.replaceChildren(h('p', { class: 'error' }, String(error)));
+  }
+}
+
+function openDetail(uri: string, isLeaf: boolean) {
+  selected = uri;
+  ui.detail.replaceChildren(
+    renderDetail(backend, uri, isLeaf, () => {
+      selected = undefined;
+      ui.detail.replaceChildren();
+      for (const button of ui.results.querySelectorAll('.result.selected'))
+        button.classList.remove('selected');
+    }),
+  );
+}
+
+async function indexPicked(folder: PickedFolder | undefined) {
+  if (!folder) return;
+  try {
+    await indexFolder(
+      folder.name,
+      folder.entries,
+      `Indexing ${folder.name} (${folder.entries.length} files)`,
+    );
+    void search();
+  } catch (error) {
+    setState('error', `Could not index ${folder.name}`, String(error));
+  }
+}
+
+function wireInput() {
+  ui.query.addEventListener('input', () => {
+    clearTimeout(debounce);
+    debounce = setTimeout(search, 150);
+  });
+  ui.form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    clearTimeout(debounce);
+    void search();
+  });
+  for (const radio of ui.form.querySelectorAll('input[name=mode]'))
+    radio.addEventListener('change', () => search());
+  ui.folderInput.addEventListener('change', () => {
+    const files = ui.folderInput.files;
+    if (files) void indexPicked(fromFileList(files));
+    ui.folderInput.value = '';
+  });
+  let depth = 0;
+  window.addEventListener('dragenter', (event) => {
+    if (!event.dataTransfer?.types.includes('Files')) return;
+    depth++;
+    ui.dropOverlay.hidden = false;
+  });
+  window.addEventListener('dragleave', () => {
+    depth = Math.max(0, depth - 1);
+    if (depth === 0) ui.dropOverlay.hidden = true;
+  });
+  window.addEventListener('dragover', (event) => event.preventDefault());
+  window.addEventListener('drop', (event) => {
+    event.preventDefault();
+    depth = 0;
+    ui.dropOverlay.hidden = true;
+    if (event.dataTransfer) void fromDrop(event.dataTransfer).then(indexPicked);
+  });
+}
+
+async function main() {
+  const started = performance.now();
+  setState(
+    'opening',
+    'Opening the store…',
+    embedder === 'words' ? 'hashed-words embedder' : 'bundled USE-lite model',
+  );
+  backend = await startBackend({
+    name: dbName,
+    embedder,
+    onWait: () => setState('opening', 'Waiting for another tab to let go of the store…'),
+  });
+  // For the console (and the end-to-end tests): the engine's API, through comlink.
+  Object.assign(window, { longship: backend });
+  const openMs = performance.now() - started;
+  wireInput();
+  if (withCorpus) await ensureCorpus();
+  const top = await backend.ls('viking://resources');
+  const names = top.map((node) => node.name).join(', ') || 'nothing yet';
+  setState(
+    'ready',
+    indexing > 0 ? (ui.statusText.textContent ?? '') : 'Ready',
+    `Store "${dbName}" opened in ${openMs.toFixed(0)} ms · resources: ${names}`,
+  );
+  ui.query.disabled = false;
+  ui.query.focus();
+  if (ui.query.value.trim() !== '') void search();
+}
+
+main().catch((error) => {
+  setState('error', 'Longship could not start', String(error));
+  console.error(error);
+});

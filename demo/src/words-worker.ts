@@ -1,0 +1,13 @@
+// The demo's worker with the hashed-words embedder (`?embedder=words`): no model to load.
+import { openLongship } from '../../src/engine.js';
+import { exposeLongship } from '../../src/worker/expose.js';
+import { wordsEmbedder } from './words-embedder.js';
+
+exposeLongship({
+  open: (options) =>
+    openLongship({
+      ...(options.name ? { name: options.name } : {}),
+      ...(typeof options.usearch === 'string' ? { usearch: new URL(options.usearch) } : {}),
+      embedder: wordsEmbedder(),
+    }),
+});

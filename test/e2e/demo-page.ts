@@ -1,0 +1,83 @@
+// Driving the demo page: open it, wait until it is ready, search through its input, read results
+// back from the page, and keep every request on this machine.
+import { mkdirSync } from 'node:fs';
+import type { BrowserContext, Page } from 'playwright-core';
+
+/** Where the tests keep their screenshots of the demo (git-ignored). */
+export const artifacts = new URL('./artifacts/', import.meta.url);
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: new URL(`${name}.png`, artifacts).pathname, fullPage: false });
+}
+
+/** Whether a request stays on this machine: localhost over HTTP(S), or a blob:/data: URL. */
+export function isLocal(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  if (protocol === 'blob:' || protocol === 'data:') return true;
+  return (
+    (protocol === 'http:' || protocol === 'https:') && ['127.0.0.1', 'localhost', '[::1]'].includes(hostname)
+  );
+}
+
+/**
+ * Records every request of the context (pages and their workers) and aborts any that would leave
+ * this machine, so a test can assert that none was even attempted.
+ */
+export async function keepLocal(
+  context: BrowserContext,
+): Promise<{ requested: string[]; blocked: string[] }> {
+  const log = { requested: [] as string[], blocked: [] as string[] };
+  context.on('request', (request) => log.requested.push(request.url()));
+  await context.route(
+    (url) => !isLocal(url.href),
+    (route) => {
+      log.blocked.push(route.request().url());
+      return route.abort();
+    },
+  );
+  return log;
+}
+
+export interface DemoParams {
+  embedder?: 'model' | 'words';
+  db?: string;
+  corpus?: 'none';
+}
+
+export function demoUrl(origin: string, params: DemoParams = {}): string {
+  const query = new URLSearchParams(params as Record<string, string>).toString();
+  return `${origin}/${query ? `?${query}` : ''}`;
+}
+
+/** Waits until the page says it is ready (or fails with the page's own error). */
+export async function waitReady(page: Page, timeoutMs = 240_000): Promise<void> {
+  await page.waitForFunction(
+    () => document.body.dataset.state === 'ready' || document.body.dataset.state === 'error',
+    undefined,
+    { timeout: timeoutMs, polling: 250 },
+  );
+  const state = await page.evaluate(() => document.body.dataset.state);
+  if (state === 'error') throw new Error(`the demo failed: ${await page.textContent('#status')}`);
+}
+
+export interface ShownResult {
+  uri: string;
+  score: string;
+  abstract: string;
+}
+
+/** Types `query` into the search box and reads the results the page shows for it. */
+export async function searchFor(page: Page, query: string): Promise<ShownResult[]> {
+  await page.fill('#query', query);
+  await page.waitForFunction((q) => document.getElementById('results')?.dataset.query === q, query, {
+    timeout: 60_000,
+  });
+  return page.$$eval('#results .result', (buttons) =>
+    buttons.map((button) => ({
+      uri: (button as HTMLElement).dataset.uri ?? '',
+      score: button.querySelector('.score')?.textContent ?? '',
+      abstract: button.querySelector('.abstract')?.textContent ?? '',
+    })),
+  );
+}

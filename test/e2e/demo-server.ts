@@ -1,0 +1,36 @@
+// Builds the demo page with Vite into a temporary folder and serves the build on localhost with
+// Vite's preview server, as a person would deploy it.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, preview } from 'vite';
+
+const configFile = fileURLToPath(new URL('../../demo/vite.config.ts', import.meta.url));
+
+export interface DemoServer {
+  /** e.g. `http://127.0.0.1:41234` */
+  readonly origin: string;
+  close(): Promise<void>;
+}
+
+/** Builds the demo (about 2 s) and serves it; `close()` stops the server and deletes the build. */
+export async function serveBuiltDemo(): Promise<DemoServer> {
+  const outDir = await mkdtemp(join(tmpdir(), 'longship-demo-'));
+  await build({ configFile, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  const server = await preview({
+    configFile,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false },
+  });
+  const address = server.httpServer.address();
+  if (address === null || typeof address === 'string') throw new Error('the preview server has no port');
+  return {
+    origin: `http://127.0.0.1:${address.port}`,
+    async close() {
+      await server.close();
+      await rm(outDir, { recursive: true, force: true });
+    },
+  };
+}
