@@ -94,11 +94,13 @@ export async function search(
   const rerankOptions = rerank || {};
   const pool = reranking ? Math.max(limit, rerankOptions.candidates ?? rerankDefaults.candidates) : limit;
 
-  const context = session ? await session.context() : undefined;
+  // Read only when an LLM will plan from it: the fallback never looks at the session.
+  const planner = intent === false ? undefined : deps.llm;
+  const context = session && planner ? await session.context() : undefined;
   const plan =
     query.trim() === ''
       ? { queries: [], source: 'fallback' as const, fallbackReason: 'empty query', elapsedMs: 0 }
-      : await planQueries(intent === false ? undefined : deps.llm, query, context, allowed, {
+      : await planQueries(planner, query, context, allowed, {
           ...(intent || {}),
           ...(signal ? { signal } : {}),
         });
