@@ -38,16 +38,19 @@ export type RemoteResult<R> = R extends PromiseLike<infer V> & { readonly id: nu
           : Promise<Remote<Awaited<R>>>
         : Promise<Awaited<R>>;
 
-/** An object's methods, called in the worker: each returns a promise (or a {@link RemoteJob}). */
+/**
+ * An object in the worker: its methods, each returning a promise (or a {@link RemoteJob}), and its
+ * data properties as of the last call on it.
+ */
 export type Remote<T> = {
   [K in MethodKeys<T>]: T[K] extends (...args: infer A) => infer R ? (...args: A) => RemoteResult<R> : never;
-};
+} & { readonly [K in Exclude<keyof T, MethodKeys<T>>]: T[K] };
 
 /**
  * A Longship in a worker: every method of {@link Longship}, asynchronous, with `embedder`
  * describing the worker's model. `store` and `indexes` stay in the worker.
  */
-export type RemoteLongship = Omit<Remote<Longship>, 'close'> & {
+export type RemoteLongship = Omit<Remote<Longship>, 'close' | 'store' | 'indexes' | 'embedder'> & {
   readonly embedder: { readonly id: string; readonly dimensions: number };
   /** Closes this page's connection; the engine closes with the last one, and a worker this page started ends. */
   close(): Promise<void>;
@@ -133,10 +136,15 @@ export async function connectLongship(
           return race(host.job(answer.job)).then((r) => decode((r as { value: unknown }).value));
         }
         if ('callable' in answer) return (...a: unknown[]) => invoke(answer.handle, undefined, a);
-        if ('methods' in answer) return proxyOf(answer.handle, answer.methods);
+        if ('methods' in answer) return proxyOf(answer.handle, answer.methods, answer.data);
+        if (answer.data) Object.assign(proxies.get(target) ?? {}, decode(answer.data));
         return decode(answer.value);
       })
-      .finally(unwatch);
+      .finally(() => {
+        unwatch();
+        // The worker lets go of an object once its close() is over (expose.ts); so does this side.
+        if (method === 'close') proxies.delete(target);
+      });
     // Every call's promise has it; only a method that returns a QueuedJob says so in its type.
     Object.defineProperty(result, 'id', {
       get: () => {
@@ -150,9 +158,12 @@ export async function connectLongship(
     return result;
   };
 
-  const proxyOf = (target: number, methods: string[]): Record<string, AnyFunction> => {
-    const proxy: Record<string, AnyFunction> = {};
+  /** The objects made for handles, by handle: their data is refreshed by each call on them. */
+  const proxies = new Map<number, Record<string, unknown>>();
+  const proxyOf = (target: number, methods: string[], data: Record<string, unknown> = {}) => {
+    const proxy: Record<string, unknown> = decode(data) as Record<string, unknown>;
     for (const name of methods) proxy[name] = (...args: unknown[]) => invoke(target, name, args);
+    if (target !== 0) proxies.set(target, proxy);
     return proxy;
   };
 

@@ -305,9 +305,11 @@ function connection(engine: EngineSlot): HostApi {
         if (isHandleObject(value)) {
           calls.delete(request.id);
           const methods = methodsOf(value);
-          return { handle: handle({ kind: 'object', value, state: call }), methods };
+          return { handle: handle({ kind: 'object', value, state: call }), methods, data: dataOf(value) };
         }
         forget();
+        const entry = handles.get(request.target);
+        if (entry?.kind === 'object') return moved({ value: encode(value), data: dataOf(entry.value) });
         return moved({ value: encode(value) });
       } catch (error) {
         forget();
@@ -391,6 +393,27 @@ function isHandleObject(value: unknown): value is Record<string, unknown> {
   const builtin =
     ctor === undefined || ctor === Object || /\[native code\]/.test(Function.prototype.toString.call(ctor));
   return builtin ? Object.values(value).some((v) => typeof v === 'function') : methodsOf(value).length > 0;
+}
+
+/**
+ * An object's own data properties, getters read, in wire form: what structured clone cannot carry
+ * (an object with methods, a store) is left out.
+ */
+function dataOf(value: object): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const [key, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(value))) {
+    if (!descriptor.enumerable) continue;
+    try {
+      const item = descriptor.get ? descriptor.get.call(value) : descriptor.value;
+      if (typeof item === 'function') continue;
+      const wire = encode(item);
+      structuredClone(wire);
+      data[key] = wire;
+    } catch {
+      // Not data: left in the worker.
+    }
+  }
+  return data;
 }
 
 /** Method names along the prototype chain, up to Object's; getters are not called. */

@@ -38,14 +38,17 @@ export interface CallRequest {
 }
 
 export type Reply =
-  /** A plain value, with its errors and URLs in wire form. */
-  | { value: unknown }
+  /**
+   * A plain value, with its errors and URLs in wire form. A call on an object handle also brings
+   * the object's data properties as they are now (a session's `messages`).
+   */
+  | { value: unknown; data?: Record<string, unknown> }
   /** A queued job (a promise with an id): its result comes from `job(id)`. */
   | { job: number }
   /** A function the method returned (an unsubscribe): call it through `call`, target `handle`. */
   | { handle: number; callable: true }
   /** An object with methods the method returned (a session): its methods go through `call`. */
-  | { handle: number; methods: string[] };
+  | { handle: number; methods: string[]; data: Record<string, unknown> };
 
 /** The worker's side of a connection, as comlink exposes it. */
 export interface HostApi {

@@ -1,12 +1,15 @@
 // createLongship() in Chromium: a real module Worker (and SharedWorker), real IndexedDB, real Web
-// Locks. Indexes with the bundled model, reloads and finds again; two tabs write at once; a tab
-// without a SharedWorker waits for the store and takes it over when the owner's tab closes.
+// Locks. An app built by Vite indexes with the bundled model, reloads and finds again; a page
+// without a bundler runs the compiled files; two tabs write at once; a tab without a SharedWorker
+// waits for the store and takes it over when the owner's tab closes.
 import { createRequire } from 'node:module';
 import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { type Rollup, build as viteBuild } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workerBundleOptions } from '../../tools/worker/bundle.js';
 import { bundleForBrowser, launchChromium, type StaticServer, serveFiles } from './browser.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -24,22 +27,47 @@ function onnxruntimeWebDist(): string {
 let browser: Browser;
 let server: StaticServer;
 let pageBundleBytes: number;
+/** The URL path of the Vite-built page's entry chunk. */
+let viteEntry: string;
+/** The in-memory files the server was asked for. */
+const served = new Set<string>();
 
 beforeAll(async () => {
-  const [page, entry, hashWorker] = await Promise.all([
+  const [page, hashWorker, vite, compiled, workerBundle] = await Promise.all([
     bundleForBrowser(here('./longship-page.ts')),
-    bundleForBrowser(here('../../src/worker/entry.ts')),
     bundleForBrowser(here('./longship-hash-worker.ts')),
+    buildWithVite(),
+    compileWithoutBundling(),
+    build({ ...workerBundleOptions, write: false }),
   ]);
   pageBundleBytes = await mainThreadBytes();
-  server = await serveFiles(root, {
+  viteEntry = vite.entry;
+  const files: Parameters<typeof serveFiles>[1] = {
     '/': { body: '<!doctype html><title>Longship</title>', type: 'text/html' },
+    // A page without a bundler: an import map for the one package the client imports.
+    '/plain.html': {
+      body: `<!doctype html><title>Longship</title><script type="importmap">${JSON.stringify({
+        imports: { comlink: '/node_modules/comlink/dist/esm/comlink.mjs' },
+      })}</script>`,
+      type: 'text/html',
+    },
     '/bundle/page.js': { body: page },
-    // Where createLongship's default `new URL('../worker/entry.js', import.meta.url)` points from
-    // /bundle/page.js: esbuild, unlike Vite, leaves that URL as it is.
-    '/worker/entry.js': { body: entry },
     '/bundle/hash-worker.js': { body: hashWorker },
-  });
+    ...vite.files,
+    // The dist/ layout: tsc's files, with the worker script bundled (npm run build does the same).
+    ...compiled,
+    '/dist/worker/entry.js': { body: workerBundle.outputFiles[0]!.text },
+  };
+  // Playwright does not see a SharedWorker's requests; the server does.
+  server = await serveFiles(
+    root,
+    new Proxy(files, {
+      get: (target, path) => {
+        if (typeof path === 'string' && path in target) served.add(path);
+        return Reflect.get(target, path);
+      },
+    }),
+  );
   browser = await launchChromium();
 });
 
@@ -62,11 +90,47 @@ async function mainThreadBytes(): Promise<number> {
   return result.outputFiles[0]!.contents.byteLength;
 }
 
-async function openPage(context: BrowserContext): Promise<Page> {
+/** The test page built by Vite, under /vite/: Vite finds createLongship's worker and bundles it. */
+async function buildWithVite(): Promise<{
+  entry: string;
+  files: Record<string, { body: string | Uint8Array }>;
+}> {
+  const output = (await viteBuild({
+    configFile: false,
+    root,
+    base: '/vite/',
+    publicDir: false,
+    logLevel: 'error',
+    build: { write: false, rollupOptions: { input: here('./longship-page.ts') }, modulePreload: false },
+  })) as Rollup.RollupOutput | Rollup.RollupOutput[];
+  const files: Record<string, { body: string | Uint8Array }> = {};
+  let entry = '';
+  for (const item of [output].flat().flatMap((o) => o.output)) {
+    files[`/vite/${item.fileName}`] = { body: item.type === 'chunk' ? item.code : item.source };
+    if (item.type === 'chunk' && item.isEntry) entry = `/vite/${item.fileName}`;
+  }
+  return { entry, files };
+}
+
+/** What tsc -p tsconfig.build.json writes for the client's modules: each file on its own, types stripped. */
+async function compileWithoutBundling(): Promise<Record<string, { body: string }>> {
+  const sources = ['client/create-longship', 'worker/connect', 'worker/protocol', 'errors'];
+  const result = await build({
+    entryPoints: sources.map((file) => here(`../../src/${file}.ts`)),
+    outbase: here('../../src'),
+    outdir: '/dist',
+    format: 'esm',
+    target: 'es2022',
+    write: false,
+  });
+  return Object.fromEntries(result.outputFiles.map((file) => [file.path, { body: file.text }]));
+}
+
+async function openPage(context: BrowserContext, script = '/bundle/page.js'): Promise<Page> {
   const page = await context.newPage();
   await page.goto(`${server.origin}/`);
   // A string, not a function: vitest would rewrite a function's import() for Node.
-  await page.evaluate(`import('${server.origin}/bundle/page.js')`);
+  await page.evaluate(`import('${server.origin}${script}')`);
   return page;
 }
 
@@ -78,8 +142,9 @@ describe('createLongship in Chromium', () => {
     expect(pageBundleBytes).toBeLessThan(40_000);
   });
 
-  it('indexes with the bundled model in a worker, reloads, and finds the same without re-indexing', async () => {
+  it('indexes with the bundled model in the worker Vite bundled, reloads, and finds the same without re-indexing', async () => {
     const context = await browser.newContext();
+    // Playwright sees (and routes) the page's requests; a SharedWorker's pass it by.
     const requested: string[] = [];
     context.on('request', (request) => requested.push(request.url()));
     await context.route(
@@ -87,9 +152,9 @@ describe('createLongship in Chromium', () => {
       (route) => route.abort(),
     );
     try {
+      // No worker and no usearch given: Vite bundled the worker and emitted the .wasm beside it.
       const config = {
         name: 'reload-test',
-        usearch: '/wasm/dist/usearch.wasm',
         modelDirectory: `${server.origin}/model/use-lite/`,
         wasmPaths: `${server.origin}/${onnxruntimeWebDist()}/`,
       };
@@ -98,10 +163,9 @@ describe('createLongship in Chromium', () => {
         const { createLongship, bundledModel } = globalThis.longshipPage;
         const longship = await createLongship({
           name: c.name,
-          usearch: c.usearch,
           transformers: { model: { ...bundledModel, directory: c.modelDirectory }, wasmPaths: c.wasmPaths },
         });`;
-      const page = await openPage(context);
+      const page = await openPage(context, viteEntry);
       const first = (await page.evaluate(`(async () => {
         ${open}
         const phases = [];
@@ -139,7 +203,7 @@ describe('createLongship in Chromium', () => {
       expect(first.top[0]).toBe('viking://resources/notes/rivers.md');
 
       await page.reload();
-      await page.evaluate(`import('${server.origin}/bundle/page.js')`);
+      await page.evaluate(`import('${server.origin}${viteEntry}')`);
       const again = (await page.evaluate(`(async () => {
         ${open}
         const found = await longship.find('When do rivers flood?', { limit: 3 });
@@ -152,6 +216,33 @@ describe('createLongship in Chromium', () => {
       expect(again.listed).toEqual(['bread.md', 'deserts.md', 'rivers.md']);
       expect(again.problems).toEqual([]);
       expect(requested.filter((url) => !isLocal(url))).toEqual([]);
+      // The page asked for Vite's worker chunk, and the worker for the .wasm Vite emitted beside it.
+      expect(requested.some((url) => /\/vite\/assets\/entry-[\w-]+\.js$/.test(url))).toBe(true);
+      expect([...served].some((path) => /^\/vite\/assets\/usearch-[\w-]+\.wasm$/.test(path))).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('runs from the compiled files in a page without a bundler (an import map, the default worker URL)', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.origin}/plain.html`);
+      const answer = (await page.evaluate(`(async () => {
+        const { createLongship } = await import('/dist/client/create-longship.js');
+        // Only the onnxruntime files are named: the worker finds the .wasm and the model in the package.
+        const longship = await createLongship({
+          name: 'no-bundler', shared: false, transformers: { wasmPaths: ${JSON.stringify(`${server.origin}/${onnxruntimeWebDist()}/`)} },
+        });
+        await longship.write('viking://resources/tea.md', 'Green tea steeps for two minutes at 80 degrees.');
+        const found = await longship.find('how long does green tea steep', { limit: 1 });
+        const embedder = longship.embedder;
+        await longship.close();
+        return { top: found.resources.map((r) => r.uri), embedder };
+      })()`)) as { top: string[]; embedder: { id: string } };
+      expect(answer.embedder.id).toBe('longship/use-lite');
+      expect(answer.top).toEqual(['viking://resources/tea.md']);
     } finally {
       await context.close();
     }

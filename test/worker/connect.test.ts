@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Longship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
 import type { QueueProgress } from '../../src/ingest/queue.js';
-import { connectLongship, type RemoteLongship, transfer } from '../../src/worker/connect.js';
+import { connectLongship, type Remote, type RemoteLongship, transfer } from '../../src/worker/connect.js';
 import { createLongshipHost, type ExposeLongshipOptions } from '../../src/worker/expose.js';
 import { gatedEmbedder, openGatedLongship, openTestLongship } from './fixture.js';
 
@@ -233,17 +233,20 @@ describe('connectLongship', () => {
     await longship.close();
   });
 
-  it('hands back objects with methods (a session) as proxies of their own', async () => {
+  it('hands back objects with methods (a session) as proxies of their own, with their data', async () => {
     const closed: string[] = [];
     const { longship } = await connected(async () => {
       const engine = await openTestLongship();
       return Object.assign(engine, {
-        session: async (id: string) => {
+        session: (id: string) => {
           const messages: string[] = [];
           return {
             id,
-            add: async (text: string) => messages.push(text),
-            messages: async () => [...messages],
+            get messages(): readonly string[] {
+              return [...messages];
+            },
+            add: (text: string) => messages.push(text),
+            context: async () => ({ last: messages.at(-1) }),
             close: async () => {
               closed.push(id);
             },
@@ -252,17 +255,24 @@ describe('connectLongship', () => {
       });
     });
     type Session = {
-      add(text: string): Promise<number>;
-      messages(): Promise<string[]>;
+      readonly id: string;
+      readonly messages: readonly string[];
+      add(text: string): number;
+      context(): Promise<{ last?: string }>;
       close(): Promise<void>;
     };
-    const session = await (longship as unknown as { session(id: string): Promise<Session> }).session('s1');
+    const remote = longship as unknown as { session(id: string): Promise<Remote<Session>> };
+    const session = await remote.session('s1');
+    expect(session.id).toBe('s1');
+    expect(session.messages).toEqual([]);
     expect(await session.add('hello')).toBe(1);
     expect(await session.add('again')).toBe(2);
-    expect(await session.messages()).toEqual(['hello', 'again']);
+    // Data properties are as of the last call on the object.
+    expect(session.messages).toEqual(['hello', 'again']);
+    expect(await session.context()).toEqual({ last: 'again' });
     await session.close();
     expect(closed).toEqual(['s1']);
-    expect(((await rejection(session.messages())) as LongshipError).code).toBe('NOT_FOUND');
+    expect(((await rejection(session.context())) as LongshipError).code).toBe('NOT_FOUND');
     await longship.close();
   });
 
