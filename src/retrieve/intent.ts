@@ -81,13 +81,23 @@ export async function planQueries(
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
   const forward = () => deadline.abort();
   options.signal?.addEventListener('abort', forward, { once: true });
+  // The deadline holds even for an LLM that ignores its signal.
+  const expired = new Promise<never>((_, reject) =>
+    deadline.signal.addEventListener('abort', () => reject(new LongshipError('TIMEOUT', 'intent deadline')), {
+      once: true,
+    }),
+  );
+  expired.catch(() => undefined);
   try {
-    const { output, usage } = await runPrompt(
-      llm,
-      intentPrompt,
-      { query, ...(context?.summary ? { summary: context.summary } : {}), recent: context?.recent ?? [] },
-      { signal: deadline.signal, timeoutMs },
-    );
+    const { output, usage } = await Promise.race([
+      runPrompt(
+        llm,
+        intentPrompt,
+        { query, ...(context?.summary ? { summary: context.summary } : {}), recent: context?.recent ?? [] },
+        { signal: deadline.signal, timeoutMs },
+      ),
+      expired,
+    ]);
     const queries = output.queries.filter((q) => allowed.includes(q.context_type));
     return {
       queries,

@@ -138,6 +138,8 @@ export async function rerankItems(
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', forward);
+    // One call failed or both are done: nothing is left running past the rerank.
+    deadline.abort();
   }
 }
 

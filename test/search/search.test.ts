@@ -209,6 +209,28 @@ describe('search() with an LLM planning the queries', () => {
     expect(result.total).toBe(3);
   });
 
+  it('keeps its deadlines with an LLM and a reranker that ignore their signals', async () => {
+    const never = () => new Promise<never>(() => undefined);
+    const deaf = {
+      model: 'deaf',
+      usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+      complete: never,
+    };
+    const started = performance.now();
+    const result = await search(
+      deps({ llm: deaf, reranker: { model: 'deaf', rerank: never } }),
+      'retry backoff',
+      {
+        intent: { timeoutMs: 100 },
+        rerank: { timeoutMs: 100 },
+      },
+    );
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(result.intent.fallbackReason).toMatch(/^TIMEOUT/);
+    expect(result.rerank?.reason).toMatch(/^TIMEOUT/);
+    expect(result.total).toBe(3);
+  });
+
   it('is aborted by the caller’s signal while the LLM thinks', async () => {
     server.script({ hang: 'headers' });
     const controller = new AbortController();
@@ -280,13 +302,14 @@ describe('search() with a reranker', () => {
   it('keeps the retrieval scores when the reranker fails, answers short, or is off in QUICK mode', async () => {
     server.fallback = obedientRerank;
     const plain = await search(deps(), query, { limit: 4 });
-    server.script({ status: 500, text: 'down' });
+    // Fallback answers, not scripted ones: a call cancelled when the other failed leaves no reply unused.
+    server.fallback = () => ({ status: 500, text: 'down' });
     const failed = await search(rerankedDeps(), query, { limit: 4 });
     expect(failed.rerank).toMatchObject({ applied: false });
     expect(failed.rerank?.reason).toMatch(/^REMOTE_HTTP/);
     expect(urisOf(failed)).toEqual(urisOf(plain));
     expect(failed.resources.map((r) => r.score)).toEqual(plain.resources.map((r) => r.score));
-    server.script({ json: { results: [{ index: 0, relevance_score: 1 }] } });
+    server.fallback = () => ({ json: { results: [{ index: 0, relevance_score: 1 }] } });
     const short = await search(rerankedDeps(), query, { limit: 4, rerank: { calibrate: false } });
     expect(short.rerank?.reason).toMatch(/^REMOTE_RESPONSE/);
     expect(urisOf(short)).toEqual(urisOf(plain));
