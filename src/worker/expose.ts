@@ -60,8 +60,8 @@ type Handle =
 
 /**
  * Serves a Longship from this worker. A dedicated Worker serves the page that started it; a
- * SharedWorker serves every page that connects, all on one engine. The engine opens on the first
- * page's `open` and closes when the last page closes it. It opens under the Web Lock
+ * SharedWorker serves every page that connects, all on one engine. The engine opens with the first
+ * page's options (later pages share it as it is) and closes when the last page closes it. It opens under the Web Lock
  * `longship:<name>`, so that two workers (tabs without a SharedWorker, or two versions of an app)
  * never write one store at once: the second waits until the first closes.
  *

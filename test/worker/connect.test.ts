@@ -276,6 +276,20 @@ describe('connectLongship', () => {
     await longship.close();
   });
 
+  it("runs the engine's own sessions through the proxy", async () => {
+    const { longship } = await connected();
+    const session = await longship.session('chat-1');
+    expect(session.id).toBe('chat-1');
+    expect(session.uri).toMatch(/chat-1$/);
+    const message = await session.addMessage('user', 'How do rivers flood?');
+    expect(message.role).toBe('user');
+    expect(session.messages).toHaveLength(1);
+    const committed = await session.commit();
+    expect(committed.messages).toBe(1);
+    expect(session.messages).toHaveLength(0);
+    await longship.close();
+  });
+
   it('shares one engine between pages and closes it with the last one', async () => {
     let opens = 0;
     let closes = 0;
