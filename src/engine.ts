@@ -14,6 +14,7 @@ import { type AddResourceOptions, type AddSkillOptions, createIngestor } from '.
 import type { ResourceInput } from './ingest/input.js';
 import { createIngestQueue, type QueuedJob, type QueueProgress, type QueueSummary } from './ingest/queue.js';
 import type { SkillInput } from './ingest/skill.js';
+import type { Summarizer } from './ingest/summarize.js';
 import type { LLM, Reranker } from './llm/llm.js';
 import { createRetriever, type FindResult } from './retrieve/retriever.js';
 import { type ContextSearchOptions, search as runSearch, type SearchResult } from './retrieve/search.js';
@@ -42,6 +43,8 @@ export interface LongshipOptions {
   llm?: LLM;
   /** An optional reranker ({@link RemoteReranker}, or `llmReranker(llm)`) for search() in THINKING mode. */
   reranker?: Reranker;
+  /** Writes L0/L1 for ingestion and `write()`. Default: extractive; `llmSummarizer(llm)` for an LLM's. */
+  summarizer?: Summarizer;
 }
 
 /** Options of {@link Longship.addResource}: those of ingestion, with progress for this job only. */
@@ -104,14 +107,9 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
     opened.push(() => store.close());
     const indexes = await openDerivedIndexes({ store, usearch, dimensions: embedder.dimensions });
     opened.push(() => indexes.close());
-    const tree = await createContextTree({
-      store: indexes.store,
-      embedder,
-      summarizer: extractiveSummarizer,
-    });
-    const queue = createIngestQueue(
-      createIngestor({ store: indexes.store, embedder, summarizer: extractiveSummarizer }),
-    );
+    const summarizer = options.summarizer ?? extractiveSummarizer;
+    const tree = await createContextTree({ store: indexes.store, embedder, summarizer });
+    const queue = createIngestQueue(createIngestor({ store: indexes.store, embedder, summarizer }));
     const following = (job: QueuedJob, listener?: (progress: QueueProgress) => void): QueuedJob => {
       if (listener) {
         const stop = queue.onProgress((progress) => progress.jobId === job.id && listener(progress));

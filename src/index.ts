@@ -43,6 +43,8 @@ export type {
   VectorIndex,
   VectorIndexOptions,
 } from './index/vector-index.js';
+export { type LlmSummarizerOptions, llmSummarizer } from './ingest/llm-summarizer.js';
+export type { Summarizer, Summary, SummaryInput } from './ingest/summarize.js';
 export { createLexicalIndex, loadLexicalIndex } from './lexical/bm25-index.js';
 export type { LexicalDoc, LexicalHit, LexicalIndex, LexicalIndexOptions } from './lexical/lexical-index.js';
 export type { CallOptions, EndpointOptions } from './llm/http.js';

@@ -27,6 +27,7 @@ it('exports exactly the public API', () => {
     'isWithin',
     'join',
     'llmReranker',
+    'llmSummarizer',
     'loadLexicalIndex',
     'loadUsearch',
     'loadVectorIndex',

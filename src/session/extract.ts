@@ -5,6 +5,7 @@ import type { ContextTree } from '../context/tree.js';
 import { join, type VikingUri } from '../context/uri.js';
 import { LongshipError } from '../errors.js';
 import { slugify } from '../ingest/slug.js';
+import { clampText } from '../ingest/summarize.js';
 import type { LLM, TokenUsage } from '../llm/llm.js';
 import { type MemoryCategory, memoryPrompt } from '../llm/prompts.js';
 import { runPrompt } from '../llm/run-prompt.js';
@@ -103,6 +104,8 @@ export async function extractMemories(
     }
     await tree.write(target, content, {
       abstract: memory.abstract,
+      // A memory is short: its text is its overview, and no summariser (an LLM one) is asked again.
+      overview: clampText(content, 1500),
       parents: true,
       meta: {
         ...old?.meta,
