@@ -103,6 +103,21 @@ describe('sessions without an LLM', () => {
     await longship.close();
   });
 
+  it('keeps the messages when a commit is aborted, and writes nothing', async () => {
+    const longship = await open();
+    const session = longship.session('aborted');
+    session.addMessage('user', 'Remember the blue folder.');
+    const controller = new AbortController();
+    controller.abort();
+    const before = await longship.store.stats();
+    expect((await failure(session.commit({ signal: controller.signal }))).code).toBe('ABORTED');
+    expect(session.messages).toHaveLength(1);
+    expect(await longship.store.stats()).toEqual(before);
+    expect((await session.commit()).archive).toBe('viking://agent/memories/sessions/aborted/0001');
+    expect((await longship.verify()).problems).toEqual([]);
+    await longship.close();
+  });
+
   it('gives new sessions distinct ids and refuses bad ids, roles and parts', async () => {
     const longship = await open();
     const a = longship.session();
