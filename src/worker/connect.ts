@@ -108,7 +108,8 @@ export async function connectLongship(
     const signals: AbortSignal[] = [];
     const wire = encode(args, (leaf) => {
       if (typeof leaf === 'function') {
-        const slot = callbacks.push(Comlink.proxy((...a: unknown[]) => leaf(...a.map((x) => decode(x))))) - 1;
+        const proxied = async (...a: unknown[]) => encode(await leaf(...a.map((x) => decode(x))));
+        const slot = callbacks.push(Comlink.proxy(proxied)) - 1;
         return { [MARK]: 'fn', slot };
       }
       if (typeof AbortSignal !== 'undefined' && leaf instanceof AbortSignal) {

@@ -350,9 +350,15 @@ function revive(marked: Marked, call: CallState): unknown {
   if (marked[MARK] === 'fn') {
     const remote = call.remotes[marked.slot];
     if (!remote) throw new LongshipError('INVALID_ARGUMENT', `no callback in slot ${marked.slot}`);
-    // Fire and forget: a page that is gone or slow must not hold up the engine.
+    // The engine never waits on a listener (a page that is gone or slow must not hold it up); a
+    // caller that wants the answer gets a promise of it, decoded.
     return (...args: unknown[]) => {
-      if (!call.released) void Promise.resolve(remote(...args.map((arg) => encode(arg)))).catch(() => {});
+      if (call.released) return undefined;
+      const answer = Promise.resolve(remote(...args.map((arg) => encode(arg)))).then((value) =>
+        decode(value),
+      );
+      answer.catch(() => {});
+      return answer;
     };
   }
   if (marked[MARK] === 'signal') {

@@ -329,12 +329,15 @@ describe('createLongship in Chromium', () => {
     try {
       const page = await openPage(context);
       const answer = await page.evaluate(`(async () => {
-        try {
-          await globalThis.longshipPage.createLongship({ worker: '/missing/worker.js', shared: false });
-          return 'opened';
-        } catch (e) { return e.code + ' ' + (e instanceof globalThis.longshipPage.LongshipError); }
+        const attempt = async (shared) => {
+          try {
+            await globalThis.longshipPage.createLongship({ worker: '/missing/worker.js', shared });
+            return 'opened';
+          } catch (e) { return e.code + ' ' + (e instanceof globalThis.longshipPage.LongshipError); }
+        };
+        return [await attempt(false), await attempt(true)];
       })()`);
-      expect(answer).toBe('WORKER_LOST true');
+      expect(answer).toEqual(['WORKER_LOST true', 'WORKER_LOST true']);
     } finally {
       await context.close();
     }

@@ -173,6 +173,8 @@ describe('connectLongship', () => {
     const error = (await rejection(finding)) as LongshipError;
     expect(error).toBeInstanceOf(LongshipError);
     expect(error.code).toBe('ABORTED');
+    // The reason crossed too, as the abort's cause.
+    expect((error.cause as Error).message).toBe('the user typed again');
 
     const jobs = new AbortController();
     const first = longship.addResource('Held at the gate.', { name: 'held.md', signal: jobs.signal });
@@ -287,6 +289,25 @@ describe('connectLongship', () => {
     const committed = await session.commit();
     expect(committed.messages).toBe(1);
     expect(session.messages).toHaveLength(0);
+    await longship.close();
+  });
+
+  it("gives a callback's answer to a worker that awaits it, and a thrown value as it was", async () => {
+    const { longship } = await connected(async () => {
+      const engine = await openTestLongship();
+      return Object.assign(engine, {
+        ask: async (question: (text: string) => Promise<string>) => `answer: ${await question('why?')}`,
+        fail: async () => {
+          throw 'a string, not an Error';
+        },
+      });
+    });
+    const remote = longship as unknown as {
+      ask(question: (text: string) => string): Promise<string>;
+      fail(): Promise<void>;
+    };
+    expect(await remote.ask((text) => `because ${text}`)).toBe('answer: because why?');
+    expect(await rejection(remote.fail())).toBe('a string, not an Error');
     await longship.close();
   });
 
