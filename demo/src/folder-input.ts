@@ -1,12 +1,44 @@
-// A folder the user drops on the page or picks with <input webkitdirectory>, as folder entries.
-// Files stay File objects: the worker reads them, so the page never holds their text.
+// A folder the user drops on the page or picks with <input webkitdirectory>, as folder entries
+// whose bytes move to the worker. Files are read here and their buffers transferred, not posted as
+// File objects: Chromium's structured clone of a File costs ~0.3 ms of main thread each (170 ms for
+// 500), while reading is asynchronous and a transfer is free.
 import type { FolderEntry } from '../../src/ingest/input.js';
+import { transfer } from '../../src/worker/connect.js';
 
 export interface PickedFolder {
   /** The folder's own name, indexed as `viking://resources/<name>`. */
   name: string;
-  /** Paths relative to the folder. */
+  /** Paths relative to the folder; content is a File until {@link readFolder}. */
   entries: FolderEntry[];
+}
+
+/** Larger files are left out unread: the engine would refuse them anyway (its 10 MB default). */
+export const maxFileBytes = 10 * 1024 * 1024;
+
+/**
+ * The folder's files as bytes, marked to be transferred to the worker, and the paths of those
+ * left out as too large.
+ */
+export async function readFolder(
+  folder: PickedFolder,
+): Promise<{ entries: FolderEntry[]; tooLarge: string[] }> {
+  const entries: FolderEntry[] = [];
+  const tooLarge: string[] = [];
+  const buffers: ArrayBuffer[] = [];
+  for (const { path, content } of folder.entries) {
+    if (!(content instanceof Blob)) {
+      entries.push({ path, content });
+      continue;
+    }
+    if (content.size > maxFileBytes) {
+      tooLarge.push(path);
+      continue;
+    }
+    const bytes = new Uint8Array(await content.arrayBuffer());
+    buffers.push(bytes.buffer);
+    entries.push({ path, content: bytes });
+  }
+  return { entries: transfer(entries, buffers), tooLarge };
 }
 
 /** Hidden files and folders (`.git/`, `.DS_Store`) are left out. */

@@ -7,7 +7,7 @@ import { type Backend, startBackend } from './backend.js';
 import { corpusName, corpusSize, corpusVersion, loadCorpus } from './corpus.js';
 import { renderDetail } from './detail-view.js';
 import { byId, h } from './dom.js';
-import { fromDrop, fromFileList, type PickedFolder } from './folder-input.js';
+import { fromDrop, fromFileList, type PickedFolder, readFolder } from './folder-input.js';
 import { renderResults } from './results-view.js';
 import { renderTrace } from './trace-view.js';
 
@@ -46,14 +46,39 @@ function setState(state: State, text: string, detail = '') {
   ui.statusDetail.textContent = detail;
 }
 
+/** The latest progress not yet drawn, and the timer that draws it. */
+let pendingProgress: { progress: QueueProgress; label: string } | undefined;
+let progressTimer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * Progress arrives several times a document; it is drawn at most every 100 ms, so that the main
+ * thread does next to nothing while the worker indexes. (A timer, not requestAnimationFrame: a
+ * background tab gets no frames, and its progress should still land.)
+ */
 function showProgress(progress: QueueProgress | undefined, label: string) {
-  ui.progress.hidden = progress === undefined;
-  if (!progress) return;
+  if (!progress) {
+    clearTimeout(progressTimer);
+    progressTimer = undefined;
+    pendingProgress = undefined;
+    ui.progress.hidden = true;
+    return;
+  }
+  pendingProgress = { progress, label };
+  progressTimer ??= setTimeout(drawProgress, 100);
+}
+
+function drawProgress() {
+  progressTimer = undefined;
+  if (!pendingProgress) return;
+  const { progress, label } = pendingProgress;
+  pendingProgress = undefined;
+  ui.progress.hidden = false;
   // Also on the body, for the end-to-end tests that stop the browser part-way.
   document.body.dataset.done = String(progress.done);
   document.body.dataset.total = String(progress.total);
   const fraction = progress.total > 0 ? progress.done / progress.total : 0;
-  ui.progressBar.style.width = `${(fraction * 100).toFixed(1)}%`;
+  // A transform, not a width: the compositor moves it without a layout.
+  ui.progressBar.style.transform = `scaleX(${fraction.toFixed(3)})`;
   ui.statusText.textContent = `${label}: ${progress.done} of ${progress.total || '…'} documents`;
   ui.statusDetail.textContent = progress.uri
     ? `${progress.phase} · ${progress.uri.replace('viking://', '')}`
@@ -70,6 +95,8 @@ async function indexFolder(name: string, entries: FolderEntry[], label: string):
       name,
       onProgress: (progress: QueueProgress) => showProgress(progress, label),
     });
+    clearTimeout(progressTimer);
+    drawProgress();
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const skipped =
       result.skipped.length > 0 ? `, ${result.skipped.length} skipped (binary or too large)` : '';
@@ -149,11 +176,12 @@ function openDetail(uri: string, isLeaf: boolean) {
 async function indexPicked(folder: PickedFolder | undefined) {
   if (!folder) return;
   try {
-    await indexFolder(
-      folder.name,
-      folder.entries,
-      `Indexing ${folder.name} (${folder.entries.length} files)`,
-    );
+    const label = `Indexing ${folder.name} (${folder.entries.length} files)`;
+    setState('indexing', `${label}: reading the files…`);
+    const { entries, tooLarge } = await readFolder(folder);
+    if (tooLarge.length > 0) console.warn(`left out as larger than 10 MB: ${tooLarge.join(', ')}`);
+    if (entries.length === 0) throw new Error('every file is larger than 10 MB');
+    await indexFolder(folder.name, entries, label);
     void search();
   } catch (error) {
     setState('error', `Could not index ${folder.name}`, String(error));

@@ -1,6 +1,6 @@
 // Indexing happens in the Worker: while the demo indexes a folder of 500 documents, the page's main
 // thread runs no task over 50 ms (PerformanceObserver 'longtask'). The documents are sections of
-// the npm documentation, one file each. The hashed-words embedder keeps the run short; the model
+// the npm documentation, one file each (## to #### headings). The hashed-words embedder keeps the run short; the model
 // would only keep the worker busier, not the main thread.
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,13 +19,13 @@ let server: DemoServer;
 let browser: Browser;
 let folder: string;
 
-/** 500 Markdown files: the corpus's sections (### headings), one a file, in a folder per page. */
+/** 500 Markdown files: the corpus's sections (## to #### headings), one a file, in a folder per page. */
 async function writeSections(into: string): Promise<number> {
   let written = 0;
   for (const part of (await readdir(corpus)).sort()) {
     for (const name of (await readdir(join(corpus, part))).sort()) {
       const text = await readFile(join(corpus, part, name), 'utf8');
-      const sections = text.split(/^(?=### )/m).filter((section) => section.trim().length > 80);
+      const sections = text.split(/^(?=#{2,4} )/m).filter((section) => section.trim().length > 80);
       const dir = join(into, part, name.replace(/\.md$/, ''));
       await mkdir(dir, { recursive: true });
       for (const [i, section] of sections.entries()) {
@@ -57,7 +57,19 @@ describe('the main thread while the worker indexes', () => {
     try {
       await page.addInitScript(() => {
         const tasks: { start: number; duration: number }[] = [];
-        Object.assign(window, { longTasks: tasks });
+        const marks: Record<string, number> = {};
+        Object.assign(window, { longTasks: tasks, marks });
+        window.addEventListener(
+          'change',
+          () => {
+            marks.change = performance.now();
+            window.addEventListener('change', () => {
+              marks.handled = performance.now();
+            });
+          },
+          true,
+        );
+
         new PerformanceObserver((list) => {
           for (const entry of list.getEntries())
             tasks.push({ start: entry.startTime, duration: entry.duration });
@@ -86,11 +98,22 @@ describe('the main thread while the worker indexes', () => {
       )) as string[];
       expect(stored.length).toBe(documents);
       expect((await searchFor(page, 'npm publish access public')).length).toBeGreaterThan(0);
-      expect(tasks.filter((task) => task.start >= started && task.start <= ended)).toEqual([]);
+      // Measured from the input's change event on. The task that dispatches it starts earlier: in it
+      // Chromium builds the input's FileList of 500 files (0.5–0.8 s here), which is the browser
+      // handing the folder over, not the indexing; the page's own handler, at its end, is timed apart.
+      const marks = (await page.evaluate('marks')) as { change: number; handled: number };
+      expect(marks.change).toBeGreaterThan(started);
+      expect(marks.handled - marks.change).toBeLessThan(50);
+      expect({
+        marks,
+        tasks: tasks.filter((task) => task.start > marks.change && task.start <= ended),
+      }).toEqual({ marks, tasks: [] });
       // The observer does see long tasks here: a deliberate 120 ms one is reported.
       await page.evaluate(() => {
-        const until = performance.now() + 120;
-        while (performance.now() < until);
+        setTimeout(() => {
+          const until = performance.now() + 120;
+          while (performance.now() < until);
+        }, 0);
       });
       await page.waitForFunction(
         (after) =>
