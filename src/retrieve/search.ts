@@ -147,7 +147,10 @@ export async function search(
         score: scores[i]!,
         match_reason: `${item.match_reason}; rerank relevance ${round4(relevance[i]!)} → ${round4(scores[i]!)}`,
       }));
-      merged = [...sortByScore(rescored), ...merged.slice(pool)];
+      // Stable on ties (no URI tie-break): equal new scores keep retrieval's order, so a document the
+      // reranker gives nothing still cannot pass one that retrieval put above it.
+      rescored.sort((a, b) => b.score - a.score);
+      merged = [...rescored, ...merged.slice(pool)];
     }
   }
 

@@ -317,6 +317,21 @@ describe('search() with a reranker', () => {
     expect(quick.rerank).toBeUndefined();
   });
 
+  it('keeps retrieval’s order for documents the reranker scores the same whatever the query', async () => {
+    const constant = {
+      model: 'flat',
+      rerank: async (_q: string, docs: readonly string[]) => ({
+        scores: docs.map(() => 0.7),
+        usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+      }),
+    };
+    const plain = await search(deps(), query, { limit: 8 });
+    const flat = await search(deps({ reranker: constant }), query, { limit: 8, rerank: { weight: 1 } });
+    expect(flat.rerank?.applied).toBe(true);
+    expect(flat.resources.every((r) => r.score === 0)).toBe(true);
+    expect(urisOf(flat)).toEqual(urisOf(plain));
+  });
+
   it('costs at most its timeout when the reranker hangs', async () => {
     server.script({ hang: 'headers' }, { hang: 'headers' });
     const plain = await search(deps(), query, { limit: 4 });
