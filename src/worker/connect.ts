@@ -97,7 +97,14 @@ export async function connectLongship(
   const { onWait, lost, dispose, ...workerOptions } = options;
   const host = Comlink.wrap<HostApi>(endpoint);
   lost?.catch(() => {});
-  const race = <T>(promise: Promise<T>): Promise<T> => (lost ? Promise.race([promise, lost]) : promise);
+  // After close() no reply can arrive (the port is let go): what is still pending fails then.
+  let hangUp: (error: LongshipError) => void = () => {};
+  const hungUp = new Promise<never>((_, reject) => {
+    hangUp = reject;
+  });
+  hungUp.catch(() => {});
+  const race = <T>(promise: Promise<T>): Promise<T> =>
+    Promise.race([promise, hungUp, ...(lost ? [lost] : [])]);
   let closed = false;
   let nextCall = 1;
 
@@ -188,6 +195,7 @@ export async function connectLongship(
       try {
         await race(host.close());
       } finally {
+        hangUp(new LongshipError('STORE_CLOSED', 'this Longship was closed before the call finished'));
         host[Comlink.releaseProxy]();
         dispose?.();
       }

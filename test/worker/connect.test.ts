@@ -348,6 +348,23 @@ describe('connectLongship', () => {
     await c.close();
   });
 
+  it('lets a page close while its job runs on for the others: the write is not lost', async () => {
+    const gate = gatedEmbedder();
+    const host = createLongshipHost({ locks: null, open: () => openGatedLongship(gate.embedder) });
+    const [a, b] = await Promise.all([connectTo(host), connectTo(host)]);
+    const job = a.addResource('# Kept\n\nWritten after its page left.', { name: 'kept.md' });
+    await job.id;
+    await until(() => gate.waiting === 1);
+    await a.close();
+    // Page a hears no more; the job is the engine's, and runs on.
+    expect(((await rejection(job)) as LongshipError).code).toBe('STORE_CLOSED');
+    gate.open();
+    const summary = await b.waitProcessed();
+    expect(summary.done).toBe(1);
+    expect(await b.read('viking://resources/kept.md')).toMatch(/Written after its page left/);
+    await b.close();
+  });
+
   it('fails to connect with the typed error of a failed open', async () => {
     const host = createLongshipHost({
       locks: null,
