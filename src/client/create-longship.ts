@@ -76,7 +76,13 @@ function start(worker: CreateLongshipOptions['worker'], shared: boolean, name: s
     );
   }
   if (typeof Worker === 'undefined') {
-    throw new LongshipError('UNSUPPORTED_INPUT', 'this runtime has no Worker: use openLongship() in-process');
+    throw new LongshipError(
+      'INVALID_ARGUMENT',
+      'this runtime has no Worker: pass a MessagePort as `worker`, or use openLongship() in-process',
+    );
+  }
+  if (shared && typeof SharedWorker === 'undefined') {
+    throw new LongshipError('INVALID_ARGUMENT', 'this browser has no SharedWorker: leave `shared` unset');
   }
   // A SharedWorker is found again by its script and name: one per database, for every tab.
   const sharedName = `longship:${name}`;

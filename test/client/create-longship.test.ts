@@ -1,0 +1,41 @@
+// createLongship's own checks, in Node (no Worker here): bad options fail typed, before anything
+// starts; a MessagePort is taken as the worker's end. The worker itself is tested in
+// test/worker/ and in Chromium (test/targets/chromium-longship.test.ts).
+import { describe, expect, it } from 'vitest';
+import { createLongship } from '../../src/client/create-longship.js';
+import { LongshipError } from '../../src/errors.js';
+import { createLongshipHost } from '../../src/worker/expose.js';
+import { openTestLongship } from '../worker/fixture.js';
+
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(LongshipError);
+  return (error as LongshipError).code;
+}
+
+describe('createLongship', () => {
+  it('refuses bad options with INVALID_ARGUMENT', async () => {
+    expect(await codeOf(createLongship({ name: '' }))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(createLongship({ name: 7 as unknown as string }))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(createLongship({ worker: 42 as unknown as string }))).toBe('INVALID_ARGUMENT');
+    // Node has no Worker: the message says what to do instead.
+    const error = await createLongship().catch((e: unknown) => e);
+    expect((error as LongshipError).code).toBe('INVALID_ARGUMENT');
+    expect((error as LongshipError).message).toMatch(/openLongship/);
+  });
+
+  it('talks to a host over a MessagePort, and closes the port with itself', async () => {
+    const { port1, port2 } = new MessageChannel();
+    createLongshipHost({ locks: null, open: openTestLongship }).connect(port1);
+    const longship = await createLongship({ worker: port2 });
+    await longship.write('viking://resources/a.md', 'Alpha.');
+    expect(await longship.read('viking://resources/a.md')).toBe('Alpha.');
+    const closed = new Promise((resolve) => port1.addEventListener('close', resolve));
+    await longship.close();
+    await closed;
+    expect(await codeOf(longship.read('viking://resources/a.md'))).toBe('STORE_CLOSED');
+  });
+});
