@@ -86,7 +86,6 @@ const llm = args['llm-base']
   ? new OpenAiCompatibleLlm({
       baseUrl: args['llm-base'],
       model: args['llm-model']!,
-      // biome-ignore lint/style/noRestrictedGlobals: a benchmark script, not library code
       apiKey: process.env.LONGSHIP_LLM_KEY ?? '',
     })
   : undefined;
@@ -125,7 +124,8 @@ async function run(conversation: Conversation, index: number): Promise<void> {
     }
     const { archive } = await session.commit();
     const files = await longship.ls(archive!);
-    for (const [i, file] of files.entries()) turnOf.set(file.uri, sessionTurns[i]!.id);
+    // By the message's recorded position, not the listing's order (names sort as text).
+    for (const file of files) turnOf.set(file.uri, sessionTurns[Number(file.meta.index) - 1]!.id);
     turns += sessionTurns.length;
   }
   ingestMs += performance.now() - started;
