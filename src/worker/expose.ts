@@ -83,7 +83,14 @@ export function exposeLongship(options: ExposeLongshipOptions = {}): LongshipHos
   return host;
 }
 
-/** The engine of {@link exposeLongship} without a scope to serve: connect endpoints to it yourself. */
+/**
+ * The engine of {@link exposeLongship} without a scope to serve: connect endpoints to it yourself
+ * (an extension's offscreen document, a test). Every endpoint shares the one engine.
+ *
+ * @example
+ * const host = createLongshipHost({ open: (options) => openLongship({ name: options.name, embedder }) });
+ * chrome.runtime.onConnect.addListener((port) => host.connect(toEndpoint(port)));
+ */
 export function createLongshipHost(options: ExposeLongshipOptions = {}): LongshipHost {
   registerThrowHandler(Comlink.transferHandlers);
   const engine = engineSlot(
