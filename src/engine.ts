@@ -59,8 +59,8 @@ export interface Longship extends ContextTree {
   /** The vector and BM25 indexes, kept in step with the store. */
   readonly indexes: DerivedIndexes;
   /**
-   * Finds the context that best matches `query`: THINKING (default) walks the tree from the best
-   * directories down, QUICK searches every node in scope at once; both fuse BM25 and vectors.
+   * Finds the context that best matches `query`: QUICK (default) searches every node in scope at
+   * once, THINKING walks the tree from the best directories down; both fuse BM25 and vectors.
    */
   find(query: string, options?: FindOptions): Promise<FindResult>;
   /**

@@ -23,7 +23,8 @@ const usage = `usage:
   npm run bench:quality -- --format beir --dir DIR --split SPLIT [options]
   npm run bench:quality -- --format obliqa --passages ZIP|DIR --questions FILE [options]
 options: --json FILE  --queries N (a seeded sample)  --alphas 0.5,0.8,1  --configs default,dense,bm25,hybrid,walk
-         --weights 0.7,0.9 (also flat hybrids at these BM25 weights, named hybrid-w<weight>)`;
+         --weights 0.7,0.9 (also flat hybrids at these BM25 weights, named hybrid-w<weight>)
+         --profile FILE.cpuprofile (a CPU profile of the queries only)`;
 
 const { values: args } = parseArgs({
   options: {
@@ -36,6 +37,7 @@ const { values: args } = parseArgs({
     queries: { type: 'string' },
     alphas: { type: 'string', default: '0.5,0.8,1' },
     weights: { type: 'string', default: '' },
+    profile: { type: 'string' },
     configs: { type: 'string', default: 'default,dense,bm25,hybrid,walk' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -146,6 +148,7 @@ interface ConfigResult {
   p95_ms: number;
 }
 
+const profiler = args.profile ? await startProfiler() : undefined;
 const results: ConfigResult[] = [];
 for (const { name, options } of configurations()) {
   const sums = { ndcg10: 0, recall10: 0, recall100: 0, mrr10: 0 };
@@ -183,6 +186,7 @@ for (const { name, options } of configurations()) {
       `p50 ${result.p50_ms.toFixed(1)} ms  p95 ${result.p95_ms.toFixed(1)} ms`,
   );
 }
+await profiler?.stop(args.profile!);
 await longship.close();
 
 const report = {
@@ -225,4 +229,21 @@ function markdown(r: typeof report): string {
     ...rows,
     '',
   ].join('\n');
+}
+
+/** A CPU profile through the inspector, so that ingestion stays out of it. */
+async function startProfiler(): Promise<{ stop(file: string): Promise<void> }> {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`wrote the CPU profile of the queries to ${file}`);
+    },
+  };
 }

@@ -2,6 +2,7 @@
 // BM25 does not depend on which other nodes are allowed, so every later lookup is a map read), the
 // global vector search that sets the vector side's reference, and exact scoring of any set of nodes.
 import { LongshipError } from '../errors.js';
+import type { SearchHit } from '../index/vector-index.js';
 import type { NodeKind, NodeRecord } from '../store/store.js';
 import { createFuser, type Fuser, type FusionSettings, type RawScores, ranksOf } from './fusion.js';
 import type { Scope } from './scope.js';
@@ -51,51 +52,82 @@ export async function createQueryScorer(
     queryVector = vector;
   }
 
-  const scopeKeys = new Set(scope.byKey.keys());
   const bm25 = new Map<number, number>();
   const lexicalOrder: number[] = [];
-  if (settings.useLexical && scopeKeys.size > 0) {
-    for (const hit of lexical.search(query, { limit: Number.POSITIVE_INFINITY, allow: scopeKeys })) {
+  if (settings.useLexical && scope.byKey.size > 0) {
+    const allow = (key: number) => scope.byKey.has(key);
+    for (const hit of lexical.search(query, { limit: Number.POSITIVE_INFINITY, allow })) {
       bm25.set(hit.key, hit.score);
       lexicalOrder.push(hit.key);
     }
   }
 
-  /** Best similarity per node over the given vector keys, searched (top `k` hits) or scored exactly. */
-  const vectorSearch = (keys: number[], k: number, exact: boolean): Map<number, number> => {
+  /**
+   * Best similarity per node of `nodes` (`admits` tells their keys), over their vectors: the top
+   * `k` hits of a search, or, when they have at most `exactBelow` vectors, all scored exactly.
+   */
+  const vectorSearch = (
+    nodes: readonly NodeRecord[],
+    admits: (nodeKey: number) => boolean,
+    k: number,
+    exactBelow = 0,
+  ): Map<number, number> => {
     const best = new Map<number, number>();
-    if (!queryVector || keys.length === 0 || k === 0) return best;
-    // A scope that holds every vector needs no allow-list (sorting one costs more than the search).
-    const everything = !exact && keys.length === vectors.size;
-    const hits = vectors.search(
-      queryVector,
-      Math.min(k, keys.length),
-      everything ? {} : { allow: keys, ...(exact ? { exactBelow: keys.length } : {}) },
-    );
-    for (const hit of hits) {
-      const nodeKey = sources.vectorKeyToNodeKey(hit.key);
-      if (nodeKey === undefined) continue;
-      const similarity = toSimilarity(hit.distance);
-      const seen = best.get(nodeKey);
-      if (seen === undefined || similarity > seen) best.set(nodeKey, similarity);
+    let count = 0;
+    for (const node of nodes) count += scope.vectorKeys(node.key).length;
+    if (!queryVector || count === 0 || k === 0) return best;
+    const take = (hits: readonly SearchHit[]) => {
+      for (const hit of hits) {
+        const nodeKey = sources.vectorKeyToNodeKey(hit.key);
+        if (nodeKey === undefined || !admits(nodeKey)) continue;
+        const similarity = toSimilarity(hit.distance);
+        const seen = best.get(nodeKey);
+        if (seen === undefined || similarity > seen) best.set(nodeKey, similarity);
+      }
+    };
+    const exact = count <= exactBelow;
+    const wanted = exact ? count : Math.min(k, count);
+    // Most of the index allowed: search all of it, oversampled by the share that is not, and drop
+    // the rest. An allow-list that long costs more to pass and sort than the search itself.
+    if (!exact && count * 2 >= vectors.size) {
+      const hits = vectors.search(
+        queryVector,
+        Math.min(vectors.size, Math.ceil((wanted * vectors.size) / count)),
+      );
+      const admitted = hits.filter((hit) => admits(sources.vectorKeyToNodeKey(hit.key) ?? -1));
+      if (admitted.length >= wanted) {
+        take(admitted.slice(0, wanted));
+        return best;
+      }
     }
-    return best;
-  };
-  const keysOf = (nodes: readonly NodeRecord[]): number[] => {
     const keys: number[] = [];
     for (const node of nodes) for (const key of scope.vectorKeys(node.key)) keys.push(key);
-    return keys;
+    take(vectors.search(queryVector, wanted, { allow: keys, ...(exact ? { exactBelow: count } : {}) }));
+    return best;
+  };
+  const keySet = (nodes: readonly NodeRecord[]): ((nodeKey: number) => boolean) => {
+    const keys = new Set(nodes.map((node) => node.key));
+    return (nodeKey) => keys.has(nodeKey);
   };
 
   // The references: one per kind of node (directories are long, or summaries, and score unlike
   // files on both sides), or one for all nodes together.
   const kinds: readonly NodeKind[] = ['dir', 'file'];
-  const groups: { kinds: readonly NodeKind[]; keys: number[] }[] = settings.byKind
-    ? kinds.map((kind) => ({ kinds: [kind], keys: scope.vectorKeysOfKind[kind] }))
-    : [{ kinds, keys: [...scope.vectorKeysOfKind.dir, ...scope.vectorKeysOfKind.file] }];
+  const groups: {
+    kinds: readonly NodeKind[];
+    nodes: readonly NodeRecord[];
+    admits: (key: number) => boolean;
+  }[] = settings.byKind
+    ? kinds.map((kind) => ({
+        kinds: [kind],
+        nodes: scope.nodes.filter((node) => node.kind === kind),
+        admits: (key: number) => scope.byKey.get(key)?.kind === kind,
+      }))
+    : [{ kinds, nodes: scope.nodes, admits: (key: number) => scope.byKey.has(key) }];
   const fuserOf = {} as Record<NodeKind, Fuser>;
   for (const group of groups) {
-    const vectorTop = [...vectorSearch(group.keys, settings.candidates * CHUNK_OVERSAMPLE, false).entries()]
+    const found = vectorSearch(group.nodes, group.admits, settings.candidates * CHUNK_OVERSAMPLE);
+    const vectorTop = [...found.entries()]
       .sort((a, b) => b[1] - a[1] || a[0] - b[0])
       .slice(0, settings.candidates);
     const lexicalTop = settings.byKind
@@ -112,14 +144,13 @@ export async function createQueryScorer(
   }
 
   const score = (nodes: readonly NodeRecord[]): ScoredNode[] => {
-    const keys = keysOf(nodes);
     // Exact below the limit (few keys: exact is faster than a graph that rejects most candidates,
-    // and right); above it, a filtered HNSW search for the best, the rest without a similarity.
-    const exact = keys.length <= settings.exactBelow;
+    // and right); above it, a search for the best, the rest without a similarity.
     const similarity = vectorSearch(
-      keys,
-      exact ? keys.length : settings.candidates * CHUNK_OVERSAMPLE,
-      exact,
+      nodes,
+      keySet(nodes),
+      settings.candidates * CHUNK_OVERSAMPLE,
+      settings.exactBelow,
     );
     return nodes.map((node) => {
       const raw = { lexical: bm25.get(node.key) ?? 0, vector: similarity.get(node.key) };
@@ -129,13 +160,13 @@ export async function createQueryScorer(
 
   const best = (nodes: readonly NodeRecord[], count: number): ScoredNode[] => {
     if (count <= 0 || nodes.length === 0) return [];
-    const allowed = new Set(nodes.map((node) => node.key));
+    const allowed = keySet(nodes);
     const picked = new Set<number>();
     for (const key of lexicalOrder) {
       if (picked.size >= count) break;
-      if (allowed.has(key)) picked.add(key);
+      if (allowed(key)) picked.add(key);
     }
-    const vectorHits = vectorSearch(keysOf(nodes), count * CHUNK_OVERSAMPLE, false);
+    const vectorHits = vectorSearch(nodes, allowed, count * CHUNK_OVERSAMPLE);
     for (const key of vectorHits.keys()) picked.add(key);
     const candidates = [...picked].map((key) => scope.byKey.get(key)!).filter(Boolean);
     return score(candidates)

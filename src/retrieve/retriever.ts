@@ -53,8 +53,8 @@ const listOf: Record<ContextType, 'memories' | 'resources' | 'skills'> = {
 
 /**
  * Finds the nodes that best match `query`, within `targetUri` or the roots of the context types.
- * THINKING (the default) walks the tree from the best directories down; QUICK searches all nodes
- * in scope at once. Both fuse BM25 with vector similarity, so identifiers and error codes match
+ * QUICK (the default) searches all nodes in scope at once; THINKING walks the tree from the best
+ * directories down. Both fuse BM25 with vector similarity, so identifiers and error codes match
  * exactly. Fails with INVALID_URI for a bad `targetUri`, INVALID_ARGUMENT for a bad option,
  * ABORTED when `signal` fires.
  *

@@ -30,8 +30,6 @@ export interface Scope {
   children: Map<string, NodeRecord[]>;
   /** The vector keys of a node in `nodes`. */
   vectorKeys: (nodeKey: number) => readonly number[];
-  /** The vector keys of all of `nodes`, directories' and files' apart. */
-  vectorKeysOfKind: Record<NodeKind, number[]>;
 }
 
 const ALL_TYPES: readonly ContextType[] = ['resource', 'memory', 'skill'];
@@ -87,16 +85,14 @@ export async function loadScope(sources: RetrievalSources, rootUris: readonly Vi
     sources,
     nodes.map((node) => node.key),
   );
-  const vectorKeysOfKind: Record<NodeKind, number[]> = { dir: [], file: [] };
   const children = new Map<string, NodeRecord[]>();
   for (const node of nodes) {
-    for (const key of vectorKeys(node.key)) vectorKeysOfKind[node.kind].push(key);
     if (node.parent === null) continue;
     const siblings = children.get(node.parent);
     if (siblings) siblings.push(node);
     else children.set(node.parent, [node]);
   }
-  return { roots, nodes, byKey, children, vectorKeys, vectorKeysOfKind };
+  return { roots, nodes, byKey, children, vectorKeys };
 }
 
 /**

@@ -107,7 +107,9 @@ export async function search(
   if (intent === false && plan.source === 'fallback' && deps.llm)
     plan.fallbackReason = 'intent analysis is off';
 
-  const perQuery = { ...findOptions, limit: pool };
+  // RETRIEVAL.md: QUICK without a reranker, the walk (THINKING) when one will rescore its results.
+  const mode = options.mode ?? (reranking ? 'thinking' : undefined);
+  const perQuery = { ...findOptions, limit: pool, ...(mode ? { mode } : {}) };
   let queryResults: QueryResult[];
   if (plan.source === 'fallback' && plan.queries.length > 0) {
     // One walk over every allowed root: the same work as find(), split by type afterwards.

@@ -20,7 +20,7 @@ interface Entry {
 }
 
 export async function walk(context: SearchContext, filter: FindFilter | undefined): Promise<SearchOutcome> {
-  const { sources, scope, scorer, settings, trace, signal } = context;
+  const { scope, scorer, settings, trace, signal } = context;
   const { alpha, scoreThreshold: threshold } = settings;
   const queue = new PriorityQueue<Entry>();
   const queued = new Map<string, number>();

@@ -1,9 +1,14 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { find } from '../../src/retrieve/retriever.js';
+import { find as findAny } from '../../src/retrieve/retriever.js';
+import type { FindOptions } from '../../src/retrieve/settings.js';
 import type { FindTrace, TraceScore } from '../../src/retrieve/trace.js';
 import { corpus } from './corpus.js';
 import { buildTree, type NodeSpec, type Tree, urisOf } from './fixture.js';
+
+// These tests are about the walk: THINKING unless a test says otherwise.
+const find = (sources: Tree['sources'], query: string, options: FindOptions = {}) =>
+  findAny(sources, query, { mode: 'thinking', ...options });
 
 let tree: Tree;
 beforeAll(async () => {

@@ -303,7 +303,8 @@ describe('search() with a reranker', () => {
 
   it('keeps the retrieval scores when the reranker fails, answers short, or is off in QUICK mode', async () => {
     server.fallback = obedientRerank;
-    const plain = await search(deps(), query, { limit: 4 });
+    // The reranked searches below walk (THINKING): compared with a walk without a reranker.
+    const plain = await search(deps(), query, { limit: 4, mode: 'thinking' });
     // Fallback answers, not scripted ones: a call cancelled when the other failed leaves no reply unused.
     server.fallback = () => ({ status: 500, text: 'down' });
     const failed = await search(rerankedDeps(), query, { limit: 4 });
@@ -327,7 +328,7 @@ describe('search() with a reranker', () => {
         usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
       }),
     };
-    const plain = await search(deps(), query, { limit: 8 });
+    const plain = await search(deps(), query, { limit: 8, mode: 'thinking' });
     const flat = await search(deps({ reranker: constant }), query, { limit: 8, rerank: { weight: 1 } });
     expect(flat.rerank?.applied).toBe(true);
     expect(flat.resources.every((r) => r.score === 0)).toBe(true);
