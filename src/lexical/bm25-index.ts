@@ -10,6 +10,7 @@ import type {
   LexicalLoadOptions,
   LexicalSearchOptions,
 } from './lexical-index.js';
+import { grown, PostingArena } from './posting-arena.js';
 import { boundedEditDistance, lowerBound } from './term-match.js';
 
 const DEFAULT_LIMIT = 10;
@@ -18,6 +19,9 @@ const MAX_FREQUENCY = 0xffffffff;
 const PREFIX_WEIGHT = 0.375;
 const FUZZY_WEIGHT = 0.45;
 const MAX_FUZZY = 6;
+// Analysing a token (regular expressions, Porter stemming) is most of the cost of adding a
+// document, and text repeats its tokens: their terms are memoised, up to this many tokens.
+const TOKEN_CACHE_SIZE = 1 << 16;
 // Removed documents stay in the postings (skipped when hits are collected) until they are a
 // quarter of all slots; then one pass rewrites the postings without them.
 const COMPACT_MIN = 64;
@@ -36,11 +40,9 @@ export class Bm25Index implements LexicalIndex {
 
   readonly #termIds = new Map<string, number>();
   #terms: string[] = [];
-  /** Per term: (slot, frequency) pairs, the first #postingLength[t] entries in use. */
-  #postings: Uint32Array[] = [];
-  #postingLength: number[] = [];
+  #postings = new PostingArena();
   /** Live documents per term (postings may still hold removed ones). */
-  #df: number[] = [];
+  #df = new Uint32Array(256);
   /** Term ids in term order, for prefix and fuzzy matching; built when first needed. */
   #sorted: Uint32Array | undefined;
 
@@ -49,12 +51,16 @@ export class Bm25Index implements LexicalIndex {
   #keys = new Float64Array(16);
   #lengths = new Float64Array(16);
   #alive = new Uint8Array(16);
-  /** Forward index: slot s's (term, frequency) pairs are #forward[#forwardStart[s] … #forwardStart[s + 1]). */
-  #forward = new Uint32Array(64);
-  #forwardStart = new Uint32Array(17);
+  /**
+   * Forward index: slot s's (term, frequency) pairs are `pairs[start[s]]` up to `pairs[start[s + 1]]`.
+   * Only removals need it, so a loaded index derives it from the postings at its first removal.
+   */
+  #forward: Forward | undefined = { pairs: new Uint32Array(64), start: new Uint32Array(17) };
   #live = 0;
   #dead = 0;
   #totalLength = 0;
+
+  readonly #tokenTerms = new Map<string, readonly string[]>();
 
   // Search scratch, one entry per slot; scores are back to 0 after every search.
   #scores = new Float64Array(16);
@@ -102,9 +108,9 @@ export class Bm25Index implements LexicalIndex {
   remove(key: number): boolean {
     const slot = this.#slotOf.get(key);
     if (slot === undefined) return false;
-    const forward = this.#forward;
-    const end = this.#forwardStart[slot + 1]!;
-    for (let i = this.#forwardStart[slot]!; i < end; i += 2) this.#df[forward[i]!]!--;
+    const forward = this.#forwardIndex();
+    const end = forward.start[slot + 1]!;
+    for (let i = forward.start[slot]!; i < end; i += 2) this.#df[forward.pairs[i]!]!--;
     this.#totalLength -= this.#lengths[slot]!;
     this.#alive[slot] = 0;
     this.#slotOf.delete(key);
@@ -136,6 +142,7 @@ export class Bm25Index implements LexicalIndex {
     const scores = this.#scores;
     const touched = this.#touched;
     const lengths = this.#lengths;
+    const postings = this.#postings;
     const n = this.#live;
     // k1 · (1 − b + b · length / average), in the units the lengths and frequencies are kept in.
     const base = k1 * this.#scale * (1 - b);
@@ -145,9 +152,10 @@ export class Bm25Index implements LexicalIndex {
       const df = this.#df[term]!;
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       const factor = weight * idf * (k1 + 1);
-      const list = this.#postings[term]!;
-      const end = this.#postingLength[term]!;
-      for (let i = 0; i < end; i += 2) {
+      const list = postings.data;
+      const start = postings.start[term]!;
+      const end = start + postings.used[term]!;
+      for (let i = start; i < end; i += 2) {
         const slot = list[i]!;
         const tf = list[i + 1]!;
         const score = scores[slot]!;
@@ -166,13 +174,7 @@ export class Bm25Index implements LexicalIndex {
 
   serialize(): Uint8Array {
     if (this.#dead > 0) this.#compact();
-    const terms = this.#terms.length;
-    const offsets = new Uint32Array(terms + 1);
-    for (let t = 0; t < terms; t++) offsets[t + 1] = offsets[t]! + this.#postingLength[t]! / 2;
-    const postings = new Uint32Array(offsets[terms]! * 2);
-    for (let t = 0; t < terms; t++) {
-      postings.set(this.#postings[t]!.subarray(0, this.#postingLength[t]!), offsets[t]! * 2);
-    }
+    const { offsets, postings } = this.#postings.packed();
     return encodeSnapshot({
       settings: this.#settings,
       keys: this.#keys.subarray(0, this.#slots),
@@ -306,7 +308,7 @@ export class Bm25Index implements LexicalIndex {
       const repeat = this.#repeats[f]!;
       if (!text || repeat === 0) continue;
       for (const token of tokenize(text)) {
-        const terms = analyzeToken(token);
+        const terms = this.#termsOf(token);
         if (terms.length === 0) continue;
         length += repeat;
         for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + repeat);
@@ -320,29 +322,42 @@ export class Bm25Index implements LexicalIndex {
     return { length, counts };
   }
 
+  #termsOf(token: string): readonly string[] {
+    let terms = this.#tokenTerms.get(token);
+    if (terms === undefined) {
+      terms = analyzeToken(token);
+      if (this.#tokenTerms.size >= TOKEN_CACHE_SIZE) this.#tokenTerms.clear();
+      this.#tokenTerms.set(token, terms);
+    }
+    return terms;
+  }
+
   #insertAnalysed(key: number, { length, counts }: { length: number; counts: Map<string, number> }): void {
     const slot = this.#slots;
     this.#reserveSlots(slot + 1);
-    let at = this.#forwardStart[slot]!;
-    this.#forward = grown(this.#forward, at + counts.size * 2);
     const forward = this.#forward;
+    let at = 0;
+    if (forward) {
+      at = forward.start[slot]!;
+      forward.pairs = grown(forward.pairs, at + counts.size * 2);
+    }
     for (const [term, tf] of counts) {
       let id = this.#termIds.get(term);
       if (id === undefined) {
-        id = this.#terms.length;
+        id = this.#postings.addTerm();
         this.#termIds.set(term, id);
         this.#terms.push(term);
-        this.#postings.push(new Uint32Array(4));
-        this.#postingLength.push(0);
-        this.#df.push(0);
+        this.#df = grown(this.#df, id + 1);
         this.#sorted = undefined;
       }
-      this.#append(id, slot, tf);
+      this.#postings.append(id, slot, tf);
       this.#df[id]!++;
-      forward[at++] = id;
-      forward[at++] = tf;
+      if (forward) {
+        forward.pairs[at++] = id;
+        forward.pairs[at++] = tf;
+      }
     }
-    this.#forwardStart[slot + 1] = at;
+    if (forward) forward.start[slot + 1] = at;
     this.#keys[slot] = key;
     this.#lengths[slot] = length;
     this.#alive[slot] = 1;
@@ -352,28 +367,39 @@ export class Bm25Index implements LexicalIndex {
     this.#totalLength += length;
   }
 
-  #append(term: number, slot: number, tf: number): void {
-    let list = this.#postings[term]!;
-    const used = this.#postingLength[term]!;
-    if (used + 2 > list.length) {
-      const next = new Uint32Array(Math.max(4, list.length * 2));
-      next.set(list.subarray(0, used));
-      this.#postings[term] = list = next;
-    }
-    list[used] = slot;
-    list[used + 1] = tf;
-    this.#postingLength[term] = used + 2;
-  }
-
   #reserveSlots(needed: number): void {
     if (needed <= this.#keys.length) return;
     const capacity = Math.max(needed, this.#keys.length * 2);
     this.#keys = grown(this.#keys, capacity);
     this.#lengths = grown(this.#lengths, capacity);
     this.#alive = grown(this.#alive, capacity);
-    this.#forwardStart = grown(this.#forwardStart, capacity + 1);
+    if (this.#forward) this.#forward.start = grown(this.#forward.start, capacity + 1);
     this.#scores = new Float64Array(capacity);
     this.#touched = new Uint32Array(capacity);
+  }
+
+  /** The forward index, derived from the postings if this index was loaded and has not needed it yet. */
+  #forwardIndex(): Forward {
+    if (this.#forward) return this.#forward;
+    const { data, start: termStart, used } = this.#postings;
+    // Count each slot's terms, then fill. Before the first removal no slot is dead.
+    const start = new Uint32Array(this.#keys.length + 1);
+    for (let t = 0; t < this.#postings.terms; t++) {
+      for (let i = termStart[t]!; i < termStart[t]! + used[t]!; i += 2) start[data[i]! + 1]! += 2;
+    }
+    for (let s = 0; s < this.#slots; s++) start[s + 1]! += start[s]!;
+    const pairs = new Uint32Array(start[this.#slots]!);
+    const cursor = start.slice(0, this.#slots);
+    for (let t = 0; t < this.#postings.terms; t++) {
+      for (let i = termStart[t]!; i < termStart[t]! + used[t]!; i += 2) {
+        const at = cursor[data[i]!]!;
+        pairs[at] = t;
+        pairs[at + 1] = data[i + 1]!;
+        cursor[data[i]!] = at + 2;
+      }
+    }
+    this.#forward = { pairs, start };
+    return this.#forward;
   }
 
   /** Drops removed documents and terms no document has left; slots and term ids are renumbered. */
@@ -382,36 +408,23 @@ export class Bm25Index implements LexicalIndex {
     const newSlot = new Int32Array(oldSlots);
     let slots = 0;
     for (let s = 0; s < oldSlots; s++) newSlot[s] = this.#alive[s] ? slots++ : -1;
-    const newTerm = new Int32Array(this.#terms.length);
+    const newTerm = new Int32Array(this.#postings.terms);
     const terms: string[] = [];
-    const postings: Uint32Array[] = [];
-    const postingLength: number[] = [];
-    const df: number[] = [];
+    const df = new Uint32Array(Math.max(this.#df.length, 256));
+    let pairs = 0;
     this.#termIds.clear();
-    for (let t = 0; t < this.#terms.length; t++) {
+    for (let t = 0; t < this.#postings.terms; t++) {
       const live = this.#df[t]!;
-      if (live === 0) {
-        newTerm[t] = -1;
-        continue;
-      }
-      newTerm[t] = terms.length;
+      newTerm[t] = live === 0 ? -1 : terms.length;
+      if (live === 0) continue;
       this.#termIds.set(this.#terms[t]!, terms.length);
-      const old = this.#postings[t]!;
-      const list = new Uint32Array(live * 2);
-      let at = 0;
-      for (let i = 0; i < this.#postingLength[t]!; i += 2) {
-        const slot = newSlot[old[i]!]!;
-        if (slot < 0) continue;
-        list[at++] = slot;
-        list[at++] = old[i + 1]!;
-      }
+      df[terms.length] = live;
       terms.push(this.#terms[t]!);
-      postings.push(list);
-      postingLength.push(at);
-      df.push(live);
+      pairs += live;
     }
-    const forward = new Uint32Array(this.#forward.length);
-    const forwardStart = new Uint32Array(this.#forwardStart.length);
+    this.#postings = this.#postings.rewritten(newSlot, newTerm, terms.length, pairs);
+    const old = this.#forwardIndex();
+    const forward = { pairs: new Uint32Array(old.pairs.length), start: new Uint32Array(old.start.length) };
     const keys = new Float64Array(this.#keys.length);
     const lengths = new Float64Array(this.#lengths.length);
     const alive = new Uint8Array(this.#alive.length);
@@ -419,24 +432,20 @@ export class Bm25Index implements LexicalIndex {
     for (let s = 0; s < oldSlots; s++) {
       const slot = newSlot[s]!;
       if (slot < 0) continue;
-      const end = this.#forwardStart[s + 1]!;
-      for (let i = this.#forwardStart[s]!; i < end; i += 2) {
-        forward[at++] = newTerm[this.#forward[i]!]!;
-        forward[at++] = this.#forward[i + 1]!;
+      for (let i = old.start[s]!; i < old.start[s + 1]!; i += 2) {
+        forward.pairs[at++] = newTerm[old.pairs[i]!]!;
+        forward.pairs[at++] = old.pairs[i + 1]!;
       }
-      forwardStart[slot + 1] = at;
+      forward.start[slot + 1] = at;
       keys[slot] = this.#keys[s]!;
       lengths[slot] = this.#lengths[s]!;
       alive[slot] = 1;
       this.#slotOf.set(this.#keys[s]!, slot);
     }
     this.#terms = terms;
-    this.#postings = postings;
-    this.#postingLength = postingLength;
     this.#df = df;
     this.#sorted = undefined;
     this.#forward = forward;
-    this.#forwardStart = forwardStart;
     this.#keys = keys;
     this.#lengths = lengths;
     this.#alive = alive;
@@ -444,7 +453,7 @@ export class Bm25Index implements LexicalIndex {
     this.#dead = 0;
   }
 
-  /** Takes over a decoded snapshot: postings are views into its buffer until they grow. */
+  /** Takes over a decoded snapshot: its postings become this index's arena, without a copy. */
   #restore(snapshot: Bm25Snapshot): void {
     const { keys, lengths, offsets, postings, terms } = snapshot;
     const docs = keys.length;
@@ -459,37 +468,26 @@ export class Bm25Index implements LexicalIndex {
       this.#slotOf.set(keys[s]!, s);
       this.#totalLength += lengths[s]!;
     }
+    this.#df = new Uint32Array(Math.max(terms.length, 256));
     for (let t = 0; t < terms.length; t++) {
       const term = terms[t]!;
       if (this.#termIds.has(term)) {
         throw new LongshipError('CORRUPT_INDEX', `The lexical index snapshot lists term ${term} twice.`);
       }
       this.#termIds.set(term, t);
-      const start = offsets[t]! * 2;
-      const end = offsets[t + 1]! * 2;
-      this.#postings.push(postings.subarray(start, end));
-      this.#postingLength.push(end - start);
-      this.#df.push((end - start) / 2);
+      this.#df[t] = offsets[t + 1]! - offsets[t]!;
     }
     this.#terms = terms.slice();
-    // The forward index, rebuilt from the postings: count each slot's terms, then fill.
-    const starts = this.#forwardStart;
-    for (let i = 0; i < postings.length; i += 2) starts[postings[i]! + 1]! += 2;
-    for (let s = 0; s < docs; s++) starts[s + 1]! += starts[s]!;
-    const forward = new Uint32Array(postings.length);
-    const cursor = starts.slice(0, docs);
-    for (let t = 0; t < terms.length; t++) {
-      for (let i = offsets[t]! * 2; i < offsets[t + 1]! * 2; i += 2) {
-        const at = cursor[postings[i]!]!;
-        forward[at] = t;
-        forward[at + 1] = postings[i + 1]!;
-        cursor[postings[i]!] = at + 2;
-      }
-    }
-    this.#forward = forward;
+    this.#postings = PostingArena.packed(postings, offsets);
+    this.#forward = undefined;
     this.#slots = docs;
     this.#live = docs;
   }
+}
+
+interface Forward {
+  pairs: Uint32Array;
+  start: Uint32Array;
 }
 
 function better(scoreA: number, keyA: number, scoreB: number, keyB: number): boolean {
@@ -498,13 +496,6 @@ function better(scoreA: number, keyA: number, scoreB: number, keyB: number): boo
 
 function byScore(a: LexicalHit, b: LexicalHit): number {
   return b.score - a.score || a.key - b.key;
-}
-
-function grown<A extends Float64Array | Uint32Array | Uint8Array>(array: A, needed: number): A {
-  if (needed <= array.length) return array;
-  const next = new (array.constructor as new (length: number) => A)(Math.max(needed, array.length * 2));
-  next.set(array);
-  return next;
 }
 
 function checkDoc(doc: LexicalDoc): void {
