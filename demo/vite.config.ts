@@ -65,7 +65,8 @@ function serveLocalAssets(): Plugin {
         createReadStream(file).pipe(response);
       });
     },
-    closeBundle() {
+    // writeBundle runs in a build only (closeBundle also runs when the dev server stops).
+    writeBundle() {
       for (const [prefix, { folder, files }] of Object.entries(localAssets)) {
         for (const name of files) {
           const target = join(outDir, 'local', prefix, name);
@@ -86,4 +87,7 @@ export default defineConfig({
   server: { host: '127.0.0.1', port: 5173, fs: { allow: [root] } },
   preview: { host: '127.0.0.1' },
   build: { target: 'es2022', emptyOutDir: true, outDir: 'dist' },
+  // The workers' dependencies too, found before the first load: otherwise the dev server finds them
+  // when a worker starts and reloads the page in the middle of the first indexing.
+  optimizeDeps: { entries: ['index.html', 'src/model-worker.ts', 'src/words-worker.ts'] },
 });

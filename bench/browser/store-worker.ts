@@ -1,0 +1,144 @@
+// A module Worker for bench:browser's large store: it writes n synthetic documents (a node, one
+// clustered 512-d vector and a posting each) into an IndexedDB Longship in large commits, and it
+// times a cold open of that store to the first find() result. Vectors come from a function embedder
+// over bench/store's seeded Documents: building 100k documents with the model would take hours here.
+import { functionEmbedder } from '../../src/embed/function-embedder.js';
+import { openLongship } from '../../src/engine.js';
+import type { NodeRecord, WriteBatch } from '../../src/store/store.js';
+import { Documents } from '../store/synthetic.js';
+
+export type StoreWorkerRequest =
+  | { op: 'build'; name: string; n: number; dims: number; batch: number; usearch: string }
+  | { op: 'open'; name: string; dims: number; usearch: string; queries: string[] };
+
+export type StoreWorkerAnswer =
+  | { op: 'build'; ms: number; n: number; closeMs: number }
+  | {
+      op: 'open';
+      /** openLongship(): the store, the snapshots, the indexes. */
+      openMs: number;
+      /** The first find() after it (scope load, query embedding, search). */
+      firstFindMs: number;
+      /** Later find()s, p50. */
+      warmFindMs: number;
+      hits: number;
+      openedFrom: Record<string, string>;
+    }
+  | { error: string }
+  | { progress: number };
+
+const scope = globalThis as unknown as {
+  onmessage: ((event: MessageEvent<StoreWorkerRequest>) => void) | null;
+  postMessage(message: StoreWorkerAnswer): void;
+};
+
+const dir = 'viking://resources/bench';
+
+/** The synthetic embedder: a text's vector is the Documents vector of a number hashed from it. */
+function embedderFor(dims: number) {
+  const docs = new Documents(dims, 42);
+  return functionEmbedder({
+    id: `bench/synthetic-${dims}`,
+    dimensions: dims,
+    embed: async (texts) =>
+      texts.map((text) => {
+        let hash = 0x811c9dc5;
+        for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+        return docs.vector(hash >>> 0);
+      }),
+  });
+}
+
+function nodeRecord(uri: string, key: number, l0: string, l2: string): NodeRecord {
+  const now = Date.now();
+  return {
+    uri,
+    parent: dir,
+    name: uri.slice(uri.lastIndexOf('/') + 1),
+    kind: 'file',
+    contextType: 'resource',
+    key,
+    l0,
+    l2,
+    summaryKind: 'extractive',
+    meta: {},
+    createdAt: now,
+    updatedAt: now,
+    useCount: 0,
+  };
+}
+
+async function build(request: Extract<StoreWorkerRequest, { op: 'build' }>): Promise<StoreWorkerAnswer> {
+  const started = performance.now();
+  const longship = await openLongship({
+    name: request.name,
+    embedder: embedderFor(request.dims),
+    usearch: new URL(request.usearch),
+  });
+  await longship.mkdir(dir, { parents: true });
+  const docs = new Documents(request.dims, 42);
+  const { store } = longship;
+  for (let first = 0; first < request.n; first += request.batch) {
+    const count = Math.min(request.batch, request.n - first);
+    const keys = await store.allocateKeys(2 * count);
+    const batch: Required<Pick<WriteBatch, 'putNodes' | 'putVectors' | 'putPostings'>> = {
+      putNodes: [],
+      putVectors: [],
+      putPostings: [],
+    };
+    for (let i = 0; i < count; i++) {
+      const id = first + i;
+      const key = keys + 2 * i;
+      const body = docs.text(id);
+      batch.putNodes.push(nodeRecord(`${dir}/doc-${id}`, key, body.slice(0, 80), body));
+      batch.putVectors.push({ key: key + 1, nodeKey: key, chunk: 0, vector: docs.vector(id) });
+      batch.putPostings.push({ key, title: `doc-${id}`, body });
+    }
+    await store.commit(batch);
+    scope.postMessage({ progress: first + count });
+  }
+  const written = performance.now();
+  // close() writes the snapshots a later open starts from.
+  await longship.close();
+  return { op: 'build', ms: written - started, n: request.n, closeMs: performance.now() - written };
+}
+
+async function open(request: Extract<StoreWorkerRequest, { op: 'open' }>): Promise<StoreWorkerAnswer> {
+  const started = performance.now();
+  const longship = await openLongship({
+    name: request.name,
+    embedder: embedderFor(request.dims),
+    usearch: new URL(request.usearch),
+  });
+  const opened = performance.now();
+  const [first, ...rest] = request.queries;
+  const result = await longship.find(first!, { limit: 10 });
+  const found = performance.now();
+  const times: number[] = [];
+  for (const query of rest) {
+    const t = performance.now();
+    await longship.find(query, { limit: 10 });
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  const openedFrom = { ...longship.indexes.openedFrom };
+  await longship.close();
+  return {
+    op: 'open',
+    openMs: opened - started,
+    firstFindMs: found - opened,
+    warmFindMs: times[Math.floor(times.length / 2)] ?? Number.NaN,
+    hits: result.total,
+    openedFrom,
+  };
+}
+
+scope.onmessage = async ({ data }) => {
+  try {
+    scope.postMessage(data.op === 'build' ? await build(data) : await open(data));
+  } catch (error) {
+    scope.postMessage({
+      error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack}` : String(error),
+    });
+  }
+};
