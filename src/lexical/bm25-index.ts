@@ -12,6 +12,7 @@ import type {
 } from './lexical-index.js';
 import { grown, PostingArena } from './posting-arena.js';
 import { boundedEditDistance, lowerBound } from './term-match.js';
+import { topHits } from './top-hits.js';
 
 const DEFAULT_LIMIT = 10;
 const MAX_FREQUENCY = 0xffffffff;
@@ -29,8 +30,9 @@ const COMPACT_MIN = 64;
 /**
  * A {@link LexicalIndex} of its own: BM25F over title, headings and body, with Longship's
  * analyzer. Field weights apply before saturation: a term in a field of weight w counts w times,
- * and the field adds w times its length. Postings are typed arrays of (document slot, weighted
- * term frequency); a search accumulates scores in one dense array over the slots.
+ * and the field adds w times its length. Postings are (document slot, weighted term frequency)
+ * pairs in one typed array; a search accumulates scores in a dense array over the slots, then
+ * selects the best with a heap.
  */
 export class Bm25Index implements LexicalIndex {
   readonly #settings: Bm25Settings;
@@ -166,7 +168,7 @@ export class Bm25Index implements LexicalIndex {
       }
     }
     try {
-      return this.#collect(count, limit, options.allow);
+      return topHits({ scores, touched, count, keys: this.#keys, alive: this.#alive }, limit, options.allow);
     } finally {
       for (let i = 0; i < count; i++) scores[touched[i]!] = 0;
     }
@@ -183,71 +185,6 @@ export class Bm25Index implements LexicalIndex {
       postings,
       terms: this.#terms,
     });
-  }
-
-  /** Live hits among the first `count` touched slots: allowed ones, best `limit`, sorted. */
-  #collect(count: number, limit: number, allow: LexicalSearchOptions['allow']): LexicalHit[] {
-    const scores = this.#scores;
-    const touched = this.#touched;
-    const keys = this.#keys;
-    const alive = this.#alive;
-    const allowed = allow === undefined ? undefined : typeof allow === 'function' ? allow : undefined;
-    const allowSet = typeof allow === 'object' ? allow : undefined;
-    if (limit >= count) {
-      const hits: LexicalHit[] = [];
-      for (let i = 0; i < count; i++) {
-        const slot = touched[i]!;
-        if (alive[slot] === 0) continue;
-        const key = keys[slot]!;
-        if ((allowSet && !allowSet.has(key)) || (allowed && !allowed(key))) continue;
-        hits.push({ key, score: scores[slot]! });
-      }
-      return hits.sort(byScore);
-    }
-    // A min-heap of the best `limit` so far, worst at the root.
-    const heapScore = new Float64Array(limit);
-    const heapKey = new Float64Array(limit);
-    let size = 0;
-    for (let i = 0; i < count; i++) {
-      const slot = touched[i]!;
-      if (alive[slot] === 0) continue;
-      const score = scores[slot]!;
-      const key = keys[slot]!;
-      if (size === limit && !better(score, key, heapScore[0]!, heapKey[0]!)) continue;
-      if ((allowSet && !allowSet.has(key)) || (allowed && !allowed(key))) continue;
-      if (size < limit) {
-        let at = size++;
-        while (at > 0) {
-          const parent = (at - 1) >> 1;
-          if (!better(heapScore[parent]!, heapKey[parent]!, score, key)) break;
-          heapScore[at] = heapScore[parent]!;
-          heapKey[at] = heapKey[parent]!;
-          at = parent;
-        }
-        heapScore[at] = score;
-        heapKey[at] = key;
-      } else {
-        let at = 0;
-        for (;;) {
-          let child = 2 * at + 1;
-          if (child >= size) break;
-          if (
-            child + 1 < size &&
-            better(heapScore[child]!, heapKey[child]!, heapScore[child + 1]!, heapKey[child + 1]!)
-          )
-            child++;
-          if (!better(score, key, heapScore[child]!, heapKey[child]!)) break;
-          heapScore[at] = heapScore[child]!;
-          heapKey[at] = heapKey[child]!;
-          at = child;
-        }
-        heapScore[at] = score;
-        heapKey[at] = key;
-      }
-    }
-    const hits: LexicalHit[] = [];
-    for (let i = 0; i < size; i++) hits.push({ key: heapKey[i]!, score: heapScore[i]! });
-    return hits.sort(byScore);
   }
 
   /** Query term id → weight: how often the term occurs in the query, times its match weight. */
@@ -488,14 +425,6 @@ export class Bm25Index implements LexicalIndex {
 interface Forward {
   pairs: Uint32Array;
   start: Uint32Array;
-}
-
-function better(scoreA: number, keyA: number, scoreB: number, keyB: number): boolean {
-  return scoreA > scoreB || (scoreA === scoreB && keyA < keyB);
-}
-
-function byScore(a: LexicalHit, b: LexicalHit): number {
-  return b.score - a.score || a.key - b.key;
 }
 
 function checkDoc(doc: LexicalDoc): void {
