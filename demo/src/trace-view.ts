@@ -79,8 +79,13 @@ function buildTree(trace: FindTrace): TreeItem[] {
 }
 
 const rank = (item: TreeItem) => item.score?.propagated ?? item.visitedScore ?? item.seed?.score ?? 0;
-const isKept = (item: TreeItem) =>
-  item.visited !== undefined || item.score?.verdict === 'kept' || !item.score;
+/** Kept, visited, or the way to something that was: a pruned directory can hold a visited seed. */
+const isKept = (item: TreeItem): boolean =>
+  item.visited !== undefined ||
+  item.result !== undefined ||
+  item.score?.verdict === 'kept' ||
+  !item.score ||
+  item.children.some(isKept);
 
 function row(item: TreeItem, under: string | undefined): HTMLElement {
   const s = item.score;
@@ -168,7 +173,7 @@ function render(item: TreeItem, under: string | undefined, depth: number): HTMLE
   if (more.length > 0) list.append(folded(`${more.length} more kept`, 'more-group', more, item.uri, depth));
   if (pruned.length > 0)
     list.append(folded(`${pruned.length} pruned`, 'pruned-group', pruned, item.uri, depth));
-  return h('li', {}, h('details', { open: depth < 6 }, h('summary', {}, row(item, under)), list));
+  return h('li', {}, h('details', { open: true }, h('summary', {}, row(item, under)), list));
 }
 
 /** The trace as a tree, with a summary line on top. */
