@@ -15,6 +15,8 @@ async function bundleWorker(): Promise<string> {
     bundle: true,
     format: 'esm',
     platform: 'neutral',
+    // As wrangler resolves packages: comlink, for one, has a `module` field but no `exports`.
+    mainFields: ['module', 'main'],
     target: 'es2022',
     write: false,
     // runtime.ts imports node:fs only behind a check that fails in workerd.
