@@ -5,8 +5,7 @@
 // the runner reports recall@5 and recall@10 of the evidence turns and the latency of both.
 //
 //   npm run bench:memory -- --format locomo --file <conversation json or folder> --json out.json
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Embedder } from '../../src/embed/embedder.js';
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
@@ -18,6 +17,7 @@ import type { SearchResult } from '../../src/retrieve/search.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
 import { measureMachine } from '../lib/machine.js';
 import { quantile } from '../lib/stats.js';
+import { writeReport } from '../lib/write-report.js';
 import { cachedEmbedder, EmbeddingCache } from '../quality/embedding-cache.js';
 import { type Conversation, conversationFiles, type EvidenceCounts, loadConversations } from './locomo.js';
 
@@ -226,12 +226,7 @@ const report = {
 console.log(
   JSON.stringify({ find: report.find, search: report.search, ratio: report.search_over_find_p50 }, null, 2),
 );
-if (args.json) {
-  mkdirSync(dirname(args.json), { recursive: true });
-  writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(args.json.replace(/\.json$/, '.md'), markdown(report));
-  console.log(`wrote ${args.json} and its .md`);
-}
+if (args.json) writeReport(args.json, report, markdown(report));
 
 function markdown(r: typeof report): string {
   const row = (name: string, s: ReturnType<typeof summary>) =>

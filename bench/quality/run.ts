@@ -5,8 +5,7 @@
 //
 //   npm run bench:quality -- --format beir --dir <BEIR folder> --split test --json out.json
 //   npm run bench:quality -- --format obliqa --passages <zip or folder> --questions <ObliQA json> --json out.json
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { openLongship } from '../../src/engine.js';
@@ -15,6 +14,7 @@ import { openMemoryStore } from '../../src/store/memory-store.js';
 import { measureMachine } from '../lib/machine.js';
 import { shuffled } from '../lib/random.js';
 import { quantile } from '../lib/stats.js';
+import { writeReport } from '../lib/write-report.js';
 import { cachedEmbedder, EmbeddingCache } from './embedding-cache.js';
 import { type EvalSet, loadBeir, loadObliqa } from './eval-set.js';
 import { rankingMetrics } from './metrics.js';
@@ -204,12 +204,7 @@ const report = {
     machine: measureMachine(),
   },
 };
-if (args.json) {
-  mkdirSync(dirname(args.json), { recursive: true });
-  writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(args.json.replace(/\.json$/, '.md'), markdown(report));
-  console.log(`wrote ${args.json} and its .md`);
-}
+if (args.json) writeReport(args.json, report, markdown(report));
 
 function markdown(r: typeof report): string {
   const rows = r.configs.map(
