@@ -47,11 +47,20 @@ interface Opened {
   release: () => void;
 }
 
-/** What a call holds until it is over: its callbacks' ports and its signals. */
+/** What a call holds until it is over: its callbacks' ports, its signals, its callbacks in flight. */
 interface CallState {
   remotes: Remote[];
   controllers: AbortController[];
   released: boolean;
+  pending: Set<Promise<unknown>>;
+}
+
+/**
+ * Resolves once every callback the call made has run on the page. Callbacks travel on ports of
+ * their own, so without this a job's result could overtake its last progress events.
+ */
+async function drained(call: CallState): Promise<void> {
+  while (call.pending.size > 0 && !call.released) await Promise.allSettled([...call.pending]);
 }
 
 type Handle =
@@ -214,7 +223,7 @@ function connection(engine: EngineSlot): HostApi {
   let state: 'new' | 'opening' | 'open' | 'closed' = 'new';
   const calls = new Map<number, CallState>();
   const handles = new Map<number, Handle>();
-  const jobs = new Map<number, PromiseLike<unknown>>();
+  const jobs = new Map<number, { job: PromiseLike<unknown>; call: CallState }>();
   let nextHandle = 1;
 
   const release = (call: CallState) => {
@@ -286,7 +295,12 @@ function connection(engine: EngineSlot): HostApi {
     },
 
     async call(request, ...callbacks) {
-      const call: CallState = { remotes: callbacks as unknown as Remote[], controllers: [], released: false };
+      const call: CallState = {
+        remotes: callbacks as unknown as Remote[],
+        controllers: [],
+        released: false,
+        pending: new Set(),
+      };
       // Registered before anything awaits: an abort sent right after this call finds it.
       calls.set(request.id, call);
       const forget = () => {
@@ -297,8 +311,9 @@ function connection(engine: EngineSlot): HostApi {
         const args = decode(request.args, (marked) => revive(marked, call)) as unknown[];
         const result = dispatch(request, args);
         if (isJob(result)) {
-          jobs.set(result.id, result);
-          result.then(forget, forget);
+          jobs.set(result.id, { job: result, call });
+          const settle = () => drained(call).then(forget);
+          result.then(settle, settle);
           return { job: result.id } satisfies Reply;
         }
         const value = await result;
@@ -314,6 +329,7 @@ function connection(engine: EngineSlot): HostApi {
           const methods = methodsOf(value);
           return { handle: handle({ kind: 'object', value, state: call }), methods, data: dataOf(value) };
         }
+        await drained(call);
         forget();
         const entry = handles.get(request.target);
         if (entry?.kind === 'object') return moved({ value: encode(value), data: dataOf(entry.value) });
@@ -325,10 +341,18 @@ function connection(engine: EngineSlot): HostApi {
     },
 
     async job(id) {
-      const job = jobs.get(id);
-      if (!job) throw new LongshipError('NOT_FOUND', `no job ${id} on this connection`);
+      const entry = jobs.get(id);
+      if (!entry) throw new LongshipError('NOT_FOUND', `no job ${id} on this connection`);
       try {
-        return moved({ value: encode(await job) });
+        const value = await entry.job.then(
+          (result) => result,
+          async (error: unknown) => {
+            await drained(entry.call);
+            throw error;
+          },
+        );
+        await drained(entry.call);
+        return moved({ value: encode(value) });
       } finally {
         jobs.delete(id);
       }
@@ -364,7 +388,11 @@ function revive(marked: Marked, call: CallState): unknown {
       const answer = Promise.resolve(remote(...args.map((arg) => encode(arg)))).then((value) =>
         decode(value),
       );
-      answer.catch(() => {});
+      call.pending.add(answer);
+      answer.then(
+        () => call.pending.delete(answer),
+        () => call.pending.delete(answer),
+      );
       return answer;
     };
   }
