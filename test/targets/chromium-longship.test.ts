@@ -136,6 +136,7 @@ async function openPage(context: BrowserContext, script = '/bundle/page.js'): Pr
 
 const isLocal = (url: string) => url.startsWith(`${server.origin}/`) || url.startsWith('blob:');
 
+// The model loads in each of the first two tests: seconds alone, a minute on a busy machine.
 describe('createLongship in Chromium', () => {
   it('keeps the main thread light: the page bundle holds the client, not the engine', () => {
     // The engine (transformers.js, USearch glue, the parsers) is megabytes; the client is comlink and a proxy.
@@ -222,7 +223,7 @@ describe('createLongship in Chromium', () => {
     } finally {
       await context.close();
     }
-  });
+  }, 240_000);
 
   it('runs from the compiled files in a page without a bundler (an import map, the default worker URL)', async () => {
     const context = await browser.newContext();
@@ -246,7 +247,7 @@ describe('createLongship in Chromium', () => {
     } finally {
       await context.close();
     }
-  });
+  }, 240_000);
 
   it('shares one store between two tabs writing at once (SharedWorker), nothing lost', async () => {
     const context = await browser.newContext();
