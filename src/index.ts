@@ -47,7 +47,6 @@ export { type LlmSummarizerOptions, llmSummarizer } from './ingest/llm-summarize
 export type { Summarizer, Summary, SummaryInput } from './ingest/summarize.js';
 export { createLexicalIndex, loadLexicalIndex } from './lexical/bm25-index.js';
 export type { LexicalDoc, LexicalHit, LexicalIndex, LexicalIndexOptions } from './lexical/lexical-index.js';
-export type { CallOptions, EndpointOptions } from './llm/http.js';
 export type {
   ChatMessage,
   CompleteOptions,
@@ -60,6 +59,7 @@ export type {
 export { llmReranker } from './llm/llm-reranker.js';
 export { OpenAiCompatibleLlm, type OpenAiCompatibleLlmOptions } from './llm/openai-compatible.js';
 export { RemoteReranker, type RemoteRerankerOptions } from './llm/remote-reranker.js';
+export type { CallOptions, EndpointOptions } from './remote/json-endpoint.js';
 export type { ConversationContext, IntentOptions, QueryPlan, TypedQuery } from './retrieve/intent.js';
 export type { RerankOptions, RerankReport } from './retrieve/rerank.js';
 export type { MatchedContext, RelatedContext } from './retrieve/results.js';

@@ -1,6 +1,6 @@
 // A chat model used as a reranker, for endpoints that have no /rerank route.
 import { LongshipError } from '../errors.js';
-import type { CallOptions } from './http.js';
+import type { CallOptions } from '../remote/json-endpoint.js';
 import type { LLM, Reranker, RerankScores } from './llm.js';
 import { rerankPrompt } from './prompts.js';
 import { runPrompt } from './run-prompt.js';

@@ -3,9 +3,9 @@
  * extraction). Everything that uses an LLM takes these interfaces, so a test, a local model or a
  * hosted API plug in the same way; {@link OpenAiCompatibleLlm} and {@link RemoteReranker} speak HTTP.
  */
-import type { CallOptions } from './http.js';
+import type { CallOptions } from '../remote/json-endpoint.js';
 
-export type { CallOptions } from './http.js';
+export type { CallOptions } from '../remote/json-endpoint.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';

@@ -1,7 +1,7 @@
 // The chat side of an OpenAI-compatible API (`POST {baseUrl}/chat/completions`): OpenAI, Azure
 // OpenAI, Ollama, vLLM, LM Studio, llama.cpp's server…
 import { LongshipError } from '../errors.js';
-import { type EndpointOptions, isRecord, JsonEndpoint } from './http.js';
+import { type EndpointOptions, isRecord, JsonEndpoint } from '../remote/json-endpoint.js';
 import {
   addUsage,
   type ChatMessage,

@@ -2,7 +2,7 @@
 // answered by `results[{index, relevance_score}]` (Cohere, Jina, Voyage, text-embeddings-inference
 // behind a compatible route, LocalAI, vLLM's /rerank).
 import { LongshipError } from '../errors.js';
-import { type CallOptions, type EndpointOptions, isRecord, JsonEndpoint } from './http.js';
+import { type CallOptions, type EndpointOptions, isRecord, JsonEndpoint } from '../remote/json-endpoint.js';
 import type { Reranker, RerankScores } from './llm.js';
 import { usageOf } from './openai-compatible.js';
 

@@ -1,9 +1,11 @@
-// One JSON POST to an OpenAI-compatible endpoint, the way every LLM-side client needs it: a timeout
-// per attempt, the caller's AbortSignal, retries with backoff on 429/5xx/timeouts/network failures,
-// a bound on requests in flight, and an API key that never reaches an error, a log or a trace.
-// RemoteEmbedder (src/embed/remote-embedder.ts) follows the same rules; it predates this file.
+// One JSON POST to an OpenAI-compatible endpoint, the way every remote client needs it (embeddings,
+// chat completions, rerank): a timeout per attempt, the caller's AbortSignal, retries with backoff
+// on 429/5xx/timeouts/network failures, a bound on requests in flight, and an API key that never
+// reaches an error, a log or a trace.
 import { abortError, throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
+import { ApiKey } from './api-key.js';
+import { Semaphore } from './semaphore.js';
 
 /** How to reach an endpoint. Shared by {@link OpenAiCompatibleLlm} and {@link RemoteReranker}. */
 export interface EndpointOptions {
@@ -36,18 +38,25 @@ export interface CallOptions {
   maxRetries?: number;
 }
 
+/** A failure worth another try, and how long the server asked us to wait first. */
 interface Retryable {
   error: LongshipError;
   retryAfterMs?: number;
 }
 
-/** A JSON endpoint at `{baseUrl}/{path}`. Every failure is a `LongshipError`. */
+/**
+ * A JSON endpoint at `{baseUrl}/{path}`. Every failure is a `LongshipError`: `ABORTED`, `TIMEOUT`,
+ * `REMOTE_HTTP` (no answer, or an error status) or `REMOTE_RESPONSE` (an answer that is not JSON).
+ *
+ * @example
+ * const endpoint = new JsonEndpoint({ baseUrl, apiKey, model }, 'chat/completions', 'OpenAiCompatibleLlm');
+ * const answer = await endpoint.post({ messages }, { signal });
+ */
 export class JsonEndpoint {
   readonly model: string;
   /** `origin + path` without query string or credentials: what error messages name. */
   readonly endpoint: string;
-  // Private fields: util.inspect, JSON.stringify and structured clone cannot see them.
-  readonly #apiKey: string;
+  readonly #key: ApiKey;
   readonly #url: string;
   readonly #timeoutMs: number;
   readonly #maxRetries: number;
@@ -56,15 +65,13 @@ export class JsonEndpoint {
   readonly #fetch: (url: string, init: RequestInit) => Promise<Response>;
   readonly #slots: Semaphore;
 
+  /** `client` names the caller in messages about its options. */
   constructor(options: EndpointOptions, path: string, client: string) {
-    const { model, apiKey = '' } = options;
+    const { model } = options;
     if (typeof model !== 'string' || model === '') {
       throw new LongshipError('INVALID_ARGUMENT', `${client} needs a model`);
     }
-    // A key that is not a valid header value makes fetch throw a TypeError that quotes it.
-    if (typeof apiKey !== 'string' || !/^[\x21-\x7e]*$/.test(apiKey)) {
-      throw new LongshipError('INVALID_ARGUMENT', 'apiKey must be printable ASCII without spaces');
-    }
+    this.#key = new ApiKey(options.apiKey);
     let url: URL;
     try {
       url = new URL(options.baseUrl);
@@ -77,7 +84,6 @@ export class JsonEndpoint {
     // Appended to the path, so that a query string (Azure's ?api-version=…) stays where it is.
     url.pathname = `${url.pathname.replace(/\/+$/, '')}/${path}`;
     this.model = model;
-    this.#apiKey = apiKey;
     this.#url = url.href;
     this.endpoint = `${url.origin}${url.pathname}`;
     this.#timeoutMs = integerOption('timeoutMs', options.timeoutMs ?? 30_000, 1);
@@ -85,11 +91,12 @@ export class JsonEndpoint {
     this.#retryBaseMs = integerOption('retryBaseMs', options.retryBaseMs ?? 500, 0);
     this.#retryMaxMs = integerOption('retryMaxMs', options.retryMaxMs ?? 10_000, 0);
     this.#slots = new Semaphore(integerOption('maxConcurrent', options.maxConcurrent ?? 4, 1));
-    // Never called as a method of this object: some browsers throw "Illegal invocation".
+    // Looked up per call, and never called as a method of this object: some browsers throw
+    // "Illegal invocation" when fetch's `this` is not the global.
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
-  /** POSTs `body` and resolves with the parsed JSON answer. */
+  /** POSTs `{ model, ...body }` and resolves with the parsed JSON answer. */
   async post(body: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
     const { signal } = options;
     const timeoutMs = Math.min(this.#timeoutMs, options.timeoutMs ?? this.#timeoutMs);
@@ -111,28 +118,20 @@ export class JsonEndpoint {
 
   /** A 2xx body that is not what the protocol promises. The problem text is redacted here. */
   badResponse(problem: string, body?: unknown): LongshipError {
-    const shown = body === undefined ? '' : `: ${this.excerpt(JSON.stringify(body) ?? '')}`;
+    const shown = body === undefined ? '' : `: ${this.#excerpt(JSON.stringify(body) ?? '')}`;
     return new LongshipError('REMOTE_RESPONSE', `the answer from ${this.endpoint} ${problem}${shown}`);
   }
 
-  /** A short, single-line, key-free piece of a text for an error message. */
-  excerpt(text: string): string {
-    const line = this.redact(text).replace(/\s+/g, ' ').trim();
-    return line.length > 200 ? `${line.slice(0, 200)}…` : line || '(empty)';
-  }
-
-  redact(text: string): string {
-    return this.#apiKey ? text.replaceAll(this.#apiKey, '[redacted]') : text;
-  }
-
+  /** One HTTP request: the parsed answer, a failure worth retrying, or a thrown final failure. */
   async #attempt(
     payload: string,
     timeoutMs: number,
     signal: AbortSignal | undefined,
   ): Promise<{ body: unknown } | Retryable> {
     throwIfAborted(signal);
-    // One controller for the caller's signal and the timeout: the timer is cleared and the listener
-    // leaves the caller's (possibly long-lived) signal when the attempt ends.
+    // One controller for both the caller's signal and the timeout, rather than AbortSignal.any and
+    // AbortSignal.timeout: Safari before 17.4 lacks `any`, and this way the timer is cleared and the
+    // listener leaves the caller's (possibly long-lived) signal when the attempt ends.
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -146,7 +145,7 @@ export class JsonEndpoint {
     try {
       response = await this.#fetch(this.#url, {
         method: 'POST',
-        headers: this.#headers(),
+        headers: this.#key.authorize({ 'content-type': 'application/json', accept: 'application/json' }),
         body: payload,
         signal: controller.signal,
       });
@@ -154,16 +153,15 @@ export class JsonEndpoint {
       text = await response.text();
     } catch (error) {
       if (signal?.aborted) throw abortError(signal);
+      const cause = this.#key.scrub(error);
       if (timedOut) {
         return {
-          error: new LongshipError('TIMEOUT', `${this.endpoint} did not answer within ${timeoutMs} ms`),
+          error: new LongshipError('TIMEOUT', `${this.endpoint} did not answer within ${timeoutMs} ms`, {
+            cause,
+          }),
         };
       }
-      return {
-        error: new LongshipError('REMOTE_HTTP', `could not reach ${this.endpoint}`, {
-          cause: this.#scrub(error),
-        }),
-      };
+      return { error: new LongshipError('REMOTE_HTTP', `could not reach ${this.endpoint}`, { cause }) };
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', forward);
@@ -171,93 +169,44 @@ export class JsonEndpoint {
     if (!response.ok) return this.#httpFailure(response, text);
     try {
       return { body: JSON.parse(text) };
-    } catch {
-      // No cause: V8's SyntaxError quotes the text, which a server may have filled with our key.
+    } catch (error) {
       throw new LongshipError(
         'REMOTE_RESPONSE',
-        `${this.endpoint} answered ${response.status} with a body that is not JSON: ${this.excerpt(text)}`,
+        `${this.endpoint} answered ${response.status} with a body that is not JSON: ${this.#excerpt(text)}`,
+        // A server may echo the Authorization header into a body that the SyntaxError then quotes.
+        { cause: this.#key.isIn(text) ? parseError(this.#key.redact(text)) : error },
       );
     }
-  }
-
-  #headers(): Record<string, string> {
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json',
-    };
-    if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
-    return headers;
   }
 
   #httpFailure(response: Response, text: string): Retryable {
     const { status, statusText } = response;
     const error = new LongshipError(
       'REMOTE_HTTP',
-      `${this.redact(`${this.endpoint} answered ${status} ${statusText}`.trim())}: ${this.excerpt(errorMessage(text))}`,
+      `${this.#key.redact(`${this.endpoint} answered ${status} ${statusText}`.trim())}: ${this.#excerpt(errorMessage(text))}`,
       { cause: { status } },
     );
-    // Other 4xx mean the request itself is wrong (bad key, unknown model): sending it again cannot help.
+    // Other 4xx mean the request itself is wrong (bad key, unknown model, input too long): sending
+    // it again cannot help.
     if (status !== 429 && status < 500) throw error;
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
     return retryAfterMs === undefined ? { error } : { error, retryAfterMs };
   }
 
-  // A network error may quote the URL, and through it nothing secret (the key travels in a header);
-  // still, anything that mentions the key is replaced by a redacted copy.
-  #scrub(error: unknown): unknown {
-    if (!this.#apiKey) return error;
-    const text = error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error);
-    if (!text.includes(this.#apiKey)) return error;
-    const copy = new Error(this.redact(error instanceof Error ? error.message : String(error)));
-    if (error instanceof Error) copy.name = error.name;
-    return copy;
+  /** A short, single-line, key-free piece of a response body for an error message. */
+  #excerpt(text: string): string {
+    const line = this.#key.redact(text).replace(/\s+/g, ' ').trim();
+    return line.length > 200 ? `${line.slice(0, 200)}…` : line || '(empty body)';
   }
+}
+
+/** Whether a parsed JSON value is an object (not null, not an array): the first check of any answer. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isRetryable(value: { body: unknown } | Retryable): value is Retryable {
   return 'error' in value;
-}
-
-/** Runs at most `size` tasks at once; the rest queue in order. A waiting task can be aborted. */
-class Semaphore {
-  #free: number;
-  readonly #waiting: Array<() => void> = [];
-
-  constructor(size: number) {
-    this.#free = size;
-  }
-
-  async run<T>(task: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    await this.#acquire(signal);
-    try {
-      return await task();
-    } finally {
-      const next = this.#waiting.shift();
-      if (next) next();
-      else this.#free++;
-    }
-  }
-
-  #acquire(signal: AbortSignal | undefined): Promise<void> {
-    throwIfAborted(signal);
-    if (this.#free > 0) {
-      this.#free--;
-      return Promise.resolve();
-    }
-    return new Promise((resolve, reject) => {
-      const grant = () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      const onAbort = () => {
-        const at = this.#waiting.indexOf(grant);
-        if (at >= 0) this.#waiting.splice(at, 1);
-        reject(abortError(signal!));
-      };
-      this.#waiting.push(grant);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
-  }
 }
 
 function integerOption(name: string, value: number, min: number): number {
@@ -268,6 +217,17 @@ function integerOption(name: string, value: number, min: number): number {
     );
   }
   return value;
+}
+
+// V8's SyntaxError quotes about ten characters of the text, too few for ApiKey.scrub to recognise a
+// piece of the key; the error from parsing the redacted text says the same without it.
+function parseError(text: string): unknown {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    return error;
+  }
+  return undefined;
 }
 
 /** OpenAI-style `{"error":{"message":…}}` bodies are boiled down to their message. */
@@ -289,10 +249,6 @@ function parseRetryAfter(value: string | null): number | undefined {
   if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Number(value) * 1000;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
