@@ -19,6 +19,8 @@ export interface CreateLongshipOptions extends WorkerOptions {
   shared?: boolean;
   /** Another tab holds the store (only without a SharedWorker); this tab waits until that one closes. */
   onWait?: () => void;
+  /** Gives up opening (waiting for another tab, loading the model): rejects with `ABORTED`, ends the worker. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -36,7 +38,7 @@ export interface CreateLongshipOptions extends WorkerOptions {
  * const { resources } = await longship.find('how are retries configured?');
  */
 export async function createLongship(options: CreateLongshipOptions = {}): Promise<RemoteLongship> {
-  const { worker, shared, onWait, ...rest } = options;
+  const { worker, shared, onWait, signal, ...rest } = options;
   if (rest.name !== undefined && (typeof rest.name !== 'string' || rest.name === '')) {
     throw new LongshipError('INVALID_ARGUMENT', `name must be a non-empty string, not ${String(rest.name)}`);
   }
@@ -45,6 +47,7 @@ export async function createLongship(options: CreateLongshipOptions = {}): Promi
   const connect: ConnectOptions = { ...rest, lost: started.lost, dispose: started.dispose };
   if (typeof rest.usearch === 'string') connect.usearch = absolute(rest.usearch);
   if (onWait) connect.onWait = onWait;
+  if (signal) connect.signal = signal;
   const longship = await connectLongship(started.endpoint, connect);
   started.opened();
   return longship;

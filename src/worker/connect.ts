@@ -59,6 +59,8 @@ export type RemoteLongship = Omit<Remote<Longship>, 'close' | 'store' | 'indexes
 export interface ConnectOptions extends WorkerOptions {
   /** Another tab's worker holds the store; this one waits until it lets go. */
   onWait?: () => void;
+  /** Gives up opening (waiting for another tab, loading the model): rejects with `ABORTED`. */
+  signal?: AbortSignal;
   /** Rejects when the worker is gone (failed to load, terminated): everything pending fails with it. */
   lost?: Promise<never>;
   /** Runs after close() (or a failed open): ends the worker or closes the port. */
@@ -94,7 +96,7 @@ export async function connectLongship(
   options: ConnectOptions = {},
 ): Promise<RemoteLongship> {
   registerThrowHandler(Comlink.transferHandlers);
-  const { onWait, lost, dispose, ...workerOptions } = options;
+  const { onWait, lost, dispose, signal, ...workerOptions } = options;
   const host = Comlink.wrap<HostApi>(endpoint);
   lost?.catch(() => {});
   // After close() no reply can arrive (the port is let go): what is still pending fails then.
@@ -176,15 +178,19 @@ export async function connectLongship(
   };
 
   let info: Awaited<ReturnType<HostApi['open']>>;
+  const stop = signal && abortion(signal);
   try {
-    info = await race(
-      host.open(encode(workerOptions) as WorkerOptions, onWait && Comlink.proxy(() => onWait())),
-    );
+    info = await Promise.race([
+      race(host.open(encode(workerOptions) as WorkerOptions, onWait && Comlink.proxy(() => onWait()))),
+      ...(stop ? [stop.promise] : []),
+    ]);
   } catch (error) {
     closed = true;
     host[Comlink.releaseProxy]();
     dispose?.();
     throw error;
+  } finally {
+    stop?.done();
   }
   const longship = proxyOf(0, info.methods);
   return Object.assign(longship, {
@@ -201,6 +207,20 @@ export async function connectLongship(
       }
     },
   }) as unknown as RemoteLongship;
+}
+
+/** A promise that rejects with `ABORTED` when `signal` fires, and `done` to stop listening. */
+function abortion(signal: AbortSignal): { promise: Promise<never>; done: () => void } {
+  let done = () => {};
+  const promise = new Promise<never>((_, reject) => {
+    const fail = () =>
+      reject(new LongshipError('ABORTED', 'opening Longship was aborted', { cause: signal.reason }));
+    if (signal.aborted) return fail();
+    signal.addEventListener('abort', fail, { once: true });
+    done = () => signal.removeEventListener('abort', fail);
+  });
+  promise.catch(() => {});
+  return { promise, done };
 }
 
 /** Listens to each signal; returns the function that stops listening. */

@@ -27,6 +27,23 @@ describe('createLongship', () => {
     expect((error as LongshipError).message).toMatch(/openLongship/);
   });
 
+  it('gives up opening when its signal fires, and lets go of the port', async () => {
+    const { port1, port2 } = new MessageChannel();
+    // An engine that never opens: another tab's, say, never lets go of the store.
+    createLongshipHost({ locks: null, open: () => new Promise(() => {}) }).connect(port1);
+    const controller = new AbortController();
+    const opening = createLongship({ worker: port2, signal: controller.signal });
+    const closed = new Promise((resolve) => port1.addEventListener('close', resolve));
+    setTimeout(() => controller.abort(new Error('the user went elsewhere')), 50);
+    const error = (await opening.catch((e: unknown) => e)) as LongshipError;
+    expect(error.code).toBe('ABORTED');
+    expect((error.cause as Error).message).toBe('the user went elsewhere');
+    await closed;
+    expect(
+      await codeOf(createLongship({ worker: new MessageChannel().port2, signal: AbortSignal.abort() })),
+    ).toBe('ABORTED');
+  });
+
   it('talks to a host over a MessagePort, and closes the port with itself', async () => {
     const { port1, port2 } = new MessageChannel();
     createLongshipHost({ locks: null, open: openTestLongship }).connect(port1);
