@@ -41,7 +41,8 @@ describe('the demo page', () => {
       expect(await page.isVisible('#progress')).toBe(true);
       expect(Number(await page.evaluate(() => document.body.dataset.total))).toBe(91);
       await screenshot(page, 'demo-1-indexing');
-      await waitReady(page);
+      // The model embeds ~2,000 chunks: a minute or two alone, several on a machine busy with others.
+      await waitReady(page, 600_000);
 
       const first = await searchFor(page, query);
       expect(first.length).toBeGreaterThanOrEqual(3);
@@ -97,5 +98,5 @@ describe('the demo page', () => {
     } finally {
       await context.close();
     }
-  }, 600_000);
+  }, 900_000);
 });
