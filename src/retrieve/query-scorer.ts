@@ -66,6 +66,15 @@ export async function createQueryScorer(
    * Best similarity per node of `nodes` (`admits` tells their keys), over their vectors: the top
    * `k` hits of a search, or, when they have at most `exactBelow` vectors, all scored exactly.
    */
+  // The unfiltered searches of one query share their hits: a longer list serves a shorter request.
+  let unfiltered: readonly SearchHit[] = [];
+  const searchAll = (vector: Float32Array, k: number): readonly SearchHit[] => {
+    if (unfiltered.length < k && unfiltered.length < vectors.size) {
+      // A little more than asked, so the next request (usually a bit longer) is served too.
+      unfiltered = vectors.search(vector, Math.min(vectors.size, Math.ceil(k * 1.25)));
+    }
+    return unfiltered.length > k ? unfiltered.slice(0, k) : unfiltered;
+  };
   const vectorSearch = (
     nodes: readonly NodeRecord[],
     admits: (nodeKey: number) => boolean,
@@ -90,10 +99,7 @@ export async function createQueryScorer(
     // Most of the index allowed: search all of it, oversampled by the share that is not, and drop
     // the rest. An allow-list that long costs more to pass and sort than the search itself.
     if (!exact && count * 2 >= vectors.size) {
-      const hits = vectors.search(
-        queryVector,
-        Math.min(vectors.size, Math.ceil((wanted * vectors.size) / count)),
-      );
+      const hits = searchAll(queryVector, Math.min(vectors.size, Math.ceil((wanted * vectors.size) / count)));
       const admitted = hits.filter((hit) => admits(sources.vectorKeyToNodeKey(hit.key) ?? -1));
       if (admitted.length >= wanted) {
         take(admitted.slice(0, wanted));

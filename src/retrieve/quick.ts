@@ -1,13 +1,13 @@
 // QUICK mode: one flat search over every node in scope. BM25's best and the vector index's best
 // (a filtered search restricted to the scope's vector keys, best chunk per node) are pooled, each
 // scored exactly on both sides and fused; those above the threshold are the candidates.
-import { type FindFilter, matchesFilter } from './scope.js';
+import { type FindFilter, filterPredicate } from './scope.js';
 import type { SearchContext, SearchOutcome } from './search-context.js';
 import { traceScore } from './search-context.js';
 
 export function quickSearch(context: SearchContext, filter: FindFilter | undefined): SearchOutcome {
   const { scope, scorer, settings, trace } = context;
-  const eligible = scope.nodes.filter((node) => matchesFilter(node, filter));
+  const eligible = scope.nodes.filter(filterPredicate(filter));
   const pool = scorer.best(eligible, Math.max(settings.candidates, settings.limit));
   const candidates = [];
   for (const scored of pool) {

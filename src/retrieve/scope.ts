@@ -54,16 +54,21 @@ export function resolveRoots(targetUri: string | undefined, filter: FindFilter |
   return types.flatMap((type) => typeRoots[type]);
 }
 
-/** Whether a node may be returned under `filter`. */
-export function matchesFilter(node: NodeRecord, filter: FindFilter | undefined): boolean {
-  if (!filter) return true;
-  if (filter.kind !== undefined && node.kind !== filter.kind) return false;
-  if (filter.contextType !== undefined && !filterTypes(filter).includes(node.contextType)) return false;
-  for (const [name, wanted] of Object.entries(filter.meta ?? {})) {
-    const value = node.meta[name];
-    if (Array.isArray(wanted) ? !wanted.includes(value) : value !== wanted) return false;
-  }
-  return true;
+/** Whether a node may be returned under `filter`: checked and unpacked once, it runs over every node in scope. */
+export function filterPredicate(filter: FindFilter | undefined): (node: NodeRecord) => boolean {
+  if (!filter) return () => true;
+  const { kind } = filter;
+  const types = filter.contextType === undefined ? undefined : filterTypes(filter);
+  const meta = Object.entries(filter.meta ?? {});
+  return (node) => {
+    if (kind !== undefined && node.kind !== kind) return false;
+    if (types && !types.includes(node.contextType)) return false;
+    for (const [name, wanted] of meta) {
+      const value = node.meta[name];
+      if (Array.isArray(wanted) ? !wanted.includes(value) : value !== wanted) return false;
+    }
+    return true;
+  };
 }
 
 /** Loads the roots that exist and everything below them. */

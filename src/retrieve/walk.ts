@@ -6,7 +6,7 @@ import { LongshipError } from '../errors.js';
 import type { NodeRecord } from '../store/store.js';
 import { PriorityQueue } from './priority-queue.js';
 import type { Candidate } from './results.js';
-import { type FindFilter, matchesFilter } from './scope.js';
+import { type FindFilter, filterPredicate } from './scope.js';
 import { type SearchContext, type SearchOutcome, traceScore } from './search-context.js';
 import { round4, type StopReason, type TraceScore, type Verdict } from './trace.js';
 
@@ -38,9 +38,10 @@ export async function walk(context: SearchContext, filter: FindFilter | undefine
     return true;
   };
   /** Keeps the best score per URI; says what became of this one. */
+  const matches = filterPredicate(filter);
   const offer = (candidate: Candidate): Verdict => {
     if (candidate.score <= threshold) return 'below-threshold';
-    if (!matchesFilter(candidate.node, filter)) return 'filtered';
+    if (!matches(candidate.node)) return 'filtered';
     const seen = candidates.get(candidate.node.uri);
     if (seen && seen.score >= candidate.score) return 'better-elsewhere';
     candidates.set(candidate.node.uri, candidate);
