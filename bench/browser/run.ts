@@ -38,15 +38,18 @@ interface Args {
   modelRuns: number;
   large: boolean;
   corpus: boolean;
+  /** Run nothing: write the markdown again from bench/results/browser.json. */
+  renderOnly: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { n: 100_000, runs: 3, modelRuns: 2, large: true, corpus: true };
+  const args: Args = { n: 100_000, runs: 3, modelRuns: 2, large: true, corpus: true, renderOnly: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     if (flag === '--') continue;
     if (flag === '--skip-large') args.large = false;
     else if (flag === '--skip-corpus') args.corpus = false;
+    else if (flag === '--render-only') args.renderOnly = true;
     else if (flag === '--n') args.n = Number(argv[++i]);
     else if (flag === '--runs') args.runs = Number(argv[++i]);
     else if (flag === '--model-runs') args.modelRuns = Number(argv[++i]);
@@ -278,14 +281,17 @@ async function corpus(server: DemoServer, embedder: 'model' | 'words', runs: num
 
 // ---- Report ---------------------------------------------------------------------------------------
 
-function report(
-  args: Args,
-  large: Awaited<ReturnType<typeof largeStore>> | undefined,
-  corpora: CorpusFigures[],
-  version: string,
-) {
-  const machine = measureMachine();
-  const json = { date: new Date().toISOString(), chromium: version, machine, args, large, corpora };
+interface Saved {
+  date: string;
+  chromium: string;
+  machine: ReturnType<typeof measureMachine>;
+  args: Args;
+  large: Awaited<ReturnType<typeof largeStore>> | undefined;
+  corpora: CorpusFigures[];
+}
+
+function report(json: Saved) {
+  const { args, large, corpora, machine, chromium: version } = json;
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(`${out}.json`, `${JSON.stringify(json, null, 2)}\n`);
   const lines = [
@@ -308,7 +314,7 @@ function report(
   const model = corpora.find((c) => c.embedder === 'model');
   if (model?.find) {
     rows.push([
-      'find() end to end, sample corpus, THINKING (default), query embedding included',
+      'find() end to end, sample corpus, THINKING, query embedding included',
       `${cell(median(model.find.thinking), 1)} ms`,
       `p95 ${cell(quantile(model.find.thinking, 0.95), 1)} ms, ${model.find.thinking.length} calls`,
       '≤ 40 ms',
@@ -360,6 +366,10 @@ function report(
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
+  if (args.renderOnly) {
+    report(JSON.parse(readFileSync(`${out}.json`, 'utf8')) as Saved);
+    return;
+  }
   const probe = await launchChromium();
   const version = probe.version();
   await probe.close();
@@ -376,7 +386,14 @@ async function main() {
       await server.close();
     }
   }
-  report(args, large, corpora, version);
+  report({
+    date: new Date().toISOString(),
+    chromium: version,
+    machine: measureMachine(),
+    args,
+    large,
+    corpora,
+  });
 }
 
 await main();
