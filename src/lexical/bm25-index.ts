@@ -154,8 +154,7 @@ export class Bm25Index implements LexicalIndex {
       const df = this.#df[term]!;
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       const factor = weight * idf * (k1 + 1);
-      const list = postings.data;
-      const start = postings.start[term]!;
+      const [list, start] = postings.listOf(term);
       const end = start + postings.used[term]!;
       for (let i = start; i < end; i += 2) {
         const slot = list[i]!;
@@ -318,17 +317,20 @@ export class Bm25Index implements LexicalIndex {
   /** The forward index, derived from the postings if this index was loaded and has not needed it yet. */
   #forwardIndex(): Forward {
     if (this.#forward) return this.#forward;
-    const { data, start: termStart, used } = this.#postings;
+    const postings = this.#postings;
+    const used = postings.used;
     // Count each slot's terms, then fill. Before the first removal no slot is dead.
     const start = new Uint32Array(this.#keys.length + 1);
-    for (let t = 0; t < this.#postings.terms; t++) {
-      for (let i = termStart[t]!; i < termStart[t]! + used[t]!; i += 2) start[data[i]! + 1]! += 2;
+    for (let t = 0; t < postings.terms; t++) {
+      const [data, from] = postings.listOf(t);
+      for (let i = from; i < from + used[t]!; i += 2) start[data[i]! + 1]! += 2;
     }
     for (let s = 0; s < this.#slots; s++) start[s + 1]! += start[s]!;
     const pairs = new Uint32Array(start[this.#slots]!);
     const cursor = start.slice(0, this.#slots);
-    for (let t = 0; t < this.#postings.terms; t++) {
-      for (let i = termStart[t]!; i < termStart[t]! + used[t]!; i += 2) {
+    for (let t = 0; t < postings.terms; t++) {
+      const [data, from] = postings.listOf(t);
+      for (let i = from; i < from + used[t]!; i += 2) {
         const at = cursor[data[i]!]!;
         pairs[at] = t;
         pairs[at + 1] = data[i + 1]!;
@@ -390,7 +392,7 @@ export class Bm25Index implements LexicalIndex {
     this.#dead = 0;
   }
 
-  /** Takes over a decoded snapshot: its postings become this index's arena, without a copy. */
+  /** Takes over a decoded snapshot: its postings become the read-only base of the arena, uncopied. */
   #restore(snapshot: Bm25Snapshot): void {
     const { keys, lengths, offsets, postings, terms } = snapshot;
     const docs = keys.length;
@@ -454,7 +456,8 @@ export function createLexicalIndex(options?: LexicalIndexOptions): LexicalIndex 
 /**
  * Rebuilds an index from {@link LexicalIndex.serialize}'s bytes. `k1` and `b` may change; field
  * weights are the snapshot's. Throws `CORRUPT_INDEX` if the bytes are truncated or damaged, or were
- * written by another format or analyzer version.
+ * written by another format or analyzer version. The index reads its postings from `bytes` in place
+ * (it never writes them), so they must not change afterwards.
  *
  * @example
  * const copy = loadLexicalIndex(index.serialize());

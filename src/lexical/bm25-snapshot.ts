@@ -19,8 +19,9 @@ export interface Bm25Snapshot {
 // Layout, little-endian: the 72-byte header below, the analyzer id (UTF-8, padded to 8 bytes),
 // keys (f64 × docs), lengths (f64 × docs), offsets (u32 × terms + 1), postings (u32 × 2 × pairs),
 // the terms (UTF-8, NUL-separated, padded to 4 bytes), then a u32 checksum of everything before it.
-// Typed-array sections are read in place from one private copy, so loading costs a checksum pass
-// and a validation pass rather than parsing. Every engine Longship runs on is little-endian, as
+// Typed-array sections are read in place (no copy: on some machines the first write to fresh
+// memory costs several ms a MB), so loading costs a checksum pass and a validation pass rather than
+// parsing. Every engine Longship runs on is little-endian, as
 // the sections are written in the platform's byte order.
 const MAGIC = 'LSBM25F\n';
 export const SNAPSHOT_VERSION = 1;
@@ -73,7 +74,8 @@ export function encodeSnapshot(snapshot: Bm25Snapshot): Uint8Array {
 }
 
 /**
- * Reads and checks a snapshot. Throws `CORRUPT_INDEX` for anything but an intact snapshot of this
+ * Reads and checks a snapshot. The sections returned are views of `input` when it is 8-byte
+ * aligned: the caller must not change those bytes afterwards. Throws `CORRUPT_INDEX` for anything but an intact snapshot of this
  * format version made by this analyzer: truncation, flipped bytes, inconsistent sections.
  */
 export function decodeSnapshot(input: unknown): Bm25Snapshot {
@@ -106,10 +108,11 @@ export function decodeSnapshot(input: unknown): Bm25Snapshot {
     throw corrupt(`The snapshot was analysed by ${analyzer}, not ${ANALYZER_ID}; rebuild it from the nodes.`);
   }
 
-  // One copy: the index must not share memory with bytes the caller may reuse, and the copy
-  // starts at offset 0, so every section is aligned for a typed-array view.
-  const buffer = input.slice().buffer;
-  const words = new Uint32Array(buffer);
+  // Views need 8-byte alignment; bytes that lack it (a slice of a larger buffer) are copied once.
+  const bytes = input.byteOffset % 8 === 0 ? input : input.slice();
+  const buffer = bytes.buffer;
+  const at = bytes.byteOffset;
+  const words = new Uint32Array(buffer, at, bytes.length / 4);
   if (checksum(words, words.length - 1) !== words[words.length - 1]) {
     throw corrupt('The lexical index snapshot fails its checksum.');
   }
@@ -128,10 +131,10 @@ export function decodeSnapshot(input: unknown): Bm25Snapshot {
     throw corrupt('The lexical index snapshot has invalid settings.', cause);
   }
 
-  const keys = new Float64Array(buffer, layout.keys, docs);
-  const lengths = new Float64Array(buffer, layout.lengths, docs);
-  const offsets = new Uint32Array(buffer, layout.offsets, termCount + 1);
-  const postings = new Uint32Array(buffer, layout.postings, pairs * 2);
+  const keys = new Float64Array(buffer, at + layout.keys, docs);
+  const lengths = new Float64Array(buffer, at + layout.lengths, docs);
+  const offsets = new Uint32Array(buffer, at + layout.offsets, termCount + 1);
+  const postings = new Uint32Array(buffer, at + layout.postings, pairs * 2);
   for (let i = 0; i < docs; i++) {
     const key = keys[i]!;
     const length = lengths[i]!;
@@ -158,7 +161,7 @@ export function decodeSnapshot(input: unknown): Bm25Snapshot {
 
   let text: string;
   try {
-    text = decoder.decode(new Uint8Array(buffer, layout.terms, termBytes));
+    text = decoder.decode(bytes.subarray(layout.terms, layout.terms + termBytes));
   } catch (cause) {
     throw corrupt('The lexical index snapshot has unreadable terms.', cause);
   }

@@ -1,11 +1,14 @@
 /**
- * Every term's posting list in one typed array: term t's (document slot, frequency) pairs are
- * `data[start[t]]` up to `data[start[t] + used[t]]`. One arena rather than an array per term, so a
- * snapshot loads as one view with no object per term, and a small list costs no object header.
- * A list that outgrows its capacity moves to the end with twice the room; the space it leaves is
- * reclaimed when the arena is rewritten (compaction, snapshot).
+ * Every term's posting list in two typed arrays: a read-only `base` (a loaded snapshot's postings,
+ * used in place) and a growable `data`. Term t's (document slot, frequency) pairs start at
+ * `start[t]` in `base` when that is below `base.length`, else at `start[t] − base.length` in `data`,
+ * and run for `used[t]` entries. One arena rather than an array per term, so a snapshot loads with
+ * no object per term and no copy, and a small list costs no object header. A list that outgrows its
+ * capacity moves to the end of `data` with twice the room; the space it leaves is reclaimed when the
+ * arena is rewritten (compaction).
  */
 export class PostingArena {
+  readonly base: Uint32Array;
   data: Uint32Array;
   /** Entries of `data` in use, including space abandoned by moved lists. */
   end: number;
@@ -15,13 +18,13 @@ export class PostingArena {
   terms = 0;
 
   constructor(
-    data: Uint32Array = new Uint32Array(1024),
-    end = 0,
+    base: Uint32Array = new Uint32Array(0),
     start: Uint32Array = new Uint32Array(256),
     used: Uint32Array = new Uint32Array(256),
   ) {
-    this.data = data;
-    this.end = end;
+    this.base = base;
+    this.data = new Uint32Array(1024);
+    this.end = 0;
     this.start = start;
     this.used = used;
     this.capacity = used.slice();
@@ -36,9 +39,15 @@ export class PostingArena {
       start[t] = offsets[t]! * 2;
       used[t] = (offsets[t + 1]! - offsets[t]!) * 2;
     }
-    const arena = new PostingArena(postings, postings.length, start, used);
+    const arena = new PostingArena(postings, start, used);
     arena.terms = terms;
     return arena;
+  }
+
+  /** The array holding term t's list, and where in it the list starts. */
+  listOf(term: number): [Uint32Array, number] {
+    const at = this.start[term]!;
+    return at < this.base.length ? [this.base, at] : [this.data, at - this.base.length];
   }
 
   /** A new, empty list; returns its term id. */
@@ -49,21 +58,25 @@ export class PostingArena {
       this.used = grown(this.used, term + 1);
       this.capacity = grown(this.capacity, term + 1);
     }
-    this.start[term] = 0;
+    this.start[term] = this.base.length;
     this.used[term] = 0;
     this.capacity[term] = 0;
     return term;
   }
 
   append(term: number, slot: number, tf: number): void {
-    let at = this.start[term]!;
+    let [list, at] = this.listOf(term);
     const used = this.used[term]!;
     const capacity = this.capacity[term]!;
-    if (used + 2 > capacity) {
+    if (used + 2 > capacity || list === this.base) {
       const room = Math.max(4, capacity * 2);
-      if (this.end + room > this.data.length) this.data = grown(this.data, this.end + room);
-      this.data.copyWithin(this.end, at, at + used);
-      at = this.start[term] = this.end;
+      if (this.end + room > this.data.length) {
+        this.data = grown(this.data, this.end + room);
+        if (list !== this.base) list = this.data;
+      }
+      this.data.set(list.subarray(at, at + used), this.end);
+      at = this.end;
+      this.start[term] = this.base.length + at;
       this.capacity[term] = room;
       this.end += room;
     }
@@ -85,16 +98,16 @@ export class PostingArena {
       const to = newTerm[t]!;
       if (to < 0) continue;
       start[to] = end;
-      const from = this.start[t]!;
+      const [list, from] = this.listOf(t);
       for (let i = from; i < from + this.used[t]!; i += 2) {
-        const slot = newSlot[this.data[i]!]!;
+        const slot = newSlot[list[i]!]!;
         if (slot < 0) continue;
         data[end++] = slot;
-        data[end++] = this.data[i + 1]!;
+        data[end++] = list[i + 1]!;
       }
       used[to] = end - start[to]!;
     }
-    const arena = new PostingArena(data, end, start, used);
+    const arena = new PostingArena(data.subarray(0, end), start, used);
     arena.terms = keptTerms;
     return arena;
   }
@@ -105,8 +118,8 @@ export class PostingArena {
     for (let t = 0; t < this.terms; t++) offsets[t + 1] = offsets[t]! + this.used[t]! / 2;
     const postings = new Uint32Array(offsets[this.terms]! * 2);
     for (let t = 0; t < this.terms; t++) {
-      const from = this.start[t]!;
-      postings.set(this.data.subarray(from, from + this.used[t]!), offsets[t]! * 2);
+      const [list, from] = this.listOf(t);
+      postings.set(list.subarray(from, from + this.used[t]!), offsets[t]! * 2);
     }
     return { offsets, postings };
   }
