@@ -1,4 +1,4 @@
-// npm run bench:lexical -- [--runs 3] [--scale 100000] [--json bench/results/lexical.json]
+// npm run bench:lexical -- [--runs 3] [--scale 100000] [--json bench/results/lexical.json] [--only Longship]
 // The BM25 side by side, in one process: Longship's Bm25Index, the MiniSearch-based index it
 // replaced (bench/lexical/minisearch-index.ts) and Orama, on BEIR SciFact and the ObliQA passages
 // (both from ../shared/eval beside the repository; a dataset that is missing is skipped). Build
@@ -28,10 +28,12 @@ interface Args {
   runs: number;
   scale: number;
   json: string;
+  /** Run only the engines whose name contains this, keeping the other rows already in --json. */
+  only: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { runs: 3, scale: 100_000, json: 'bench/results/lexical.json' };
+  const args: Args = { runs: 3, scale: 100_000, json: 'bench/results/lexical.json', only: undefined };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     if (flag === '--') continue;
@@ -40,6 +42,7 @@ function parseArgs(argv: readonly string[]): Args {
     if (flag === '--runs') args.runs = Number(value);
     else if (flag === '--scale') args.scale = Number(value);
     else if (flag === '--json') args.json = value;
+    else if (flag === '--only') args.only = value;
     else throw new Error(`unknown flag ${flag}`);
   }
   return args;
@@ -375,6 +378,12 @@ function report(rows: readonly Figures[], machine: ReturnType<typeof measureMach
   return `${lines.join('\n')}\n`;
 }
 
+function previousRows(json: string, dataset: string, engine: string): Figures[] {
+  if (!existsSync(json)) return [];
+  const { rows } = JSON.parse(readFileSync(json, 'utf8')) as { rows: Figures[] };
+  return rows.filter((row) => row.dataset === dataset && row.engine === engine);
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const machine = measureMachine();
@@ -383,12 +392,18 @@ async function main(): Promise<void> {
     console.log(`No dataset under ${evalDir}; nothing to measure.`);
     return;
   }
+  const chosen = engines.filter((engine) => !args.only || engine.name.includes(args.only));
   const rows: Figures[] = [];
   for (const dataset of datasets) {
-    for (const engine of engines) rows.push(await measure(engine, dataset, args.runs));
+    for (const engine of engines) {
+      if (chosen.includes(engine)) rows.push(await measure(engine, dataset, args.runs));
+      else if (args.only) rows.push(...previousRows(args.json, dataset.name, engine.name));
+    }
   }
   const sci = datasets.find((dataset) => dataset.name === 'SciFact');
-  if (sci && args.scale > 0) rows.push(await measure(engines[0]!, scaled(sci, args.scale), args.runs));
+  if (sci && args.scale > 0 && chosen.includes(engines[0]!)) {
+    rows.push(await measure(engines[0]!, scaled(sci, args.scale), args.runs));
+  }
   mkdirSync(dirname(args.json), { recursive: true });
   writeFileSync(args.json, `${JSON.stringify({ machine, rows }, null, 2)}\n`);
   const markdown = args.json.replace(/\.json$/, '.md');
