@@ -1,6 +1,8 @@
 // Driving the demo page: open it, wait until it is ready, search through its input, read results
 // back from the page, and keep every request on this machine.
 import { mkdirSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 
 /** Where the tests keep their screenshots of the demo (git-ignored). */
@@ -80,4 +82,51 @@ export async function searchFor(page: Page, query: string): Promise<ShownResult[
       abstract: button.querySelector('.abstract')?.textContent ?? '',
     })),
   );
+}
+
+export interface RecordingProxy {
+  /** For Playwright's `proxy.server`. */
+  readonly server: string;
+  /** Every URL the browser asked for, from any page, worker or SharedWorker. */
+  readonly requested: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * An HTTP proxy that records every request the browser makes and forwards only those to this
+ * machine. Playwright's request events miss a SharedWorker's fetches (the demo's model and WASM
+ * files); a proxy sees them all. Playwright sends loopback through the proxy too.
+ */
+export async function startRecordingProxy(): Promise<RecordingProxy> {
+  const requested: string[] = [];
+  const server = createServer((request, response) => {
+    const url = request.url ?? '';
+    requested.push(url);
+    if (!/^http:\/\//.test(url) || !isLocal(url)) {
+      response.writeHead(403).end('not on this machine');
+      return;
+    }
+    const upstream = httpRequest(url, { method: request.method, headers: request.headers }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
+    upstream.on('error', () => response.writeHead(502).end());
+    request.pipe(upstream);
+  });
+  // HTTPS goes through CONNECT: recorded and refused, since nothing here speaks TLS.
+  server.on('connect', (request, socket) => {
+    requested.push(`https://${request.url ?? ''}`);
+    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+  });
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  const { port } = server.address() as AddressInfo;
+  return {
+    server: `http://127.0.0.1:${port}`,
+    requested,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
 }

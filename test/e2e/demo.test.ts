@@ -2,23 +2,41 @@
 // npm documentation with a progress bar, a search shows grouped results and the trace, a click
 // opens a node's layers, and a reload finds the same results in IndexedDB without indexing again.
 // Every request stays on this machine.
-import type { Browser } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../targets/browser.js';
-import { demoUrl, keepLocal, screenshot, searchFor, waitReady } from './demo-page.js';
+import { chromiumFlags, chromiumPath } from '../targets/browser.js';
+import {
+  demoUrl,
+  keepLocal,
+  type RecordingProxy,
+  screenshot,
+  searchFor,
+  startRecordingProxy,
+  waitReady,
+} from './demo-page.js';
 import { type DemoServer, serveBuiltDemo } from './demo-server.js';
 
 let server: DemoServer;
 let browser: Browser;
+let proxy: RecordingProxy;
 
 beforeAll(async () => {
   server = await serveBuiltDemo();
-  browser = await launchChromium();
+  proxy = await startRecordingProxy();
+  // Every request of the browser goes through the recording proxy, the SharedWorker's included.
+  browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: chromiumFlags,
+    headless: true,
+    timeout: 60_000,
+    proxy: { server: proxy.server },
+  });
 });
 
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  await proxy?.close();
 });
 
 const query = 'How do I publish a scoped package?';
@@ -91,7 +109,15 @@ describe('the demo page', () => {
       expect(errors).toEqual([]);
       expect(network.blocked).toEqual([]);
       expect(network.requested.filter((url) => !url.startsWith(`${server.origin}/`))).toEqual([]);
-      const paths = network.requested.map((url) => new URL(url).pathname);
+      // The proxy saw the worker's requests too: the model, onnxruntime-web's and USearch's WASM.
+      // Debian's Chromium itself, whatever the page does, calls its component updater, account and
+      // autofill services; those three hosts are the browser's, never the page's, and are left out.
+      const browserOwn =
+        /^https?:\/\/(update\.googleapis\.com|accounts\.google\.com|content-autofill\.googleapis\.com)[:/]/;
+      expect(
+        proxy.requested.filter((url) => !url.startsWith(`${server.origin}/`) && !browserOwn.test(url)),
+      ).toEqual([]);
+      const paths = proxy.requested.map((url) => new URL(url).pathname);
       expect(paths).toContain('/local/model/use-lite/onnx/model_quantized.onnx');
       expect(paths).toContain('/local/ort/ort-wasm-simd-threaded.wasm');
       expect(paths).toContain('/local/usearch/usearch.wasm');
