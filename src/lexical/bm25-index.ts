@@ -135,6 +135,10 @@ export class Bm25Index implements LexicalIndex {
     if (!(fuzzy >= 0 && Number.isFinite(fuzzy))) {
       throw new LongshipError('INVALID_ARGUMENT', `fuzzy must be a finite number ≥ 0, not ${fuzzy}.`);
     }
+    const sorted = options.sorted ?? true;
+    if (!sorted && Number.isFinite(limit)) {
+      throw new LongshipError('INVALID_ARGUMENT', 'sorted: false needs limit: Infinity.');
+    }
     // With every document empty, nothing can match (and the average length would be 0).
     if (limit === 0 || this.#totalLength === 0) return [];
     const weights = this.#queryWeights(query, options.prefix ?? false, fuzzy);
@@ -167,7 +171,8 @@ export class Bm25Index implements LexicalIndex {
       }
     }
     try {
-      return topHits({ scores, touched, count, keys: this.#keys, alive: this.#alive }, limit, options.allow);
+      const accumulated = { scores, touched, count, keys: this.#keys, alive: this.#alive };
+      return topHits(accumulated, limit, options.allow, sorted);
     } finally {
       for (let i = 0; i < count; i++) scores[touched[i]!] = 0;
     }

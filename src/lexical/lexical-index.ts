@@ -39,6 +39,12 @@ export interface LexicalSearchOptions {
    * term's length below 1. Off by default.
    */
   fuzzy?: number;
+  /**
+   * `false`: every hit within `limit`, in no particular order, for a caller that wants the scores
+   * of thousands of matches and only the order of a few (sorting them all costs more than scoring).
+   * Only with an infinite `limit`. Default true.
+   */
+  sorted?: boolean;
 }
 
 export interface LexicalHit {

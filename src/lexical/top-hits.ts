@@ -20,6 +20,7 @@ export function topHits(
   { scores, touched, count, keys, alive }: Accumulated,
   limit: number,
   allow: LexicalSearchOptions['allow'],
+  sorted = true,
 ): LexicalHit[] {
   const allowed = allow === undefined ? undefined : typeof allow === 'function' ? allow : undefined;
   const allowSet = typeof allow === 'object' ? allow : undefined;
@@ -32,7 +33,7 @@ export function topHits(
       if ((allowSet && !allowSet.has(key)) || (allowed && !allowed(key))) continue;
       hits.push({ key, score: scores[slot]! });
     }
-    return hits.sort(byScore);
+    return sorted ? hits.sort(byScore) : hits;
   }
   // A min-heap of the best `limit` so far, worst at the root.
   const heapScore = new Float64Array(limit);

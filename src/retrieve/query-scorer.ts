@@ -3,10 +3,12 @@
 // global vector search that sets the vector side's reference, and exact scoring of any set of nodes.
 import { LongshipError } from '../errors.js';
 import type { SearchHit } from '../index/vector-index.js';
+import type { LexicalHit } from '../lexical/lexical-index.js';
 import type { NodeKind, NodeRecord } from '../store/store.js';
 import { createFuser, type Fuser, type FusionSettings, type RawScores, ranksOf } from './fusion.js';
 import type { Scope } from './scope.js';
 import type { RetrievalSources } from './sources.js';
+import { topBy } from './top.js';
 
 export interface ScoredNode {
   node: NodeRecord;
@@ -52,15 +54,25 @@ export async function createQueryScorer(
     queryVector = vector;
   }
 
+  // Every match's score, unsorted: a long query matches most of a corpus, and only the order of
+  // the first few hundred is ever read (see lexicalBest).
   const bm25 = new Map<number, number>();
-  const lexicalOrder: number[] = [];
+  let lexicalHits: readonly LexicalHit[] = [];
   if (settings.useLexical && scope.byKey.size > 0) {
     const allow = (key: number) => scope.byKey.has(key);
-    for (const hit of lexical.search(query, { limit: Number.POSITIVE_INFINITY, allow })) {
-      bm25.set(hit.key, hit.score);
-      lexicalOrder.push(hit.key);
-    }
+    lexicalHits = lexical.search(query, { limit: Number.POSITIVE_INFINITY, allow, sorted: false });
+    for (const hit of lexicalHits) bm25.set(hit.key, hit.score);
   }
+  /** The keys of the best `count` BM25 matches that `admits` allows, best first (ties: lower key). */
+  const lexicalBest = (count: number, admits: (key: number) => boolean): number[] => {
+    const admitted = lexicalHits.filter((hit) => admits(hit.key));
+    // A selection keeps a few; asked for many (RRF ranks them all), a sort is cheaper.
+    const best =
+      count * 8 >= admitted.length
+        ? admitted.sort((a, b) => b.score - a.score || a.key - b.key).slice(0, count)
+        : topBy(admitted, count, (a, b) => a.score > b.score || (a.score === b.score && a.key < b.key));
+    return best.map((hit) => hit.key);
+  };
 
   /**
    * Best similarity per node of `nodes` (`admits` tells their keys), over their vectors: the top
@@ -136,9 +148,11 @@ export async function createQueryScorer(
     const vectorTop = [...found.entries()]
       .sort((a, b) => b[1] - a[1] || a[0] - b[0])
       .slice(0, settings.candidates);
-    const lexicalTop = settings.byKind
-      ? lexicalOrder.filter((key) => scope.byKey.get(key)?.kind === group.kinds[0])
-      : lexicalOrder;
+    // RRF ranks every match; the blends only need the references.
+    const lexicalTop = lexicalBest(
+      settings.method === 'rrf' ? lexicalHits.length : settings.candidates,
+      group.admits,
+    );
     const fuser = createFuser(settings, {
       lexical: lexicalTop.slice(0, settings.candidates).map((key) => bm25.get(key)!),
       vector: vectorTop.map(([, similarity]) => similarity),
@@ -167,11 +181,7 @@ export async function createQueryScorer(
   const best = (nodes: readonly NodeRecord[], count: number): ScoredNode[] => {
     if (count <= 0 || nodes.length === 0) return [];
     const allowed = keySet(nodes);
-    const picked = new Set<number>();
-    for (const key of lexicalOrder) {
-      if (picked.size >= count) break;
-      if (allowed(key)) picked.add(key);
-    }
+    const picked = new Set<number>(lexicalBest(count, allowed));
     const vectorHits = vectorSearch(nodes, allowed, count * CHUNK_OVERSAMPLE);
     for (const key of vectorHits.keys()) picked.add(key);
     const candidates = [...picked].map((key) => scope.byKey.get(key)!).filter(Boolean);

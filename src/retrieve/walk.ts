@@ -8,6 +8,7 @@ import { PriorityQueue } from './priority-queue.js';
 import type { Candidate } from './results.js';
 import { type FindFilter, filterPredicate } from './scope.js';
 import { type SearchContext, type SearchOutcome, traceScore } from './search-context.js';
+import { topBy } from './top.js';
 import { round4, type StopReason, type TraceScore, type Verdict } from './trace.js';
 
 interface Entry {
@@ -157,18 +158,9 @@ export async function walk(context: SearchContext, filter: FindFilter | undefine
 
 /** The URIs of the best `limit` candidates, as one string to compare between rounds. */
 function topUris(candidates: ReadonlyMap<string, Candidate>, limit: number): string {
-  // A selection, not a sort: this runs after every round, over a pool that may hold thousands.
-  const top: Candidate[] = [];
   const better = (a: Candidate, b: Candidate) =>
     a.score > b.score || (a.score === b.score && a.node.uri < b.node.uri);
-  for (const candidate of candidates.values()) {
-    if (top.length === limit && !better(candidate, top[limit - 1]!)) continue;
-    let i = top.length === limit ? limit - 1 : top.length;
-    while (i > 0 && better(candidate, top[i - 1]!)) {
-      top[i] = top[i - 1]!;
-      i--;
-    }
-    top[i] = candidate;
-  }
-  return top.map((c) => c.node.uri).join('\n');
+  return topBy(candidates.values(), limit, better)
+    .map((c) => c.node.uri)
+    .join('\n');
 }

@@ -46,6 +46,19 @@ const distractors: LexicalDoc[] = [
 ];
 
 describe('Bm25Index', () => {
+  it('returns every match unsorted on request, the same hits as sorted, and only with no limit', () => {
+    const index = createLexicalIndex();
+    for (let key = 1; key <= 40; key++) {
+      index.add({ key, body: `${'river '.repeat(key % 7)}bank ${key % 3 === 0 ? 'flood' : 'dry'}` });
+    }
+    const all = { limit: Number.POSITIVE_INFINITY, allow: (key: number) => key !== 5 };
+    const sorted = index.search('river flood', all);
+    const unsorted = index.search('river flood', { ...all, sorted: false });
+    expect(unsorted).not.toEqual(sorted);
+    expect([...unsorted].sort((a, b) => b.score - a.score || a.key - b.key)).toEqual(sorted);
+    expect(() => index.search('river', { limit: 10, sorted: false })).toThrow(LongshipError);
+  });
+
   it('ranks an exact identifier match first among distractors', () => {
     const index = indexOf(distractors);
     expect(keys(index.search('readFileSync'))[0]).toBe(6);
