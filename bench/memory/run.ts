@@ -215,7 +215,7 @@ const report = {
       : 'none: sessions archived and indexed, search() falls back to the query',
     llm_fallbacks: fallbacks,
     ingest_seconds: round(ingestMs / 1000, 1),
-    options: 'limit 10, memory files only; find()'s default mode (QUICK) for both',
+    options: 'limit 10, memory files only; the default mode (QUICK) for both',
     latency: 'per question, less the time spent embedding the question (embedded beforehand)',
     evidence_rule:
       'ids as written; else repaired (lists split, ranges expanded, punctuation dropped, run-together ids split) ' +

@@ -2,8 +2,8 @@
 // ../shared/eval). Run: npx tsx bench/quality/scifact-bm25.ts. Prints; writes nothing.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { LexicalIndexOptions } from '../../src/lexical/lexical-index.js';
 import { createLexicalIndex } from '../../src/lexical/bm25-index.js';
+import type { LexicalIndexOptions } from '../../src/lexical/lexical-index.js';
 
 const dir = fileURLToPath(new URL('../../../shared/eval/scifact/', import.meta.url));
 if (!existsSync(`${dir}corpus.jsonl`)) {

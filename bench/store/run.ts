@@ -206,9 +206,7 @@ async function benchRuntime(runtime: string, usearch: UsearchModule, embedMsPerD
     lexical: (await reopened.store.snapshot(snapshotNames.lexical))!,
   }));
   const [vectorLoadMs] = await timed(async () => loadVectorIndex(usearch, snapshots.vector.bytes).dispose());
-  const [lexicalLoadMs] = await timed(async () =>
-    loadLexicalIndex(snapshots.lexical.bytes),
-  );
+  const [lexicalLoadMs] = await timed(async () => loadLexicalIndex(snapshots.lexical.bytes));
   log(
     `  reopen, piece by piece: read ${readMs.toFixed(0)} ms, HNSW load ${vectorLoadMs.toFixed(0)} ms, ` +
       `BM25 load ${lexicalLoadMs.toFixed(0)} ms`,

@@ -2,8 +2,8 @@
 // for tests and repair, never on a hot path.
 
 import type { VectorIndex } from '../index/vector-index.js';
-import type { LexicalIndex, LexicalIndexOptions } from '../lexical/lexical-index.js';
 import { createLexicalIndex } from '../lexical/bm25-index.js';
+import type { LexicalIndex, LexicalIndexOptions } from '../lexical/lexical-index.js';
 import type { PostingRecord, Store } from '../store/store.js';
 import { postingDoc } from './posting-doc.js';
 import type { VectorOwners } from './vector-owners.js';
