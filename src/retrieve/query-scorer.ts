@@ -19,8 +19,11 @@ export interface ScoredNode {
 export interface QueryScorer {
   /** The fusion of each kind of node (the same one unless `byKind`). */
   readonly fuser: Readonly<Record<NodeKind, Fuser>>;
-  /** The best-scoring nodes among `nodes` by the global searches (lexical ∪ vector), fused, best first. */
-  best(nodes: readonly NodeRecord[], count: number): ScoredNode[];
+  /**
+   * The best-scoring nodes among `nodes` by the global searches (lexical ∪ vector), fused, best
+   * first. `admits` may say which node keys are in `nodes` more cheaply than a set of them.
+   */
+  best(nodes: readonly NodeRecord[], count: number, admits?: (nodeKey: number) => boolean): ScoredNode[];
   /** Exact scores of `nodes`, in their order. */
   score(nodes: readonly NodeRecord[]): ScoredNode[];
 }
@@ -34,6 +37,8 @@ export interface ScorerSettings extends FusionSettings {
   exactBelow: number;
 }
 
+/** Sets of at most this many nodes have their vectors counted rather than estimated. */
+const SMALL_SET = 2048;
 /** Oversampling of vector hits: a node with several chunks takes several of the top hits. */
 const CHUNK_OVERSAMPLE = 2;
 
@@ -64,8 +69,8 @@ export async function createQueryScorer(
     for (const hit of lexicalHits) bm25.set(hit.key, hit.score);
   }
   /** The keys of the best `count` BM25 matches that `admits` allows, best first (ties: lower key). */
-  const lexicalBest = (count: number, admits: (key: number) => boolean): number[] => {
-    const admitted = lexicalHits.filter((hit) => admits(hit.key));
+  const lexicalBest = (count: number, admits?: (key: number) => boolean): number[] => {
+    const admitted = admits ? lexicalHits.filter((hit) => admits(hit.key)) : [...lexicalHits];
     // A selection keeps a few; asked for many (RRF ranks them all), a sort is cheaper.
     const best =
       count * 8 >= admitted.length
@@ -94,8 +99,14 @@ export async function createQueryScorer(
     exactBelow = 0,
   ): Map<number, number> => {
     const best = new Map<number, number>();
+    // Counted for small sets; a large one is estimated from the scope's mean, which only steers
+    // the choice between post-filtering and an allow-list (the allow-list path counts exactly).
     let count = 0;
-    for (const node of nodes) count += scope.vectorKeys(node.key).length;
+    if (nodes.length <= Math.max(exactBelow, SMALL_SET)) {
+      for (const node of nodes) count += scope.vectorKeys(node.key).length;
+    } else {
+      count = Math.round((nodes.length * scope.vectorCount) / Math.max(1, scope.nodes.length));
+    }
     if (!queryVector || count === 0 || k === 0) return best;
     const take = (hits: readonly SearchHit[]) => {
       for (const hit of hits) {
@@ -120,7 +131,13 @@ export async function createQueryScorer(
     }
     const keys: number[] = [];
     for (const node of nodes) for (const key of scope.vectorKeys(node.key)) keys.push(key);
-    take(vectors.search(queryVector, wanted, { allow: keys, ...(exact ? { exactBelow: count } : {}) }));
+    if (keys.length === 0) return best;
+    take(
+      vectors.search(queryVector, Math.min(wanted, keys.length), {
+        allow: keys,
+        ...(exact ? { exactBelow: keys.length } : {}),
+      }),
+    );
     return best;
   };
   const keySet = (nodes: readonly NodeRecord[]): ((nodeKey: number) => boolean) => {
@@ -151,7 +168,8 @@ export async function createQueryScorer(
     // RRF ranks every match; the blends only need the references.
     const lexicalTop = lexicalBest(
       settings.method === 'rrf' ? lexicalHits.length : settings.candidates,
-      group.admits,
+      // Every match is in scope already: only a group of one kind filters.
+      settings.byKind ? group.admits : undefined,
     );
     const fuser = createFuser(settings, {
       lexical: lexicalTop.slice(0, settings.candidates).map((key) => bm25.get(key)!),
@@ -178,9 +196,13 @@ export async function createQueryScorer(
     });
   };
 
-  const best = (nodes: readonly NodeRecord[], count: number): ScoredNode[] => {
+  const best = (
+    nodes: readonly NodeRecord[],
+    count: number,
+    admits?: (nodeKey: number) => boolean,
+  ): ScoredNode[] => {
     if (count <= 0 || nodes.length === 0) return [];
-    const allowed = keySet(nodes);
+    const allowed = admits ?? keySet(nodes);
     const picked = new Set<number>(lexicalBest(count, allowed));
     const vectorHits = vectorSearch(nodes, allowed, count * CHUNK_OVERSAMPLE);
     for (const key of vectorHits.keys()) picked.add(key);

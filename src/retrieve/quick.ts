@@ -7,8 +7,13 @@ import { traceScore } from './search-context.js';
 
 export function quickSearch(context: SearchContext, filter: FindFilter | undefined): SearchOutcome {
   const { scope, scorer, settings, trace } = context;
-  const eligible = scope.nodes.filter(filterPredicate(filter));
-  const pool = scorer.best(eligible, Math.max(settings.candidates, settings.limit));
+  const matches = filterPredicate(filter);
+  const eligible = scope.nodes.filter(matches);
+  const admits = (key: number) => {
+    const node = scope.byKey.get(key);
+    return node !== undefined && matches(node);
+  };
+  const pool = scorer.best(eligible, Math.max(settings.candidates, settings.limit), admits);
   const candidates = [];
   for (const scored of pool) {
     const kept = scored.fused > settings.scoreThreshold;

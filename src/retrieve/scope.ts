@@ -28,6 +28,8 @@ export interface Scope {
   byKey: Map<number, NodeRecord>;
   /** The children in scope of each directory in scope (roots included), by the parent's URI. */
   children: Map<string, NodeRecord[]>;
+  /** How many vectors `nodes` have together. */
+  vectorCount: number;
   /** The vector keys of a node in `nodes`. */
   vectorKeys: (nodeKey: number) => readonly number[];
 }
@@ -97,7 +99,9 @@ export async function loadScope(sources: RetrievalSources, rootUris: readonly Vi
     if (siblings) siblings.push(node);
     else children.set(node.parent, [node]);
   }
-  return { roots, nodes, byKey, children, vectorKeys };
+  let vectorCount = 0;
+  for (const node of nodes) vectorCount += vectorKeys(node.key).length;
+  return { roots, nodes, byKey, children, vectorCount, vectorKeys };
 }
 
 /**
