@@ -3,6 +3,7 @@
 import MiniSearch, { type AsPlainObject, type SearchOptions } from 'minisearch';
 import { LongshipError } from '../../src/errors.js';
 import { ANALYZER_ID, analyze, analyzeToken, tokenize } from '../../src/lexical/analyzer.js';
+import { DEFAULT_WEIGHTS, FIELDS, settingsFrom, weightScale } from '../../src/lexical/bm25-settings.js';
 import type {
   LexicalDoc,
   LexicalField,
@@ -13,10 +14,6 @@ import type {
   LexicalSearchOptions,
 } from '../../src/lexical/lexical-index.js';
 
-const FIELDS: readonly LexicalField[] = ['title', 'headings', 'body'];
-const DEFAULT_WEIGHTS: Readonly<Record<LexicalField, number>> = { title: 2, headings: 1.5, body: 1 };
-const MAX_WEIGHT = 8;
-const WEIGHT_STEPS = 20;
 const SNAPSHOT_FORMAT = 'longship-lexical';
 const SNAPSHOT_VERSION = 1;
 const DEFAULT_LIMIT = 10;
@@ -302,45 +299,6 @@ export function createMiniSearchIndex(options?: LexicalIndexOptions): LexicalInd
 export function loadMiniSearchIndex(snapshot: unknown, options?: LexicalLoadOptions): LexicalIndex {
   const json = snapshot instanceof Uint8Array ? new TextDecoder().decode(snapshot) : snapshot;
   return MiniSearchIndex.load(json, options);
-}
-
-function settingsFrom(
-  options: LexicalIndexOptions,
-  baseWeights: Readonly<Record<LexicalField, number>>,
-): Settings {
-  const k1 = options.k1 ?? 1.2;
-  const b = options.b ?? 0.75;
-  if (!(Number.isFinite(k1) && k1 >= 0)) {
-    throw new LongshipError('INVALID_ARGUMENT', `k1 must be a finite number ≥ 0, not ${k1}.`);
-  }
-  if (!(b >= 0 && b <= 1)) throw new LongshipError('INVALID_ARGUMENT', `b must be within [0, 1], not ${b}.`);
-  const fieldWeights = { ...baseWeights };
-  for (const field of FIELDS) {
-    const weight = options.fieldWeights?.[field] ?? baseWeights[field];
-    fieldWeights[field] = weight;
-    if (!(weight >= 0 && weight <= MAX_WEIGHT)) {
-      throw new LongshipError(
-        'INVALID_ARGUMENT',
-        `The ${field} weight must be within [0, 8], not ${weight}.`,
-      );
-    }
-  }
-  if (FIELDS.every((field) => fieldWeights[field] === 0)) {
-    throw new LongshipError('INVALID_ARGUMENT', 'At least one field weight must be above 0.');
-  }
-  weightScale(fieldWeights);
-  return { k1, b, fieldWeights };
-}
-
-function weightScale(weights: Readonly<Record<LexicalField, number>>): number {
-  for (let scale = 1; scale <= WEIGHT_STEPS; scale++) {
-    if (
-      FIELDS.every((field) => Math.abs(weights[field] * scale - Math.round(weights[field] * scale)) < 1e-9)
-    ) {
-      return scale;
-    }
-  }
-  throw new LongshipError('INVALID_ARGUMENT', `Field weights must be multiples of 1/${WEIGHT_STEPS}.`);
 }
 
 function checkDoc(doc: LexicalDoc): void {
