@@ -79,10 +79,6 @@ export async function createQueryScorer(
     return best.map((hit) => hit.key);
   };
 
-  /**
-   * Best similarity per node of `nodes` (`admits` tells their keys), over their vectors: the top
-   * `k` hits of a search, or, when they have at most `exactBelow` vectors, all scored exactly.
-   */
   // The unfiltered searches of one query share their hits: a longer list serves a shorter request.
   let unfiltered: readonly SearchHit[] = [];
   const searchAll = (vector: Float32Array, k: number): readonly SearchHit[] => {
@@ -92,6 +88,10 @@ export async function createQueryScorer(
     }
     return unfiltered.length > k ? unfiltered.slice(0, k) : unfiltered;
   };
+  /**
+   * Best similarity per node of `nodes` (`admits` tells their keys), over their vectors: the top
+   * `k` hits of a search, or, when they have at most `exactBelow` vectors, all scored exactly.
+   */
   const vectorSearch = (
     nodes: readonly NodeRecord[],
     admits: (nodeKey: number) => boolean,
