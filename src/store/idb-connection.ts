@@ -77,7 +77,10 @@ export class IdbConnection {
       throw new LongshipError('STORE_CLOSED', `store ${this.name}: ${this.closedBecause}`);
     }
     try {
-      const tx = this.db.transaction(stores, mode) as unknown as Tx<Mode>;
+      // Strict: a commit resolves once the browser has flushed it, so a crash after a write
+      // resolved cannot take it back (Chromium's default, relaxed, may).
+      const options = mode === 'readwrite' ? { durability: 'strict' as const } : {};
+      const tx = this.db.transaction(stores, mode, options) as unknown as Tx<Mode>;
       fire(tx.done);
       return tx;
     } catch (error) {
