@@ -199,16 +199,14 @@ export function createSessions(deps: SessionDeps): (id?: string) => Session {
         if (!Array.isArray(uris))
           throw new LongshipError('INVALID_ARGUMENT', 'used() takes an array of URIs');
         const canonical = [...new Set(uris.map((u) => parseUri(u)))];
-        const time = now();
-        const bumped: NodeRecord[] = [];
-        for (const u of canonical) {
-          const node = await deps.store.node(u);
-          if (!node) continue;
-          bumped.push({ ...node, useCount: node.useCount + 1, lastUsedAt: time });
-          used.add(u);
-        }
-        if (bumped.length > 0) await deps.store.commit({ putNodes: bumped });
-        return bumped.length;
+        const existing: string[] = [];
+        for (const u of canonical) if (await deps.store.node(u)) existing.push(u);
+        if (existing.length === 0) return 0;
+        // The store bumps each node inside its own transaction: a write racing this call is kept.
+        const at = now();
+        await deps.store.commit({ useNodes: existing.map((u) => ({ uri: u, at })) });
+        for (const u of existing) used.add(u);
+        return existing.length;
       },
       commit: (options = {}) =>
         exclusive(sessionId, async () => {

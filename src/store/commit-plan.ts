@@ -125,6 +125,12 @@ export async function planCommit(
     return node !== undefined && !goneNodes.has(node.uri);
   };
 
+  // A use bumps the node as this transaction sees it: read here, never by the caller beforehand.
+  for (const use of b.useNodes) {
+    const node = putNodes.get(use.uri) ?? (await storedUnlessGone(use.uri));
+    if (node) putNodes.set(use.uri, { ...node, useCount: node.useCount + 1, lastUsedAt: use.at });
+  }
+
   for (const node of putNodes.values()) {
     const other = putNodeKeys.get(node.key);
     if (other !== undefined) throw refuse(`key ${node.key} is given to both ${other} and ${node.uri}`);
@@ -140,6 +146,9 @@ export async function planCommit(
       throw refuse(`key ${node.key} already belongs to ${owner.uri}`);
     }
   }
+
+  const replacedNodes: number[] = [];
+  for (const node of putNodes.values()) if (await storedUnlessGone(node.uri)) replacedNodes.push(node.key);
 
   const replacedVectors: number[] = [];
   for (const vector of putVectors.values()) {
@@ -215,6 +224,8 @@ export async function planCommit(
 
   const change: ChangeRecord = {
     seq: state.seq + 1,
+    addedNodeKeys: sorted(putNodeKeys.keys()),
+    removedNodeKeys: sorted([...[...goneNodes.values()].map((n) => n.key), ...replacedNodes]),
     addedVectorKeys: sorted(putVectors.keys()),
     removedVectorKeys: sorted([...goneVectors.keys(), ...replacedVectors]),
     addedPostingKeys: sorted(putPostings.keys()),

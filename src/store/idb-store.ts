@@ -203,8 +203,13 @@ export class IdbStore implements Store {
   }
 
   changesSince(seq: number): Promise<ChangeRecord[]> {
-    return this.read(['changes'], 'changesSince', (tx) =>
-      tx.objectStore('changes').getAll(IDBKeyRange.lowerBound(seq, true)),
+    return this.read(['changes'], 'changesSince', async (tx) =>
+      // Records logged before node keys were: no node changes listed.
+      (await tx.objectStore('changes').getAll(IDBKeyRange.lowerBound(seq, true))).map((change) => ({
+        ...change,
+        addedNodeKeys: change.addedNodeKeys ?? [],
+        removedNodeKeys: change.removedNodeKeys ?? [],
+      })),
     );
   }
 
@@ -234,8 +239,16 @@ export class IdbStore implements Store {
           fire(tx.objectStore('vectors').clear());
           fire(tx.objectStore('snapshots').clear());
           fire(tx.objectStore('snapshotChunks').clear());
-          const change = { seq: next.seq, removedVectorKeys: removed, addedVectorKeys: [] };
-          fire(tx.objectStore('changes').put({ ...change, addedPostingKeys: [], removedPostingKeys: [] }));
+          const change: ChangeRecord = {
+            seq: next.seq,
+            addedNodeKeys: [],
+            removedNodeKeys: [],
+            addedVectorKeys: [],
+            removedVectorKeys: removed,
+            addedPostingKeys: [],
+            removedPostingKeys: [],
+          };
+          fire(tx.objectStore('changes').put(change));
         }
         fire(tx.objectStore('meta').put(next, STATE_KEY));
         return { reset: decision === 'reset' };

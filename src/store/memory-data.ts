@@ -149,6 +149,8 @@ export class MemoryData {
     const seq = this.state.seq + 1;
     this.changes.set(seq, {
       seq,
+      addedNodeKeys: [],
+      removedNodeKeys: [],
       addedVectorKeys: [],
       removedVectorKeys: removed,
       addedPostingKeys: [],

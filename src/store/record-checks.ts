@@ -4,6 +4,7 @@
 import { LongshipError } from '../errors.js';
 import type {
   NodeRecord,
+  NodeUse,
   PostingRecord,
   RelationKey,
   RelationRecord,
@@ -92,6 +93,12 @@ function checkRelation(relation: RelationRecord): void {
   requireNumber(relation.createdAt, `relation ${relation.from} -> ${relation.to}: createdAt`);
 }
 
+function checkUse(use: NodeUse): void {
+  if (typeof use !== 'object' || use === null) throw invalid('a use must be an object');
+  requireString(use.uri, 'use.uri');
+  requireNumber(use.at, `use of ${use.uri}: at`);
+}
+
 function checkKeys(keys: readonly unknown[], what: string): void {
   for (const key of keys) if (!isKey(key)) throw invalid(`${what} must hold non-negative integers`);
 }
@@ -119,6 +126,7 @@ export function cloneAndCheckBatch(batch: WriteBatch): Required<WriteBatch> {
     'deletePostings',
     'putRelations',
     'deleteRelations',
+    'useNodes',
   ] as const) {
     requireArray(batch[field], field);
   }
@@ -149,6 +157,7 @@ export function cloneAndCheckBatch(batch: WriteBatch): Required<WriteBatch> {
     deletePostings: copy.deletePostings ?? [],
     putRelations: copy.putRelations ?? [],
     deleteRelations: copy.deleteRelations ?? [],
+    useNodes: copy.useNodes ?? [],
   };
   full.putNodes.forEach(checkNode);
   checkStrings(full.deleteNodes, 'batch.deleteNodes');
@@ -158,5 +167,6 @@ export function cloneAndCheckBatch(batch: WriteBatch): Required<WriteBatch> {
   checkKeys(full.deletePostings, 'batch.deletePostings');
   full.putRelations.forEach(checkRelation);
   full.deleteRelations.forEach(checkRelationKey);
+  full.useNodes.forEach(checkUse);
   return full;
 }

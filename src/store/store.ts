@@ -95,14 +95,30 @@ export interface WriteBatch {
   deletePostings?: number[];
   putRelations?: RelationRecord[];
   deleteRelations?: RelationKey[];
+  /**
+   * Uses to record: each node's `useCount` goes up by one and its `lastUsedAt` becomes `at`,
+   * applied to the node as it is inside the transaction (or as `putNodes` leaves it), so a
+   * concurrent write to it is never reverted. URIs of missing nodes are ignored.
+   */
+  useNodes?: NodeUse[];
+}
+
+export interface NodeUse {
+  uri: string;
+  /** Epoch milliseconds. */
+  at: number;
 }
 
 /**
- * What a committed batch changed in the derived indexes. A replaced vector or posting is listed
- * as both removed and added. Keys are sorted and unique.
+ * What a committed batch changed, for whatever is derived from the store. A replaced node, vector
+ * or posting is listed as both removed and added. Keys are sorted and unique.
  */
 export interface ChangeRecord {
   seq: number;
+  /** Node keys written (new, replaced, moved or with a use recorded). */
+  addedNodeKeys: number[];
+  /** Node keys deleted or replaced. */
+  removedNodeKeys: number[];
   addedVectorKeys: number[];
   removedVectorKeys: number[];
   addedPostingKeys: number[];

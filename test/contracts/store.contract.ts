@@ -97,6 +97,8 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
       expect(changes).toEqual([
         {
           seq: 3,
+          addedNodeKeys: [],
+          removedNodeKeys: [],
           addedVectorKeys: [k.vy],
           removedVectorKeys: [k.vy],
           addedPostingKeys: [k.y],
@@ -104,6 +106,8 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
         },
         {
           seq: 4,
+          addedNodeKeys: [],
+          removedNodeKeys: [k.x],
           addedVectorKeys: [],
           removedVectorKeys: k.vx,
           addedPostingKeys: [],
@@ -113,6 +117,46 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
       expect((await store.changesSince(0)).map((c) => c.seq)).toEqual([1, 2, 3, 4]);
       await store.pruneChanges(3);
       expect((await store.changesSince(0)).map((c) => c.seq)).toEqual([4]);
+      expect((await store.verify()).ok).toBe(true);
+    });
+
+    it('logs node keys: new, replaced, moved and deleted', async () => {
+      const { store } = await open();
+      const k = await seed(store);
+      const [first] = await store.changesSince(1);
+      expect(first).toMatchObject({ addedNodeKeys: [k.x, k.y, k.ab], removedNodeKeys: [] });
+      const y = (await store.node(`${R}/a/y`))!;
+      await store.commit({ putNodes: [{ ...y, l0: 'changed' }] });
+      // A move: the key leaves one URI and arrives at another in one batch.
+      await store.commit(merge({ deleteNodes: [`${R}/a/y`] }, withContent(node(`${R}/ac`, k.y))));
+      await store.commit({ deleteNodes: [`${R}/ab`] });
+      expect(await store.changesSince(2)).toMatchObject([
+        { addedNodeKeys: [k.y], removedNodeKeys: [k.y] },
+        { addedNodeKeys: [k.y], removedNodeKeys: [k.y] },
+        { addedNodeKeys: [], removedNodeKeys: [k.ab] },
+      ]);
+    });
+
+    it('records uses inside the transaction, on top of whatever the batch or the store holds', async () => {
+      const { store } = await open();
+      const k = await seed(store);
+      const x = (await store.node(`${R}/a/x`))!;
+      expect(x.useCount).toBe(0);
+      const uses = [`${R}/a/x`, `${R}/a/x`, `${R}/none`].map((uri, i) => ({ uri, at: 1000 + i }));
+      await store.commit({ useNodes: uses });
+      expect(await store.node(`${R}/a/x`)).toEqual({ ...x, useCount: 2, lastUsedAt: 1001 });
+      expect(await store.node(`${R}/none`)).toBeUndefined();
+      // A use in the same batch as a write to the node applies to the written node: the write is kept.
+      await store.commit({ putNodes: [{ ...x, l0: 'rewritten' }], useNodes: [{ uri: `${R}/a/x`, at: 2000 }] });
+      expect(await store.node(`${R}/a/x`)).toMatchObject({ l0: 'rewritten', useCount: 1, lastUsedAt: 2000 });
+      // A use of a node deleted in the same batch records nothing.
+      await store.commit({ deleteNodes: [`${R}/ab`], useNodes: [{ uri: `${R}/ab`, at: 3000 }] });
+      expect(await store.node(`${R}/ab`)).toBeUndefined();
+      const [last] = (await store.changesSince(0)).slice(-1);
+      expect(last).toMatchObject({ addedNodeKeys: [], removedNodeKeys: [k.ab] });
+      expect(await codeOf(store.commit({ useNodes: [{ uri: `${R}/a/x`, at: 'now' as never }] }))).toBe(
+        'INVALID_ARGUMENT',
+      );
       expect((await store.verify()).ok).toBe(true);
     });
 
@@ -368,6 +412,8 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
       expect(await store.changesSince(2)).toEqual([
         {
           seq: 3,
+          addedNodeKeys: [],
+          removedNodeKeys: [],
           addedVectorKeys: [],
           removedVectorKeys: [...k.vx, k.vy, k.vy + 1],
           addedPostingKeys: [],

@@ -160,6 +160,37 @@ describe('sessions without an LLM', () => {
     expect((await longship.verify()).problems).toEqual([]);
     await longship.close();
   });
+  it('used() never reverts a write that lands while it runs', async () => {
+    const embedder = bagOfWordsEmbedder();
+    const store = await openMemoryStore({ embedder: { id: embedder.id, dimensions: embedder.dimensions } });
+    const uri = 'viking://resources/b.md';
+    // Hold used()'s first read of b.md until a write to b.md has committed.
+    let release!: () => void;
+    let held: Promise<void> | undefined;
+    const node = store.node.bind(store);
+    store.node = async (u) => {
+      const read = await node(u);
+      if (u === uri && held) {
+        const wait = held;
+        held = undefined;
+        await wait;
+      }
+      return read;
+    };
+    const longship = await openLongship({ store, embedder });
+    await longship.write(uri, 'Apples grow on trees in gardens.');
+    held = new Promise((resolve) => {
+      release = resolve;
+    });
+    const using = longship.session('s').used([uri]);
+    await longship.write(uri, 'Pears grow on trees in orchards.');
+    release();
+    expect(await using).toBe(1);
+    expect(await longship.read(uri)).toContain('Pears');
+    expect(await store.node(uri)).toMatchObject({ useCount: 1 });
+    expect((await longship.verify()).problems).toEqual([]);
+    await longship.close();
+  });
 });
 
 describe('sessions with an LLM', () => {
