@@ -147,7 +147,10 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
       expect(await store.node(`${R}/a/x`)).toEqual({ ...x, useCount: 2, lastUsedAt: 1001 });
       expect(await store.node(`${R}/none`)).toBeUndefined();
       // A use in the same batch as a write to the node applies to the written node: the write is kept.
-      await store.commit({ putNodes: [{ ...x, l0: 'rewritten' }], useNodes: [{ uri: `${R}/a/x`, at: 2000 }] });
+      await store.commit({
+        putNodes: [{ ...x, l0: 'rewritten' }],
+        useNodes: [{ uri: `${R}/a/x`, at: 2000 }],
+      });
       expect(await store.node(`${R}/a/x`)).toMatchObject({ l0: 'rewritten', useCount: 1, lastUsedAt: 2000 });
       // A use of a node deleted in the same batch records nothing.
       await store.commit({ deleteNodes: [`${R}/ab`], useNodes: [{ uri: `${R}/ab`, at: 3000 }] });
