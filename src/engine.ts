@@ -126,6 +126,9 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       get lexical() {
         return indexes.lexical;
       },
+      get nodes() {
+        return indexes.nodes;
+      },
       embedder,
       vectorKeyToNodeKey: (key) => indexes.nodeOfVector(key),
       vectorKeysOfNode: (key) => indexes.vectorKeysOfNode(key),

@@ -21,7 +21,7 @@ describe('openLongship', () => {
     await longship.close();
 
     const again = await openLongship({ embedder: hashEmbedder, indexedDB, name: 'engine-a' });
-    expect(again.indexes.openedFrom).toEqual({ vector: 'snapshot', lexical: 'snapshot' });
+    expect(again.indexes.openedFrom).toEqual({ vector: 'snapshot', lexical: 'snapshot', nodes: 'snapshot' });
     expect(await again.read(`${R}/notes/river.md`)).toBe('The river floods every spring.');
     expect(await again.relations(`${R}/notes`)).toHaveLength(1);
     await again.close();

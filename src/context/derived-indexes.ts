@@ -1,7 +1,7 @@
-// The HNSW graph and the BM25 index are derived from the Store (src/store/store.ts gives the
-// protocol): each is opened from its newest snapshot plus the changes after it, or rebuilt from
-// the stored records, and caught up after every commit. Each side keeps its own applied sequence
-// number, because its snapshot may be older than the other's or missing.
+// The HNSW graph, the BM25 index and the node catalogue are derived from the Store (src/store/
+// store.ts gives the protocol): each is opened from its newest snapshot plus the changes after it,
+// or rebuilt from the stored records, and caught up after every commit. Each side keeps its own
+// applied sequence number, because its snapshot may be older than the others' or missing.
 
 import { LongshipError } from '../errors.js';
 import { createVectorIndex, loadVectorIndex } from '../index/usearch-index.js';
@@ -11,17 +11,18 @@ import { createLexicalIndex, loadLexicalIndex } from '../lexical/bm25-index.js';
 import type { LexicalIndex, LexicalIndexOptions } from '../lexical/lexical-index.js';
 import type { ChangeRecord, Store, VectorRecord, VerifyReport } from '../store/store.js';
 import { catchingUpStore } from './catching-up-store.js';
-import { lexicalIndexProblems, vectorIndexProblems } from './index-checks.js';
+import { catalogueProblems, lexicalIndexProblems, vectorIndexProblems } from './index-checks.js';
+import { NodeCatalogue, type NodeCatalogueView } from './node-catalogue.js';
 import { postingDoc } from './posting-doc.js';
 import { VectorOwners } from './vector-owners.js';
 
 /** The snapshot names in the store. */
-export const snapshotNames = { vector: 'hnsw', lexical: 'bm25' } as const;
+export const snapshotNames = { vector: 'hnsw', lexical: 'bm25', nodes: 'nodes' } as const;
 /** Beside the graph, at the same seq: which node owns each vector key. */
 const OWNERS_SNAPSHOT = 'hnsw-owners';
 
 type Side = keyof typeof snapshotNames;
-const sides: readonly Side[] = ['vector', 'lexical'];
+const sides: readonly Side[] = ['vector', 'lexical', 'nodes'];
 
 /** How a side was last brought up: from its snapshot, or rebuilt from the stored records. */
 export type OpenedFrom = 'snapshot' | 'rebuild';
@@ -50,13 +51,15 @@ export interface DerivedIndexes {
   readonly vectors: VectorIndex;
   /** The BM25 index over every stored posting, keyed by node key. Replaced on a rebuild, as `vectors`. */
   readonly lexical: LexicalIndex;
+  /** Every stored node without its L1/L2, for retrieval's scopes. Replaced on a rebuild, as `vectors`. */
+  readonly nodes: NodeCatalogueView;
   /** The node that owns a vector key of {@link DerivedIndexes.vectors}, or undefined. */
   nodeOfVector(vectorKey: number): number | undefined;
   /** The vector keys (chunks) of a node. */
   vectorKeysOfNode(nodeKey: number): readonly number[];
   /** How each side was last opened or rebuilt. */
   readonly openedFrom: Readonly<Record<Side, OpenedFrom>>;
-  /** The change sequence both indexes include. */
+  /** The change sequence every side includes. */
   readonly appliedSeq: number;
   /** Replays the changes committed since the last catch-up; rebuilds a side that cannot replay them. */
   catchUp(): Promise<number>;
@@ -69,6 +72,12 @@ export interface DerivedIndexes {
 }
 
 const SCAN_BATCH = 1024;
+
+interface Held {
+  vectors: VectorIndex;
+  lexical: LexicalIndex;
+  nodes: NodeCatalogue;
+}
 const MAX_RETRY_MS = 60_000;
 
 /**
@@ -88,18 +97,23 @@ export async function openDerivedIndexes(options: DerivedIndexesOptions): Promis
 
 class StoreDerivedIndexes implements DerivedIndexes {
   readonly store: Store;
-  readonly openedFrom: Record<Side, OpenedFrom> = { vector: 'rebuild', lexical: 'rebuild' };
+  readonly openedFrom: Record<Side, OpenedFrom> = { vector: 'rebuild', lexical: 'rebuild', nodes: 'rebuild' };
   readonly #raw: Store;
   readonly #options: DerivedIndexesOptions;
   readonly #delayMs: number;
   #vectors: VectorIndex | undefined;
   #lexical: LexicalIndex | undefined;
+  #nodes: NodeCatalogue | undefined;
   /** Kept in step with #vectors: replaced with it, changed with it. */
   #owners = new VectorOwners();
   /** The last change each side includes. */
-  readonly #applied: Record<Side, number> = { vector: 0, lexical: 0 };
+  readonly #applied: Record<Side, number> = { vector: 0, lexical: 0, nodes: 0 };
   /** The seq of each side's stored snapshot, if it has one. */
-  readonly #saved: Record<Side, number | undefined> = { vector: undefined, lexical: undefined };
+  readonly #saved: Record<Side, number | undefined> = {
+    vector: undefined,
+    lexical: undefined,
+    nodes: undefined,
+  };
   /** Catch-ups, rebuilds and verify run one at a time. */
   #queue: Promise<unknown> = Promise.resolve();
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -122,6 +136,10 @@ class StoreDerivedIndexes implements DerivedIndexes {
     return this.#live().lexical;
   }
 
+  get nodes(): NodeCatalogueView {
+    return this.#live().nodes;
+  }
+
   nodeOfVector(vectorKey: number): number | undefined {
     return this.#owners.nodeOf(vectorKey);
   }
@@ -131,12 +149,12 @@ class StoreDerivedIndexes implements DerivedIndexes {
   }
 
   get appliedSeq(): number {
-    return Math.min(this.#applied.vector, this.#applied.lexical);
+    return Math.min(this.#applied.vector, this.#applied.lexical, this.#applied.nodes);
   }
 
   async open(): Promise<void> {
     try {
-      await Promise.all([this.#openSide('vector'), this.#openSide('lexical')]);
+      await Promise.all(sides.map((side) => this.#openSide(side)));
       await this.#catchUpNow();
       // A rebuilt side (or one far behind its snapshot) is worth a snapshot before the next open.
       this.#schedule();
@@ -166,6 +184,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
         ...report.problems,
         ...(await vectorIndexProblems(this.#raw, this.#held().vectors, this.#owners)),
         ...(await lexicalIndexProblems(this.#raw, this.#held().lexical, this.#options.lexicalIndex)),
+        ...(await catalogueProblems(this.#raw, this.#held().nodes)),
       ];
       return { ok: problems.length === 0, problems };
     });
@@ -183,16 +202,16 @@ class StoreDerivedIndexes implements DerivedIndexes {
   }
 
   /** For the public methods: refuses once close() has begun. */
-  #live(): { vectors: VectorIndex; lexical: LexicalIndex } {
+  #live(): Held {
     if (this.#closed) throw new LongshipError('DISPOSED', 'the derived indexes were closed');
     return this.#held();
   }
 
   /** For the work close() still finishes: refuses only once the indexes are freed. */
-  #held(): { vectors: VectorIndex; lexical: LexicalIndex } {
-    if (!this.#vectors || !this.#lexical)
+  #held(): Held {
+    if (!this.#vectors || !this.#lexical || !this.#nodes)
       throw new LongshipError('DISPOSED', 'the derived indexes were closed');
-    return { vectors: this.#vectors, lexical: this.#lexical };
+    return { vectors: this.#vectors, lexical: this.#lexical, nodes: this.#nodes };
   }
 
   #exclusive<T>(run: () => Promise<T>): Promise<T> {
@@ -258,22 +277,33 @@ class StoreDerivedIndexes implements DerivedIndexes {
         return undefined;
       }
       this.#replace('vector', index, owners);
-    } else {
+    } else if (side === 'lexical') {
       const { k1, b } = this.#options.lexicalIndex ?? {};
       this.#replace('lexical', loadLexicalIndex(snapshot.bytes, { k1, b }));
+    } else {
+      const { catalogue, readBack } = NodeCatalogue.load(snapshot.bytes);
+      // The few nodes whose metadata JSON could not carry come from the store as they are now.
+      for (const key of readBack) {
+        const node = await this.#raw.nodeByKey(key);
+        if (node) catalogue.set(node);
+      }
+      this.#replace('nodes', catalogue);
     }
     return { seq: snapshot.seq };
   }
 
   #replace(side: 'vector', index: VectorIndex, owners: VectorOwners): void;
   #replace(side: 'lexical', index: LexicalIndex): void;
-  #replace(side: Side, index: VectorIndex | LexicalIndex, owners?: VectorOwners): void {
+  #replace(side: 'nodes', catalogue: NodeCatalogue): void;
+  #replace(side: Side, index: VectorIndex | LexicalIndex | NodeCatalogue, owners?: VectorOwners): void {
     if (side === 'vector') {
       this.#vectors?.dispose();
       this.#vectors = index as VectorIndex;
       this.#owners = owners ?? new VectorOwners();
-    } else {
+    } else if (side === 'lexical') {
       this.#lexical = index as LexicalIndex;
+    } else {
+      this.#nodes = index as NodeCatalogue;
     }
   }
 
@@ -292,12 +322,17 @@ class StoreDerivedIndexes implements DerivedIndexes {
         throw error;
       }
       this.#replace('vector', index, owners);
-    } else {
+    } else if (side === 'lexical') {
       const index = createLexicalIndex(this.#options.lexicalIndex);
       for await (const rows of this.#raw.scan('postings', SCAN_BATCH)) {
         for (const posting of rows) index.replace(postingDoc(posting));
       }
       this.#replace('lexical', index);
+    } else {
+      const catalogue = new NodeCatalogue();
+      for await (const rows of this.#raw.scan('nodes', SCAN_BATCH))
+        for (const node of rows) catalogue.set(node);
+      this.#replace('nodes', catalogue);
     }
     this.#applied[side] = seq;
     this.openedFrom[side] = 'rebuild';
@@ -311,25 +346,34 @@ class StoreDerivedIndexes implements DerivedIndexes {
     const pending = {
       vector: replayable(changes, this.#applied.vector, last),
       lexical: replayable(changes, this.#applied.lexical, last),
+      nodes: replayable(changes, this.#applied.nodes, last),
     };
-    if (!pending.vector || !pending.lexical) {
+    if (!pending.vector || !pending.lexical || !pending.nodes) {
       // A side whose changes were pruned past it (another writer, or a snapshot it never saw) rebuilds.
       for (const side of sides) if (!pending[side]) await this.#rebuild(side);
       return this.#catchUpNow();
     }
     const vectorChanges = pending.vector;
     const lexicalChanges = pending.lexical;
+    const nodeChanges = pending.nodes;
     const touchedVectors = keysOf(vectorChanges, 'removedVectorKeys', 'addedVectorKeys');
     const touchedPostings = keysOf(lexicalChanges, 'removedPostingKeys', 'addedPostingKeys');
+    const touchedNodes = keysOf(nodeChanges, 'removedNodeKeys', 'addedNodeKeys');
     // The records as they are now: a later change may have replaced or removed them, and replaying
     // that change again later is harmless.
     const vectors = await this.#raw.vectors([...keysOf(vectorChanges, 'addedVectorKeys')]);
     const postings = await Promise.all(
       [...keysOf(lexicalChanges, 'addedPostingKeys')].map((key) => this.#raw.posting(key)),
     );
+    const nodes = await Promise.all(
+      [...keysOf(nodeChanges, 'addedNodeKeys')].map((key) => this.#raw.nodeByKey(key)),
+    );
     // From here on nothing awaits, so a snapshot never sees half a replay.
-    const { vectors: vectorIndex, lexical } = this.#held();
+    const { vectors: vectorIndex, lexical, nodes: catalogue } = this.#held();
     const reached = changes.at(-1)?.seq ?? last;
+    for (const key of touchedNodes) catalogue.delete(key);
+    for (const node of nodes) if (node) catalogue.set(node);
+    this.#applied.nodes = Math.max(this.#applied.nodes, reached);
     for (const key of touchedPostings) lexical.remove(key);
     for (const posting of postings) if (posting) lexical.replace(postingDoc(posting));
     this.#applied.lexical = Math.max(this.#applied.lexical, reached);
@@ -387,15 +431,15 @@ class StoreDerivedIndexes implements DerivedIndexes {
   }
 
   async #writeSnapshots(): Promise<void> {
-    const { vectors, lexical } = this.#held();
-    // Both are serialized in one synchronous step, each at the seq it includes; the writes that
+    const held = this.#held();
+    // All are serialized in one synchronous step, each at the seq it includes; the writes that
     // follow run in the store's own transactions, never holding up a commit.
     const pieces = sides
       .filter((side) => this.#applied[side] !== this.#saved[side])
       .map((side) => ({
         side,
         seq: this.#applied[side],
-        bytes: side === 'vector' ? vectors.serialize() : lexical.serialize(),
+        bytes: side === 'vector' ? held.vectors.serialize() : held[side].serialize(),
       }));
     const owners = pieces.some((piece) => piece.side === 'vector') ? this.#owners.serialize() : undefined;
     for (const { side, seq, bytes } of pieces) {
@@ -423,6 +467,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
     this.#vectors?.dispose();
     this.#vectors = undefined;
     this.#lexical = undefined;
+    this.#nodes = undefined;
   }
 }
 
@@ -441,10 +486,9 @@ function replayable(
   return after;
 }
 
-function keysOf(
-  changes: readonly ChangeRecord[],
-  ...fields: Array<'addedVectorKeys' | 'removedVectorKeys' | 'addedPostingKeys' | 'removedPostingKeys'>
-): Set<number> {
+type KeyField = Exclude<keyof ChangeRecord, 'seq'>;
+
+function keysOf(changes: readonly ChangeRecord[], ...fields: KeyField[]): Set<number> {
   const keys = new Set<number>();
   for (const change of changes) for (const field of fields) for (const key of change[field]) keys.add(key);
   return keys;

@@ -5,6 +5,7 @@ import type { VectorIndex } from '../index/vector-index.js';
 import { createLexicalIndex } from '../lexical/bm25-index.js';
 import type { LexicalIndex, LexicalIndexOptions } from '../lexical/lexical-index.js';
 import type { PostingRecord, Store } from '../store/store.js';
+import type { NodeCatalogue } from './node-catalogue.js';
 import { postingDoc } from './posting-doc.js';
 import type { VectorOwners } from './vector-owners.js';
 
@@ -91,6 +92,67 @@ export async function lexicalIndexProblems(
     if (!same) problems.push(`BM25 scores for posting ${posting.key}'s text differ from a rebuilt index`);
   }
   return problems;
+}
+
+const CATALOGUE_FIELDS = [
+  'uri',
+  'parent',
+  'name',
+  'kind',
+  'contextType',
+  'l0',
+  'summaryKind',
+  'createdAt',
+  'updatedAt',
+  'useCount',
+  'lastUsedAt',
+] as const;
+
+/**
+ * How the node catalogue disagrees with the stored nodes: nodes missing or extra, fields that differ.
+ *
+ * @example
+ * const problems = await catalogueProblems(store, catalogue);
+ */
+export async function catalogueProblems(
+  store: Store,
+  catalogue: Pick<NodeCatalogue, 'nodeByKey' | 'node' | 'size'>,
+): Promise<string[]> {
+  const problems: string[] = [];
+  let count = 0;
+  for await (const rows of store.scan('nodes', SCAN_BATCH)) {
+    for (const stored of rows) {
+      count++;
+      const held = catalogue.nodeByKey(stored.key);
+      if (!held) {
+        problems.push(`node ${stored.uri} is stored but not in the node catalogue`);
+        continue;
+      }
+      const fields: string[] = CATALOGUE_FIELDS.filter((field) => !Object.is(held[field], stored[field]));
+      if (!sameValue(held.meta, stored.meta)) fields.push('meta');
+      if (fields.length > 0)
+        problems.push(`node ${stored.uri}: the node catalogue differs in ${fields.join(', ')}`);
+      else if (catalogue.node(stored.uri) !== held)
+        problems.push(`node ${stored.uri}: the node catalogue finds another node by its URI`);
+    }
+  }
+  if (catalogue.size !== count)
+    problems.push(`the node catalogue holds ${catalogue.size} nodes, the store ${count}`);
+  return problems;
+}
+
+/** Deep equality for structured-clonable metadata: plain objects and arrays by content, the rest by tag and text. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const tag = Object.prototype.toString.call(a);
+  if (tag !== Object.prototype.toString.call(b)) return false;
+  if (tag !== '[object Object]' && tag !== '[object Array]') return String(a) === String(b);
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length) return false;
+  const other = b as Record<string, unknown>;
+  return keysA.every((key) => key in other && sameValue((a as Record<string, unknown>)[key], other[key]));
 }
 
 function sameVector(a: Float32Array, b: Float32Array, tolerance: number): boolean {

@@ -1,6 +1,6 @@
 // Where a query looks: the root directories (a target URI or the roots of the context types) and
-// every node below them. Loading them reads the store, so a scope is kept until the store's
-// sequence number moves (see ScopeCache): queries between writes read nothing.
+// every node below them, read from the derived node catalogue (or the store, for sources without
+// one). A scope is kept until what it was read from changes (see ScopeCache).
 import { isWithin, parseUri, roots as typeRoots, type VikingUri } from '../context/uri.js';
 import { LongshipError } from '../errors.js';
 import type { ContextType, NodeKind, NodeRecord } from '../store/store.js';
@@ -73,43 +73,51 @@ export function filterPredicate(filter: FindFilter | undefined): (node: NodeReco
   };
 }
 
-/** Loads the roots that exist and everything below them. */
+/**
+ * Loads the roots that exist and everything below them: from the sources' node catalogue when they
+ * have one (no store reads), otherwise from the store.
+ */
 export async function loadScope(sources: RetrievalSources, rootUris: readonly VikingUri[]): Promise<Scope> {
+  const catalogue = sources.nodes;
+  const node = catalogue ? (uri: string) => catalogue.node(uri) : (uri: string) => sources.store.node(uri);
+  const below = catalogue
+    ? (uri: string) => catalogue.below(uri)
+    : (uri: string) => sources.store.descendants(uri);
   const roots: NodeRecord[] = [];
   const byKey = new Map<number, NodeRecord>();
   for (const uri of rootUris) {
     // Roots nested in one another (a target inside a type's root) are walked once.
     if (roots.some((root) => isWithin(uri, root.uri as VikingUri))) continue;
-    const root = await sources.store.node(uri);
+    const root = await node(uri);
     if (!root) continue;
     roots.push(root);
-    const below = root.kind === 'file' ? [root] : await sources.store.descendants(uri);
-    for (const node of below) byKey.set(node.key, node);
+    for (const n of root.kind === 'file' ? [root] : await below(uri)) byKey.set(n.key, n);
   }
-  // Roots are disjoint and the store lists descendants by URI: no sort needed.
+  // Roots are disjoint and both sources list descendants by URI: no sort needed.
   const nodes = [...byKey.values()];
   const vectorKeys = await vectorKeysOf(
     sources,
-    nodes.map((node) => node.key),
+    nodes.map((n) => n.key),
   );
   const children = new Map<string, NodeRecord[]>();
-  for (const node of nodes) {
-    if (node.parent === null) continue;
-    const siblings = children.get(node.parent);
-    if (siblings) siblings.push(node);
-    else children.set(node.parent, [node]);
-  }
   let vectorCount = 0;
-  for (const node of nodes) vectorCount += vectorKeys(node.key).length;
+  for (const n of nodes) {
+    vectorCount += vectorKeys(n.key).length;
+    if (n.parent === null) continue;
+    const siblings = children.get(n.parent);
+    if (siblings) siblings.push(n);
+    else children.set(n.parent, [n]);
+  }
   return { roots, nodes, byKey, children, vectorCount, vectorKeys };
 }
 
 /**
- * The scopes of recent queries, each valid while the store's sequence number stays where it was
- * when the scope was loaded: every write (and every `used()` bump) moves it.
+ * The scopes of recent queries, each valid while what it was read from stays as it was: the node
+ * catalogue's version, or without one the store's sequence number (every write and every use
+ * recorded moves either).
  */
 export class ScopeCache {
-  readonly #scopes = new Map<string, { seq: number; scope: Promise<Scope> }>();
+  readonly #scopes = new Map<string, { source: object; version: number; scope: Promise<Scope> }>();
   readonly #capacity: number;
 
   constructor(capacity = 8) {
@@ -117,14 +125,17 @@ export class ScopeCache {
   }
 
   async load(sources: RetrievalSources, rootUris: readonly VikingUri[]): Promise<Scope> {
-    const { seq } = await sources.store.meta();
+    // A rebuilt catalogue is a new object that counts from 0 again: the object is part of the key.
+    const catalogue = sources.nodes;
+    const source: object = catalogue ?? sources.store;
+    const version = catalogue ? catalogue.version : (await sources.store.meta()).seq;
     const key = rootUris.join('\n');
     const held = this.#scopes.get(key);
-    if (held?.seq === seq) return held.scope;
+    if (held?.source === source && held.version === version) return held.scope;
     const scope = loadScope(sources, rootUris);
     // Most recently used last, so the first entry is the one to evict.
     this.#scopes.delete(key);
-    this.#scopes.set(key, { seq, scope });
+    this.#scopes.set(key, { source, version, scope });
     if (this.#scopes.size > this.#capacity) this.#scopes.delete(this.#scopes.keys().next().value!);
     scope.catch(() => this.#scopes.get(key)?.scope === scope && this.#scopes.delete(key));
     return scope;

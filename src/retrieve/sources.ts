@@ -1,5 +1,6 @@
 // What the retriever reads. The engine implements this over its Store and the derived indexes it
 // keeps in step with it; tests build it by hand. Nothing here writes.
+import type { NodeCatalogueView } from '../context/node-catalogue.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { VectorIndex } from '../index/vector-index.js';
 import type { LexicalIndex } from '../lexical/lexical-index.js';
@@ -32,6 +33,11 @@ export interface RetrievalSources {
    * this map anyway and should pass it.
    */
   vectorKeysOfNode?(nodeKey: number): readonly number[];
+  /**
+   * Every node of the store without its L1/L2, kept in step with it. Optional: without it each
+   * scope is read from the store (`node`, `descendants`) — at 100k nodes, seconds.
+   */
+  readonly nodes?: NodeCatalogueView;
 }
 
 /**

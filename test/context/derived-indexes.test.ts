@@ -52,11 +52,12 @@ async function populate(tree: ContextTree, from = 0, count = 40): Promise<void> 
   await tree.link(`${R}/set3/doc${from + 3}.md`, `${R}/set1/doc${from + 1}.md`, 'related');
 }
 
-/** Vector hits (keys and distances) and BM25 hits (keys and scores) for fixed queries. */
+/** Vector hits (keys and distances), BM25 hits (keys and scores) for fixed queries, and every node. */
 async function fingerprint(indexes: DerivedIndexes) {
   const vectors = await hashEmbedder.embed(QUERIES);
   return {
     size: [indexes.vectors.size, indexes.lexical.size],
+    nodes: indexes.nodes.all(),
     vector: vectors.map((query) => indexes.vectors.search(query, 10)),
     lexical: QUERIES.map((query) => indexes.lexical.search(query, { limit: 10 })),
   };
@@ -71,6 +72,7 @@ function expectSame(actual: Fingerprint, expected: Fingerprint, exact: boolean):
     return;
   }
   expect(actual.size).toEqual(expected.size);
+  expect(actual.nodes).toEqual(expected.nodes);
   expect(actual.vector).toEqual(expected.vector);
   actual.lexical.forEach((hits, q) => {
     expect(hits.map((h) => h.key)).toEqual(expected.lexical[q]!.map((h) => h.key));
@@ -89,7 +91,7 @@ describe('reopening an IndexedDB store', () => {
   it('from its snapshots gives identical vector hits and BM25 scores', async () => {
     const harness = idbHarness(new IDBFactory());
     const first = await openOn(harness);
-    expect(first.indexes.openedFrom).toEqual({ vector: 'rebuild', lexical: 'rebuild' });
+    expect(first.indexes.openedFrom).toEqual({ vector: 'rebuild', lexical: 'rebuild', nodes: 'rebuild' });
     await populate(first.tree);
     const before = await fingerprint(first.indexes);
     expect(before.vector[0]!.length).toBe(10);
@@ -98,7 +100,7 @@ describe('reopening an IndexedDB store', () => {
     await first.store.close();
 
     const second = await openOn(harness);
-    expect(second.indexes.openedFrom).toEqual({ vector: 'snapshot', lexical: 'snapshot' });
+    expect(second.indexes.openedFrom).toEqual({ vector: 'snapshot', lexical: 'snapshot', nodes: 'snapshot' });
     expect(second.indexes.appliedSeq).toBe((await second.store.meta()).seq);
     expectSame(await fingerprint(second.indexes), before, true);
     expect((await second.indexes.verify()).problems).toEqual([]);
@@ -133,16 +135,20 @@ describe('reopening an IndexedDB store', () => {
 
       const errors: unknown[] = [];
       const second = await openOn(harness, { onError: (e: unknown) => errors.push(e) });
-      expect(second.indexes.openedFrom).toEqual({ vector: 'rebuild', lexical: 'rebuild' });
+      expect(second.indexes.openedFrom).toEqual({ vector: 'rebuild', lexical: 'rebuild', nodes: 'rebuild' });
       // Damage the checksum catches is no error, just a missing snapshot; bytes that fail to load are.
-      expect(errors.length).toBe(damage === 'garbage with a valid checksum' ? 2 : 0);
+      expect(errors.length).toBe(damage === 'garbage with a valid checksum' ? 3 : 0);
       expectSame(await fingerprint(second.indexes), before, false);
       // The next snapshot replaces the damaged one.
       await second.indexes.flush();
       expect((await second.indexes.verify()).problems).toEqual([]);
-      expect(second.indexes.openedFrom).toEqual({ vector: 'rebuild', lexical: 'rebuild' });
+      expect(second.indexes.openedFrom).toEqual({ vector: 'rebuild', lexical: 'rebuild', nodes: 'rebuild' });
       const third = await openOn(harness);
-      expect(third.indexes.openedFrom).toEqual({ vector: 'snapshot', lexical: 'snapshot' });
+      expect(third.indexes.openedFrom).toEqual({
+        vector: 'snapshot',
+        lexical: 'snapshot',
+        nodes: 'snapshot',
+      });
       expectSame(await fingerprint(third.indexes), before, false);
     });
   }
@@ -162,7 +168,7 @@ describe('reopening an IndexedDB store', () => {
     expect(seq).toBeGreaterThan(snapshotSeq + 40);
     // A crash: nothing closes, no snapshot is written. Another connection opens the database.
     const second = await openOn(harness);
-    expect(second.indexes.openedFrom).toEqual({ vector: 'snapshot', lexical: 'snapshot' });
+    expect(second.indexes.openedFrom).toEqual({ vector: 'snapshot', lexical: 'snapshot', nodes: 'snapshot' });
     expect(second.indexes.appliedSeq).toBe(seq);
     expectSame(await fingerprint(second.indexes), live, false);
     expect((await second.indexes.verify()).problems).toEqual([]);
@@ -171,7 +177,7 @@ describe('reopening an IndexedDB store', () => {
     await second.indexes.close({ snapshot: false });
     for (const name of Object.values(snapshotNames)) await second.store.deleteSnapshot(name);
     const third = await openOn(harness);
-    expect(third.indexes.openedFrom).toEqual({ vector: 'rebuild', lexical: 'rebuild' });
+    expect(third.indexes.openedFrom).toEqual({ vector: 'rebuild', lexical: 'rebuild', nodes: 'rebuild' });
     expectSame(await fingerprint(third.indexes), live, false);
   });
 
@@ -185,7 +191,7 @@ describe('reopening an IndexedDB store', () => {
     // Someone else forgot the changes the snapshot still needs.
     await first.store.pruneChanges((await first.store.meta()).seq - 1);
     const second = await openOn(harness);
-    expect(second.indexes.openedFrom).toEqual({ vector: 'rebuild', lexical: 'rebuild' });
+    expect(second.indexes.openedFrom).toEqual({ vector: 'rebuild', lexical: 'rebuild', nodes: 'rebuild' });
     expectSame(await fingerprint(second.indexes), live, false);
   });
 });
@@ -256,7 +262,8 @@ describe('snapshots in the background', () => {
     const live = await fingerprint(first.indexes);
     await first.indexes.close();
     const second = await openParts(raw, usearch);
-    expect(second.indexes.openedFrom).toEqual({ vector: 'snapshot', lexical: 'rebuild' });
+    // The node catalogue is written after the BM25 index: the failure stopped it too.
+    expect(second.indexes.openedFrom).toEqual({ vector: 'snapshot', lexical: 'rebuild', nodes: 'rebuild' });
     expectSame(await fingerprint(second.indexes), live, false);
   });
 });

@@ -1,0 +1,135 @@
+import fc from 'fast-check';
+import { expect, it } from 'vitest';
+import { NodeCatalogue } from '../../src/context/node-catalogue.js';
+import { LongshipError } from '../../src/errors.js';
+import type { NodeRecord } from '../../src/store/store.js';
+
+function record(key: number, uri: string, extra: Partial<NodeRecord> = {}): NodeRecord {
+  return {
+    uri,
+    parent: uri.slice(0, uri.lastIndexOf('/')),
+    name: uri.slice(uri.lastIndexOf('/') + 1),
+    kind: 'file',
+    contextType: 'resource',
+    key,
+    l0: `abstract of ${uri}`,
+    l1: 'an overview',
+    l2: 'the content',
+    hash: 'h',
+    summaryKind: 'extractive',
+    meta: {},
+    createdAt: 1,
+    updatedAt: 2,
+    useCount: 0,
+    ...extra,
+  };
+}
+
+// Names with '-', '.', '0' and '/' neighbours: sorting by URI is not walking the tree.
+const name = fc.constantFrom('a', 'a-b', 'a.b', 'a0', 'b', 'ab', 'é');
+const uri = fc
+  .array(name, { minLength: 1, maxLength: 3 })
+  .map((parts) => `viking://resources/${parts.join('/')}`);
+const op = fc.oneof(
+  fc.record({ set: fc.tuple(fc.integer({ min: 1, max: 30 }), uri, fc.nat(5)) }),
+  fc.record({ delete: fc.integer({ min: 1, max: 30 }) }),
+);
+
+it('agrees with a model through sets, moves and deletes: below() is a prefix range by URI, as the store lists it', () => {
+  fc.assert(
+    fc.property(fc.array(op, { maxLength: 60 }), fc.array(uri, { maxLength: 5 }), (ops, probes) => {
+      const catalogue = new NodeCatalogue();
+      const model = new Map<number, NodeRecord>();
+      for (const o of ops) {
+        if ('set' in o) {
+          const [key, at, uses] = o.set;
+          // The store never lets two nodes share a URI: the model drops the one there.
+          for (const [k, n] of model)
+            if (n.uri === at && k !== key) {
+              model.delete(k);
+              catalogue.delete(k);
+            }
+          const node = record(key, at, { useCount: uses });
+          model.set(key, node);
+          catalogue.set(node);
+        } else {
+          model.delete(o.delete);
+          catalogue.delete(o.delete);
+        }
+        // Interleave reads, so the lazy sort is exercised between changes too.
+        if (probes.length > 0) catalogue.below(probes[0]!);
+      }
+      const byUri = (a: { uri: string }, b: { uri: string }) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0);
+      const expected = [...model.values()].sort(byUri).map(({ l1, l2, hash, ...rest }) => rest);
+      const { catalogue: copy, readBack } = NodeCatalogue.load(catalogue.serialize());
+      expect(readBack).toEqual([]);
+      for (const c of [catalogue, copy]) {
+        expect(c.size).toBe(model.size);
+        expect(c.all()).toEqual(expected);
+        for (const probe of ['viking://resources', ...probes]) {
+          expect(c.below(probe)).toEqual(expected.filter((n) => n.uri.startsWith(`${probe}/`)));
+        }
+        for (const node of expected) expect(c.node(node.uri)).toEqual(node);
+      }
+    }),
+  );
+});
+
+it('keeps no L1, L2 or hash, and moves its version on every change', () => {
+  const catalogue = new NodeCatalogue();
+  const before = catalogue.version;
+  catalogue.set(record(1, 'viking://resources/a'));
+  expect(catalogue.version).toBeGreaterThan(before);
+  const held = catalogue.nodeByKey(1)!;
+  expect('l1' in held || 'l2' in held || 'hash' in held).toBe(false);
+  const afterSet = catalogue.version;
+  catalogue.set(record(1, 'viking://resources/b', { useCount: 3, lastUsedAt: 9 }));
+  expect(catalogue.version).toBeGreaterThan(afterSet);
+  expect(catalogue.node('viking://resources/a')).toBeUndefined();
+  expect(catalogue.node('viking://resources/b')).toMatchObject({ useCount: 3, lastUsedAt: 9 });
+  const afterMove = catalogue.version;
+  catalogue.delete(42);
+  expect(catalogue.version).toBe(afterMove);
+});
+
+it('lists nodes whose metadata JSON cannot carry for reading back, and carries the rest exactly', () => {
+  const catalogue = new NodeCatalogue();
+  catalogue.set(
+    record(1, 'viking://resources/plain', { meta: { tags: ['x', 1, null], deep: { ok: true } } }),
+  );
+  catalogue.set(record(2, 'viking://resources/dated', { meta: { at: new Date(5) } }));
+  catalogue.set(record(3, 'viking://resources/undefined', { meta: { gone: undefined } }));
+  catalogue.set(record(4, 'viking://resources/used', { lastUsedAt: 7 }));
+  const { catalogue: copy, readBack } = NodeCatalogue.load(catalogue.serialize());
+  expect(readBack.sort()).toEqual([2, 3]);
+  expect(copy.size).toBe(2);
+  expect(copy.nodeByKey(1)).toEqual(catalogue.nodeByKey(1));
+  expect(copy.nodeByKey(4)).toEqual(catalogue.nodeByKey(4));
+  expect('lastUsedAt' in copy.nodeByKey(1)!).toBe(false);
+});
+
+it('refuses bytes it cannot have written with CORRUPT_INDEX', () => {
+  const good = new NodeCatalogue();
+  good.set(record(1, 'viking://resources/a'));
+  good.set(record(2, 'viking://resources/b'));
+  const text = new TextDecoder().decode(good.serialize());
+  const bad = [
+    'not json',
+    '{"format":2,"rows":[],"readBack":[]}',
+    '{"format":1,"rows":[[1]],"readBack":[]}',
+    text.replace('"viking://resources/b"', '"viking://resources/a"'),
+    text.replace('"file"', '"folder"'),
+    '{"format":1,"rows":[],"readBack":["x"]}',
+  ];
+  for (const bytes of bad) {
+    const error = (() => {
+      try {
+        NodeCatalogue.load(new TextEncoder().encode(bytes));
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error, bytes).toBeInstanceOf(LongshipError);
+    expect((error as LongshipError).code).toBe('CORRUPT_INDEX');
+  }
+});

@@ -1,0 +1,112 @@
+// find() over a node catalogue (what the engine passes) must give exactly what it gives reading
+// the scope from the store, without reading a node record; and the engine's catalogue follows writes.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { NodeCatalogue } from '../../src/context/node-catalogue.js';
+import { openLongship } from '../../src/engine.js';
+import { createRetriever, find } from '../../src/retrieve/retriever.js';
+import type { FindOptions } from '../../src/retrieve/settings.js';
+import type { RetrievalSources } from '../../src/retrieve/sources.js';
+import { openMemoryStore } from '../../src/store/memory-store.js';
+import { embedderInfo, hashEmbedder } from '../context/fixtures.js';
+import { corpus } from './corpus.js';
+import { buildTree, type Tree } from './fixture.js';
+
+let tree: Tree;
+let catalogue: NodeCatalogue;
+beforeAll(async () => {
+  tree = await buildTree(corpus, {
+    relations: [
+      ['viking://resources/docs/networking/retries.md', 'viking://resources/docs/errors/handling.md', 'r'],
+    ],
+  });
+  catalogue = new NodeCatalogue();
+  for await (const rows of tree.store.scan('nodes')) for (const node of rows) catalogue.set(node);
+});
+
+/** The sources with the store's node reads counted. */
+function counting(sources: RetrievalSources, reads: { count: number }): RetrievalSources {
+  const { store } = sources;
+  return {
+    ...sources,
+    store: {
+      meta: () => store.meta(),
+      relations: (uri) => store.relations(uri),
+      vectorsOfNode: (key) => store.vectorsOfNode(key),
+      node: (uri) => {
+        reads.count++;
+        return store.node(uri);
+      },
+      descendants: (uri) => {
+        reads.count++;
+        return store.descendants(uri);
+      },
+    },
+  };
+}
+
+const cases: [string, FindOptions][] = [
+  ['retry failed requests with backoff', { mode: 'quick' }],
+  ['retry failed requests with backoff', { mode: 'thinking', trace: true }],
+  ['error codes', { mode: 'thinking', targetUri: 'viking://resources/docs' }],
+  ['error codes', { mode: 'quick', targetUri: 'viking://resources/docs/errors/handling.md' }],
+  ['preferences', { filter: { contextType: ['memory', 'skill'] } }],
+  ['timeouts proxies', { filter: { kind: 'file' }, hotness: 0.3 }],
+];
+
+describe('a scope from the node catalogue', () => {
+  it.each(cases)('gives the same results as one read from the store: %s %j', async (query, options) => {
+    const fromStore = await find(tree.sources, query, { ...options, hotness: options.hotness ?? 0 });
+    const reads = { count: 0 };
+    const sources = { ...counting(tree.sources, reads), nodes: catalogue };
+    const fromCatalogue = await find(sources, query, { ...options, hotness: options.hotness ?? 0 });
+    expect(fromStore.total).toBeGreaterThan(0);
+    const { trace: a, ...restA } = fromStore;
+    const { trace: b, ...restB } = fromCatalogue;
+    expect(restB).toEqual(restA);
+    expect(b && { ...b, elapsedMs: 0 }).toEqual(a && { ...a, elapsedMs: 0 });
+    // Relations' abstracts read a node each; the scope itself reads none.
+    const related = restA.resources.reduce((n, r) => n + r.relations.length, 0);
+    expect(reads.count).toBe(related);
+  });
+
+  it('is read again when the catalogue changes, and only then', async () => {
+    const own = new NodeCatalogue();
+    for (const node of catalogue.all()) own.set({ ...node });
+    const retriever = createRetriever({ ...tree.sources, nodes: own });
+    const query = 'retry failed requests with backoff';
+    const first = await retriever.find(query, { mode: 'quick' });
+    expect(first.resources[0]!.uri).toBe('viking://resources/docs/networking/retries.md');
+    // A node gone from the catalogue is gone from the next scope (the indexes still hold it).
+    own.delete(own.node('viking://resources/docs/networking/retries.md')!.key);
+    const second = await retriever.find(query, { mode: 'quick' });
+    expect(second.resources.map((r) => r.uri)).not.toContain('viking://resources/docs/networking/retries.md');
+  });
+});
+
+describe('the engine', () => {
+  it('finds through its catalogue, which follows writes, uses, moves and removals', async () => {
+    const store = await openMemoryStore({ embedder: embedderInfo });
+    const longship = await openLongship({ store, embedder: hashEmbedder });
+    const R = 'viking://resources/notes';
+    await longship.write(`${R}/river.md`, 'The river floods every spring.', { parents: true });
+    await longship.write(`${R}/lake.md`, 'The lake freezes in winter.');
+    expect((await longship.find('river floods')).resources[0]!.uri).toBe(`${R}/river.md`);
+
+    const before = longship.indexes.nodes.node(`${R}/river.md`)!;
+    await longship.session('s').used([`${R}/river.md`]);
+    const after = longship.indexes.nodes.node(`${R}/river.md`)!;
+    expect(after.useCount).toBe(before.useCount + 1);
+    expect(after.lastUsedAt).toBeGreaterThan(0);
+
+    await longship.mv(`${R}/river.md`, `${R}/stream.md`);
+    const moved = await longship.find('river floods');
+    expect(moved.resources[0]!.uri).toBe(`${R}/stream.md`);
+    expect(longship.indexes.nodes.node(`${R}/river.md`)).toBeUndefined();
+
+    await longship.rm(`${R}/stream.md`);
+    const gone = await longship.find('river floods');
+    expect(gone.resources.map((r) => r.uri)).not.toContain(`${R}/stream.md`);
+    expect((await longship.verify()).problems).toEqual([]);
+    await longship.close();
+  });
+});
