@@ -8,6 +8,7 @@ import type { NodeKind, NodeRecord } from '../store/store.js';
 import { createFuser, type Fuser, type FusionSettings, type RawScores, ranksOf } from './fusion.js';
 import type { Scope } from './scope.js';
 import type { RetrievalSources } from './sources.js';
+import { keyScores } from './key-scores.js';
 import { topBy } from './top.js';
 
 export interface ScoredNode {
@@ -61,13 +62,12 @@ export async function createQueryScorer(
 
   // Every match's score, unsorted: a long query matches most of a corpus, and only the order of
   // the first few hundred is ever read (see lexicalBest).
-  const bm25 = new Map<number, number>();
   let lexicalHits: readonly LexicalHit[] = [];
   if (settings.useLexical && scope.byKey.size > 0) {
     const allow = (key: number) => scope.byKey.has(key);
     lexicalHits = lexical.search(query, { limit: Number.POSITIVE_INFINITY, allow, sorted: false });
-    for (const hit of lexicalHits) bm25.set(hit.key, hit.score);
   }
+  const bm25 = keyScores(lexicalHits);
   /** The keys of the best `count` BM25 matches that `admits` allows, best first (ties: lower key). */
   const lexicalBest = (count: number, admits?: (key: number) => boolean): number[] => {
     const admitted = admits ? lexicalHits.filter((hit) => admits(hit.key)) : [...lexicalHits];
@@ -172,7 +172,7 @@ export async function createQueryScorer(
       settings.byKind ? group.admits : undefined,
     );
     const fuser = createFuser(settings, {
-      lexical: lexicalTop.slice(0, settings.candidates).map((key) => bm25.get(key)!),
+      lexical: lexicalTop.slice(0, settings.candidates).map((key) => bm25(key)),
       vector: vectorTop.map(([, similarity]) => similarity),
       // Ranks only matter to RRF, and a map of every BM25 match costs a few ms a query.
       lexicalRank: settings.method === 'rrf' ? ranksOf(lexicalTop) : new Map(),
@@ -191,7 +191,7 @@ export async function createQueryScorer(
       settings.exactBelow,
     );
     return nodes.map((node) => {
-      const raw = { lexical: bm25.get(node.key) ?? 0, vector: similarity.get(node.key) };
+      const raw = { lexical: bm25(node.key), vector: similarity.get(node.key) };
       return { node, raw, fused: fuserOf[node.kind].fuse(node.key, raw) };
     });
   };
