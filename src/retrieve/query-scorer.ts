@@ -1,14 +1,14 @@
 // One query's scoring: the query embedded once, BM25 over the whole scope computed once (a node's
-// BM25 does not depend on which other nodes are allowed, so every later lookup is a map read), the
+// BM25 does not depend on which other nodes are allowed, so every later lookup is a read by key), the
 // global vector search that sets the vector side's reference, and exact scoring of any set of nodes.
 import { LongshipError } from '../errors.js';
 import type { SearchHit } from '../index/vector-index.js';
 import type { LexicalHit } from '../lexical/lexical-index.js';
 import type { NodeKind, NodeRecord } from '../store/store.js';
 import { createFuser, type Fuser, type FusionSettings, type RawScores, ranksOf } from './fusion.js';
+import { keyScores } from './key-scores.js';
 import type { Scope } from './scope.js';
 import type { RetrievalSources } from './sources.js';
-import { keyScores } from './key-scores.js';
 import { topBy } from './top.js';
 
 export interface ScoredNode {
