@@ -62,6 +62,11 @@ describe('the USE-lite conversion', () => {
     const { sentence_embedding } = await model({ input_ids: ids, attention_mask: ids });
     expect(sentence_embedding.dims).toEqual([1, 512]);
     expect(Array.from(sentence_embedding.data as Float32Array).every(Number.isFinite)).toBe(true);
+    // So does a batch of texts without a single token: [2, 0].
+    const none = new Tensor('int64', new BigInt64Array(0), [2, 0]);
+    const empty = await model({ input_ids: none, attention_mask: none });
+    expect(empty.sentence_embedding.dims).toEqual([2, 512]);
+    expect(Array.from(empty.sentence_embedding.data as Float32Array).every(Number.isFinite)).toBe(true);
     await model.dispose();
   });
 });

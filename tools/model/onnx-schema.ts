@@ -98,7 +98,7 @@ const descriptor = {
 export const ModelProto = protobuf.Root.fromJSON(descriptor).lookupType('onnx.ModelProto');
 
 /** TensorProto.DataType values. */
-export const DataType = { float: 1, int8: 3, int32: 6, int64: 7 } as const;
+export const DataType = { float: 1, uint8: 2, int8: 3, int32: 6, int64: 7 } as const;
 export type DataTypeName = keyof typeof DataType;
 
 /** AttributeProto.AttributeType values. */

@@ -20,7 +20,7 @@ export interface ValueInfo {
   readonly shape: readonly (number | string)[];
 }
 
-type TypedArray = Float32Array | Int8Array | Int32Array | BigInt64Array;
+type TypedArray = Float32Array | Uint8Array | Int8Array | Int32Array | BigInt64Array;
 
 interface NodeMessage {
   input: string[];

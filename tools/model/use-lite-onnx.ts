@@ -3,6 +3,8 @@
 // present tokens around every position-wise step; on a dense batch those steps are plain
 // position-wise ops, because padding positions never reach a real token: they are masked out of
 // attention keys (additive -1e9, exactly as TF does) and out of the final mean.
+
+import { int8MatMul } from './int8-matmul.js';
 import { float, int, ints, OnnxGraph } from './onnx-writer.js';
 import { quantizePerChannel } from './quantize.js';
 import type { Dense, EncoderLayer, LayerNorm, UseLiteWeights } from './use-lite-weights.js';
@@ -19,7 +21,6 @@ const opset = 17; // LayerNormalization; every op used here is in onnxruntime-we
 
 export function useLiteOnnx(weights: UseLiteWeights, precision: Precision): Uint8Array {
   const g = new OnnxGraph();
-  const matrix = weightMatrix(g, precision);
   const dims = ['batch', 'sequence'];
   const inputIds = g.input({ name: 'input_ids', type: 'int64', shape: dims });
   const inputMask = g.input({ name: 'attention_mask', type: 'int64', shape: dims });
@@ -35,8 +36,7 @@ export function useLiteOnnx(weights: UseLiteWeights, precision: Precision): Uint
   const maskFloat = g.op('Cast', 'mask/float', [mask], { to: int(1) });
 
   const { embeddings } = weights;
-  const table = matrix('embeddings', embeddings.data, embeddings.rows, embeddings.width, 0);
-  const tokens = g.op('Gather', 'embed/tokens', [table, ids], { axis: int(0) });
+  const tokens = embeddingRows(g, precision, embeddings, ids);
   const timingTable = g.initializer(
     'embed/timing_signal',
     'float',
@@ -56,12 +56,14 @@ export function useLiteOnnx(weights: UseLiteWeights, precision: Precision): Uint
     g.int64s('const/axes_1_2', [1, 2]),
   ]);
 
-  const linear = (input: string, dense: Dense, name: string): string =>
+  const linear = (input: string, dense: Dense, name: string, nonNegative = false): string =>
     g.op('Add', name, [
-      g.op('MatMul', `${name}/matmul`, [
-        input,
-        matrix(`${name}/kernel`, dense.kernel, dense.inputs, dense.outputs, 1),
-      ]),
+      precision === 'q8'
+        ? int8MatMul(g, `${name}/matmul`, input, { data: dense.kernel, ...dense }, { nonNegative })
+        : g.op('MatMul', `${name}/matmul`, [
+            input,
+            g.initializer(`${name}/kernel`, 'float', [dense.inputs, dense.outputs], dense.kernel),
+          ]),
       g.initializer(`${name}/bias`, 'float', [dense.outputs], dense.bias),
     ]);
   const layerNorm = (input: string, norm: LayerNorm, name: string): string =>
@@ -112,7 +114,7 @@ export function useLiteOnnx(weights: UseLiteWeights, precision: Precision): Uint
     const hidden = g.op('Relu', `${p}/ffn/relu`, [
       linear(layerNorm(attended, layer.ffnNorm, `${p}/ffn_norm`), layer.ffnIn, `${p}/ffn/in`),
     ]);
-    return g.op('Add', `${p}/output`, [linear(hidden, layer.ffnOut, `${p}/ffn/out`), attended]);
+    return g.op('Add', `${p}/output`, [linear(hidden, layer.ffnOut, `${p}/ffn/out`, true), attended]);
   };
   weights.layers.forEach((layer, i) => {
     x = encoderLayer(x, layer, `layer${i}`);
@@ -148,18 +150,34 @@ export function useLiteOnnx(weights: UseLiteWeights, precision: Precision): Uint
   });
 }
 
-/** Returns a weight matrix's value name: the fp32 initializer, or int8 values times per-channel scales. */
-function weightMatrix(g: OnnxGraph, precision: Precision) {
-  return (name: string, data: Float32Array, rows: number, columns: number, axis: 0 | 1): string => {
-    if (precision === 'fp32') return g.initializer(name, 'float', [rows, columns], data);
-    const { values, scales } = quantizePerChannel(data, rows, columns, axis);
-    // Cast and Mul rather than DequantizeLinear: onnxruntime folds constant Cast/Mul into one
-    // fp32 initializer when the session loads, while it keeps DequantizeLinear (for QDQ fusion)
-    // and would dequantize on every run. The file stays small; inference runs at fp32 speed.
-    const quantized = g.initializer(`${name}/int8`, 'int8', [rows, columns], values);
-    const scale = g.initializer(`${name}/scale`, 'float', axis === 0 ? [rows, 1] : [columns], scales);
-    return g.op('Mul', name, [g.op('Cast', `${name}/dequantize`, [quantized], { to: int(1) }), scale]);
-  };
+/**
+ * The embedding rows of `ids`: gathered from the fp32 table, or from an int8 table with one scale
+ * per row, dequantized after the gather so that only the rows a batch uses are ever widened.
+ */
+function embeddingRows(
+  g: OnnxGraph,
+  precision: Precision,
+  { data, rows, width }: UseLiteWeights['embeddings'],
+  ids: string,
+): string {
+  if (precision === 'fp32') {
+    const table = g.initializer('embeddings', 'float', [rows, width], data);
+    return g.op('Gather', 'embed/tokens', [table, ids], { axis: int(0) });
+  }
+  const { values, scales } = quantizePerChannel(data, rows, width, 0);
+  const table = g.initializer('embeddings/int8', 'int8', [rows, width], values);
+  const rowScales = g.initializer('embeddings/scale', 'float', [rows, 1], scales);
+  return g.op('Mul', 'embed/tokens', [
+    g.op(
+      'Cast',
+      'embed/tokens/float',
+      [g.op('Gather', 'embed/tokens/int8', [table, ids], { axis: int(0) })],
+      {
+        to: int(1),
+      },
+    ),
+    g.op('Gather', 'embed/token_scales', [rowScales, ids], { axis: int(0) }),
+  ]);
 }
 
 /** `[maxTokens, 2·frequencies]`: sin then cos of `position · frequency`, in float32 like TF. */
