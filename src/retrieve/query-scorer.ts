@@ -70,12 +70,19 @@ export async function createQueryScorer(
   const bm25 = keyScores(lexicalHits);
   /** The keys of the best `count` BM25 matches that `admits` allows, best first (ties: lower key). */
   const lexicalBest = (count: number, admits?: (key: number) => boolean): number[] => {
-    const admitted = admits ? lexicalHits.filter((hit) => admits(hit.key)) : [...lexicalHits];
-    // A selection keeps a few; asked for many (RRF ranks them all), a sort is cheaper.
+    // A selection keeps a few (asking `admits` only about contenders); asked for many (RRF ranks
+    // them all), a sort is cheaper.
     const best =
-      count * 8 >= admitted.length
-        ? admitted.sort((a, b) => b.score - a.score || a.key - b.key).slice(0, count)
-        : topBy(admitted, count, (a, b) => a.score > b.score || (a.score === b.score && a.key < b.key));
+      count * 8 >= lexicalHits.length
+        ? (admits ? lexicalHits.filter((hit) => admits(hit.key)) : [...lexicalHits])
+            .sort((a, b) => b.score - a.score || a.key - b.key)
+            .slice(0, count)
+        : topBy(
+            lexicalHits,
+            count,
+            (a, b) => a.score > b.score || (a.score === b.score && a.key < b.key),
+            admits && ((hit) => admits(hit.key)),
+          );
     return best.map((hit) => hit.key);
   };
 

@@ -15,3 +15,27 @@ it('selects what a stable sort would put first', () => {
     ),
   );
 });
+
+it('with keep, selects what filtering then sorting would, asking keep only about contenders', () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.record({ score: fc.integer({ min: 0, max: 20 }), kept: fc.boolean() })),
+      fc.integer({ min: 0, max: 30 }),
+      (records, count) => {
+        const items = records.map((record, index) => ({ ...record, index }));
+        const expected = items
+          .filter((item) => item.kept)
+          .sort((a, b) => b.score - a.score)
+          .slice(0, count);
+        let asked = 0;
+        const keep = (item: (typeof items)[number]) => {
+          asked++;
+          return item.kept;
+        };
+        expect(topBy(items, count, (a, b) => a.score > b.score, keep)).toEqual(expected);
+        expect(asked).toBeLessThanOrEqual(items.length);
+        if (count === 0) expect(asked).toBe(0);
+      },
+    ),
+  );
+});
