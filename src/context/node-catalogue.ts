@@ -21,12 +21,29 @@ export interface NodeCatalogueView {
   all(): readonly CatalogueNode[];
 }
 
-const FORMAT = 1;
+/** "LSNC", then the format version. */
+const MAGIC = 0x434e534c;
+const FORMAT = 2;
+const HEADER_WORDS = 6;
+const KINDS = ['dir', 'file'] as const;
+const TYPES = ['resource', 'memory', 'skill'] as const;
+const SUMMARIES = ['extractive', 'llm'] as const;
+// One byte of flags a node: kind, context type, summary kind, and which strings follow its URI and L0.
+const FILE = 1;
+const TYPE_SHIFT = 1;
+const LLM = 8;
+const PARENT_NULL = 16;
+const PARENT_GIVEN = 32;
+const NAME_GIVEN = 64;
+const META_GIVEN = 128;
 
-/** The nodes by key and by URI, and a list by URI kept sorted lazily. */
+/**
+ * The nodes by URI, with maps by key and by URI built on first need: an open that only finds
+ * never builds them. Changes are merged into the sorted list lazily.
+ */
 export class NodeCatalogue implements NodeCatalogueView {
-  readonly #byKey = new Map<number, CatalogueNode>();
-  readonly #byUri = new Map<string, CatalogueNode>();
+  #byKey: Map<number, CatalogueNode> | undefined;
+  #byUri: Map<string, CatalogueNode> | undefined;
   /** By URI, as of the last sort; `#stale` and `#added` say what changed since. */
   #sorted: CatalogueNode[] = [];
   #stale = new Set<CatalogueNode>();
@@ -38,33 +55,29 @@ export class NodeCatalogue implements NodeCatalogueView {
   }
 
   get size(): number {
-    return this.#byKey.size;
+    return this.#byKey ? this.#byKey.size : this.#sorted.length;
   }
 
   node(uri: string): CatalogueNode | undefined {
-    return this.#byUri.get(uri);
+    if (this.#byUri) return this.#byUri.get(uri);
+    const sorted = this.#sorted;
+    const at = lowerBound(sorted, uri);
+    return sorted[at]?.uri === uri ? sorted[at] : undefined;
   }
 
   nodeByKey(key: number): CatalogueNode | undefined {
-    return this.#byKey.get(key);
+    return this.#maps().byKey.get(key);
   }
 
   below(uri: string): readonly CatalogueNode[] {
     const sorted = this.#inOrder();
     const prefix = `${uri}/`;
-    let low = 0;
-    let high = sorted.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (sorted[mid]!.uri < prefix) low = mid + 1;
-      else high = mid;
-    }
-    let end = low;
+    const start = lowerBound(sorted, prefix);
+    let end = start;
     while (end < sorted.length && sorted[end]!.uri.startsWith(prefix)) end++;
-    return sorted.slice(low, end);
+    return sorted.slice(start, end);
   }
 
-  /** Every node, by URI. */
   all(): readonly CatalogueNode[] {
     return this.#inOrder();
   }
@@ -73,50 +86,73 @@ export class NodeCatalogue implements NodeCatalogueView {
   set(record: NodeRecord): void {
     this.delete(record.key);
     const { l1: _l1, l2: _l2, hash: _hash, ...node } = record;
-    this.#byKey.set(node.key, node);
-    this.#byUri.set(node.uri, node);
+    const { byKey, byUri } = this.#maps();
+    byKey.set(node.key, node);
+    byUri.set(node.uri, node);
     this.#added.push(node);
     this.#version++;
   }
 
   delete(key: number): void {
-    const node = this.#byKey.get(key);
+    const { byKey, byUri } = this.#maps();
+    const node = byKey.get(key);
     if (!node) return;
-    this.#byKey.delete(key);
-    if (this.#byUri.get(node.uri) === node) this.#byUri.delete(node.uri);
+    byKey.delete(key);
+    if (byUri.get(node.uri) === node) byUri.delete(node.uri);
     this.#stale.add(node);
     this.#version++;
   }
 
   /**
-   * The nodes as UTF-8 JSON, by URI. Nodes whose `meta` JSON cannot carry exactly (a Date, a Map,
-   * `undefined`…) are listed by key only: {@link NodeCatalogue.load} says to read them back.
+   * The nodes, by URI, in columns: numbers as float64s, a byte of flags, and the strings (URI, L0,
+   * and the parent, name and metadata JSON where they are not the obvious ones) as one UTF-8 text.
+   * Nodes whose `meta` JSON cannot carry exactly (a Date, a Map, `undefined`…) are listed by key
+   * only: {@link NodeCatalogue.load} says to read them back from the store.
    */
   serialize(): Uint8Array {
-    const rows: unknown[] = [];
+    const nodes: CatalogueNode[] = [];
     const readBack: number[] = [];
-    for (const n of this.#inOrder()) {
-      if (!jsonSafe(n.meta)) {
-        readBack.push(n.key);
-        continue;
-      }
-      rows.push([
-        n.key,
-        n.uri,
-        n.parent,
-        n.name,
-        n.kind,
-        n.contextType,
-        n.l0,
-        n.summaryKind,
-        n.meta,
-        n.createdAt,
-        n.updatedAt,
-        n.useCount,
-        n.lastUsedAt ?? null,
-      ]);
+    for (const node of this.#inOrder()) {
+      if (jsonSafe(node.meta)) nodes.push(node);
+      else readBack.push(node.key);
     }
-    return new TextEncoder().encode(JSON.stringify({ format: FORMAT, rows, readBack }));
+    const count = nodes.length;
+    const numbers = new Float64Array(5 * count + readBack.length);
+    const flags = new Uint8Array(count);
+    const strings: string[] = [];
+    nodes.forEach((n, i) => {
+      const slash = n.uri.lastIndexOf('/');
+      let f = (n.kind === 'file' ? FILE : 0) | (TYPES.indexOf(n.contextType) << TYPE_SHIFT);
+      if (n.summaryKind === 'llm') f |= LLM;
+      strings.push(n.uri, n.l0);
+      if (n.parent === null) f |= PARENT_NULL;
+      else if (n.parent !== n.uri.slice(0, slash)) {
+        f |= PARENT_GIVEN;
+        strings.push(n.parent);
+      }
+      if (n.name !== n.uri.slice(slash + 1)) {
+        f |= NAME_GIVEN;
+        strings.push(n.name);
+      }
+      if (Object.keys(n.meta).length > 0) {
+        f |= META_GIVEN;
+        strings.push(JSON.stringify(n.meta));
+      }
+      flags[i] = f;
+      numbers.set([n.key, n.createdAt, n.updatedAt, n.useCount, n.lastUsedAt ?? Number.NaN], 5 * i);
+    });
+    numbers.set(readBack, 5 * count);
+    const lengths = Uint32Array.from(strings, (text) => text.length);
+    const text = new TextEncoder().encode(strings.join(''));
+    const header = Uint32Array.of(MAGIC, FORMAT, count, readBack.length, strings.length, text.length);
+    const parts = [header, new Uint32Array(HEADER_WORDS % 2), numbers, lengths, flags, text];
+    const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
+    let offset = 0;
+    for (const part of parts) {
+      out.set(new Uint8Array(part.buffer, part.byteOffset, part.byteLength), offset);
+      offset += part.byteLength;
+    }
+    return out;
   }
 
   /**
@@ -124,33 +160,91 @@ export class NodeCatalogue implements NodeCatalogueView {
    * read back from the store. CORRUPT_INDEX for bytes it cannot have written.
    */
   static load(bytes: Uint8Array): { catalogue: NodeCatalogue; readBack: number[] } {
-    let parsed: { format?: unknown; rows?: unknown; readBack?: unknown };
-    try {
-      parsed = JSON.parse(new TextDecoder().decode(bytes));
-    } catch (error) {
-      throw corrupt('not JSON', error);
-    }
-    const { rows, readBack } = parsed ?? {};
-    if (parsed?.format !== FORMAT || !Array.isArray(rows) || !Array.isArray(readBack)) {
-      throw corrupt(`not a format ${FORMAT} catalogue`);
-    }
-    if (!readBack.every((key) => Number.isSafeInteger(key))) throw corrupt('a read-back key is not a key');
+    // Typed views need aligned offsets: a misaligned input is copied once.
+    const buffer = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
+    const words = (at: number, n: number) => new Uint32Array(buffer.buffer, buffer.byteOffset + at, n);
+    const headerBytes = 4 * (HEADER_WORDS + (HEADER_WORDS % 2));
+    if (buffer.byteLength < headerBytes) throw corrupt('too short for its header');
+    const [magic, format, count, readBackCount, stringCount, textBytes] = words(
+      0,
+      HEADER_WORDS,
+    ) as unknown as number[];
+    if (magic !== MAGIC || format !== FORMAT) throw corrupt(`not a format ${FORMAT} catalogue`);
+    const numbersAt = headerBytes;
+    const lengthsAt = numbersAt + 8 * (5 * count! + readBackCount!);
+    const flagsAt = lengthsAt + 4 * stringCount!;
+    const textAt = flagsAt + count!;
+    if (textAt + textBytes! !== buffer.byteLength) throw corrupt('its sections do not add up to its length');
+    const numbers = new Float64Array(
+      buffer.buffer,
+      buffer.byteOffset + numbersAt,
+      5 * count! + readBackCount!,
+    );
+    const lengths = words(lengthsAt, stringCount!);
+    const flags = buffer.subarray(flagsAt, textAt);
+    const text = new TextDecoder().decode(buffer.subarray(textAt));
+    let cursor = 0;
+    let next = 0;
+    const take = (): string => {
+      if (next >= lengths.length) throw corrupt('it lists fewer strings than its nodes need');
+      const start = cursor;
+      cursor += lengths[next++]!;
+      if (cursor > text.length) throw corrupt('a string runs past the text');
+      return text.slice(start, cursor);
+    };
     const catalogue = new NodeCatalogue();
-    let previous = '';
-    let inOrder = true;
-    for (const [i, row] of rows.entries()) {
-      const node = nodeOf(row);
-      if (!node || catalogue.#byKey.has(node.key) || catalogue.#byUri.has(node.uri)) {
-        throw corrupt(`row ${i} is not a valid, unique node`);
+    const sorted = catalogue.#sorted;
+    for (let i = 0; i < count!; i++) {
+      const f = flags[i]!;
+      const at = 5 * i;
+      const key = numbers[at]!;
+      const lastUsedAt = numbers[at + 4]!;
+      const uri = take();
+      const l0 = take();
+      const slash = uri.lastIndexOf('/');
+      const parent = f & PARENT_NULL ? null : f & PARENT_GIVEN ? take() : uri.slice(0, slash);
+      const name = f & NAME_GIVEN ? take() : uri.slice(slash + 1);
+      const contextType = TYPES[(f >> TYPE_SHIFT) & 3];
+      const meta = f & META_GIVEN ? parseMeta(take()) : {};
+      if (!Number.isSafeInteger(key) || !contextType || !meta || (i > 0 && !(sorted[i - 1]!.uri < uri))) {
+        throw corrupt(`node ${i} is not a valid node in URI order`);
       }
-      if (node.uri < previous) inOrder = false;
-      previous = node.uri;
-      catalogue.#byKey.set(node.key, node);
-      catalogue.#byUri.set(node.uri, node);
-      catalogue.#sorted.push(node);
+      const node: CatalogueNode = {
+        uri,
+        parent,
+        name,
+        kind: KINDS[f & FILE]!,
+        contextType,
+        key,
+        l0,
+        summaryKind: SUMMARIES[f & LLM ? 1 : 0]!,
+        meta,
+        createdAt: numbers[at + 1]!,
+        updatedAt: numbers[at + 2]!,
+        useCount: numbers[at + 3]!,
+      };
+      if (!Number.isNaN(lastUsedAt)) node.lastUsedAt = lastUsedAt;
+      sorted.push(node);
     }
-    if (!inOrder) catalogue.#sorted.sort(byUri);
-    return { catalogue, readBack: readBack as number[] };
+    if (next !== lengths.length || cursor !== text.length) throw corrupt('it holds strings no node uses');
+    const readBack = Array.from(numbers.subarray(5 * count!));
+    if (!readBack.every((key) => Number.isSafeInteger(key))) throw corrupt('a read-back key is not a key');
+    return { catalogue, readBack };
+  }
+
+  /** The maps by key and by URI, built from the sorted list the first time they are needed. */
+  #maps(): { byKey: Map<number, CatalogueNode>; byUri: Map<string, CatalogueNode> } {
+    if (!this.#byKey || !this.#byUri) {
+      // Nothing changes without the maps, so the sorted list is whole here.
+      this.#byKey = new Map();
+      this.#byUri = new Map();
+      for (const node of this.#sorted) {
+        if (this.#byKey.has(node.key)) throw corrupt(`key ${node.key} is given twice`);
+        this.#byKey.set(node.key, node);
+        this.#byUri.set(node.uri, node);
+      }
+    }
+    return { byKey: this.#byKey, byUri: this.#byUri };
   }
 
   /** Brings the sorted list up to date: drops what went, merges in what came (both few, usually). */
@@ -164,6 +258,29 @@ export class NodeCatalogue implements NodeCatalogueView {
     this.#stale = new Set();
     this.#added = [];
     return this.#sorted;
+  }
+}
+
+/** The first index whose URI is not below `uri` in code-unit order. */
+function lowerBound(sorted: readonly CatalogueNode[], uri: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid]!.uri < uri) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+function parseMeta(json: string): Record<string, unknown> | undefined {
+  try {
+    const meta: unknown = JSON.parse(json);
+    return typeof meta === 'object' && meta !== null && !Array.isArray(meta)
+      ? (meta as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -195,64 +312,6 @@ function jsonSafe(value: unknown): boolean {
   if (proto !== Object.prototype && proto !== null) return false;
   for (const key in value) if (!jsonSafe((value as Record<string, unknown>)[key])) return false;
   return true;
-}
-
-const KINDS = new Set(['dir', 'file']);
-const TYPES = new Set(['resource', 'memory', 'skill']);
-const SUMMARIES = new Set(['extractive', 'llm']);
-const isTime = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
-
-function nodeOf(row: unknown): CatalogueNode | undefined {
-  if (!Array.isArray(row) || row.length !== 13) return undefined;
-  const [
-    key,
-    uri,
-    parent,
-    name,
-    kind,
-    contextType,
-    l0,
-    summaryKind,
-    meta,
-    createdAt,
-    updatedAt,
-    useCount,
-    lastUsedAt,
-  ] = row as unknown[];
-  if (
-    !Number.isSafeInteger(key) ||
-    typeof uri !== 'string' ||
-    (parent !== null && typeof parent !== 'string') ||
-    typeof name !== 'string' ||
-    !KINDS.has(kind as string) ||
-    !TYPES.has(contextType as string) ||
-    typeof l0 !== 'string' ||
-    !SUMMARIES.has(summaryKind as string) ||
-    typeof meta !== 'object' ||
-    meta === null ||
-    Array.isArray(meta) ||
-    !isTime(createdAt) ||
-    !isTime(updatedAt) ||
-    !isTime(useCount) ||
-    (lastUsedAt !== null && !isTime(lastUsedAt))
-  ) {
-    return undefined;
-  }
-  return {
-    key,
-    uri,
-    parent,
-    name,
-    kind,
-    contextType,
-    l0,
-    summaryKind,
-    meta,
-    createdAt,
-    updatedAt,
-    useCount,
-    ...(lastUsedAt === null ? {} : { lastUsedAt }),
-  } as CatalogueNode;
 }
 
 function corrupt(reason: string, cause?: unknown): LongshipError {

@@ -110,26 +110,43 @@ it('lists nodes whose metadata JSON cannot carry for reading back, and carries t
 
 it('refuses bytes it cannot have written with CORRUPT_INDEX', () => {
   const good = new NodeCatalogue();
-  good.set(record(1, 'viking://resources/a'));
+  good.set(record(1, 'viking://resources/a', { meta: { tag: 'x' } }));
   good.set(record(2, 'viking://resources/b'));
-  const text = new TextDecoder().decode(good.serialize());
-  const bad = [
-    'not json',
-    '{"format":2,"rows":[],"readBack":[]}',
-    '{"format":1,"rows":[[1]],"readBack":[]}',
-    text.replace('"viking://resources/b"', '"viking://resources/a"'),
-    text.replace('"file"', '"folder"'),
-    '{"format":1,"rows":[],"readBack":["x"]}',
+  const bytes = good.serialize();
+  const changed = (at: number, value: number) => {
+    const copy = bytes.slice();
+    copy[at] = value;
+    return copy;
+  };
+  const text = new TextDecoder().decode(bytes);
+  const swapped = new TextEncoder().encode(text.replace('resources/a', 'resources/c'));
+  // The strings come last, after one byte of flags a node: this is node b's.
+  const strings = [
+    'resources/a',
+    'abstract of viking://resources/a',
+    '{"tag":"x"}',
+    'resources/b',
+    'abstract of viking://resources/b',
   ];
-  for (const bytes of bad) {
+  const flagsAt = bytes.length - strings.join('').length - 2 * 'viking://'.length - 1;
+  const bad = {
+    empty: new Uint8Array(0),
+    'another magic': changed(0, 0),
+    'another format': changed(4, 9),
+    truncated: bytes.subarray(0, bytes.length - 1),
+    'URIs out of order': swapped,
+    'an unknown context type': changed(flagsAt, bytes[flagsAt]! | 6),
+    'metadata that is not an object': new TextEncoder().encode(text.replace('{"tag":"x"}', '["tag","x"]')),
+  };
+  for (const [what, input] of Object.entries(bad)) {
     const error = (() => {
       try {
-        NodeCatalogue.load(new TextEncoder().encode(bytes));
+        NodeCatalogue.load(input);
       } catch (e) {
         return e;
       }
     })();
-    expect(error, bytes).toBeInstanceOf(LongshipError);
-    expect((error as LongshipError).code).toBe('CORRUPT_INDEX');
+    expect(error, what).toBeInstanceOf(LongshipError);
+    expect((error as LongshipError).code, what).toBe('CORRUPT_INDEX');
   }
 });
