@@ -74,7 +74,7 @@ scalar_kind_t to_scalar_kind(int scalar) {
     }
 }
 
-// The SIMD128 kernel for i8/f16, USearch's own (auto-vectorised) loop for f32.
+// Our SIMD128 kernels (kernels.hpp) for every kind this build creates.
 metric_punned_t make_metric(std::size_t dims, metric_kind_t metric, scalar_kind_t scalar) {
     using fn_t = float (*)(longship::uptr_t, longship::uptr_t, longship::uptr_t);
     fn_t fn = nullptr;
@@ -86,6 +86,10 @@ metric_punned_t make_metric(std::size_t dims, metric_kind_t metric, scalar_kind_
         fn = metric == metric_kind_t::cos_k  ? &longship::cos_f16
              : metric == metric_kind_t::ip_k ? &longship::ip_f16
                                              : &longship::l2sq_f16;
+    else if (scalar == scalar_kind_t::f32_k)
+        fn = metric == metric_kind_t::cos_k  ? &longship::cos_f32
+             : metric == metric_kind_t::ip_k ? &longship::ip_f32
+                                             : &longship::l2sq_f32;
     if (!fn)
         return metric_punned_t::builtin(dims, metric, scalar);
     return metric_punned_t::stateless(dims, reinterpret_cast<std::uintptr_t>(fn),
