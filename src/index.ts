@@ -33,10 +33,12 @@ export { RemoteEmbedder, type RemoteEmbedderOptions } from './embed/remote-embed
 export { TransformersEmbedder, type TransformersEmbedderOptions } from './embed/transformers-embedder.js';
 export { type AddOptions, type Longship, type LongshipOptions, openLongship } from './engine.js';
 export { type ErrorCode, LongshipError } from './errors.js';
-export { createVectorIndex, distance, loadVectorIndex } from './index/usearch-index.js';
+export { allocateIndexBytes, createVectorIndex, distance, loadVectorIndex } from './index/usearch-index.js';
 export { loadUsearch, type UsearchModule, type WasmSource } from './index/usearch-module.js';
 export type {
+  IndexBytes,
   Metric,
+  OpenOptions,
   Quantization,
   SearchHit,
   SearchOptions,

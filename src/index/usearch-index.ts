@@ -1,7 +1,9 @@
 import { LongshipError } from '../errors.js';
 import { check, type UsearchModule } from './usearch-module.js';
 import type {
+  IndexBytes,
   Metric,
+  OpenOptions,
   Quantization,
   SearchHit,
   SearchOptions,
@@ -43,36 +45,98 @@ export function createVectorIndex(module: UsearchModule, options: VectorIndexOpt
 /**
  * Opens an index from bytes written by `serialize()` (or by native USearch). With `view: true` the index
  * reads the bytes in place (one copy into WASM memory, no rebuild of its structures) and is read-only.
+ * Bytes that arrive in pieces (IndexedDB chunks, a stream) avoid that copy: see `allocateIndexBytes`.
  */
 export function loadVectorIndex(
   module: UsearchModule,
   bytes: Uint8Array,
-  options: { view?: boolean; expansionSearch?: number } = {},
+  options: OpenOptions = {},
 ): VectorIndex {
-  const handle = newHandle(module, { dimensions: 1 });
-  const view = options.view ?? false;
-  const buffer = module.exports._malloc(bytes.byteLength) >>> 0;
-  let owned = false;
-  try {
-    if (!buffer)
-      throw new LongshipError('OUT_OF_MEMORY', `no room for ${bytes.byteLength} bytes on the WASM heap`);
-    new Uint8Array(module.memory.buffer, buffer, bytes.byteLength).set(bytes);
-    withHeap(module, 4, (errorSlot) => {
-      const status = trap(() =>
-        module.exports._longship_load(handle, buffer, bytes.byteLength, view ? 1 : 0, errorSlot),
-      );
-      check(module, status, errorSlot, 'Could not load the index');
-    });
-    owned = view;
-  } catch (error) {
-    module.exports._longship_index_free(handle);
-    throw error;
-  } finally {
-    if (!owned) module.exports._free(buffer);
+  const room = allocateIndexBytes(module, bytes.byteLength);
+  room.write(bytes, 0);
+  return room.open(options);
+}
+
+/**
+ * Room on the WASM heap for a serialized index of `length` bytes. The caller writes the bytes in place as
+ * they arrive, then `open()`s them: a view reads them where they are (no copy at all), a load copies them
+ * into the index's own structures once. The heap grows once, to the size needed, here.
+ *
+ * @example
+ * const room = allocateIndexBytes(usearch, total);
+ * for (const { offset, bytes } of chunks) room.write(bytes, offset);
+ * const index = room.open({ view: true });
+ */
+export function allocateIndexBytes(module: UsearchModule, length: number): IndexBytes {
+  if (!Number.isSafeInteger(length) || length < 0) {
+    throw new LongshipError('INVALID_ARGUMENT', `length must be a non-negative integer, not ${length}`);
   }
-  const index = new UsearchIndex(module, handle, view);
-  if (options.expansionSearch) index.changeExpansion({ search: options.expansionSearch });
-  return index;
+  // malloc(0) may return a pointer or 0; one spare byte keeps "no room" unambiguous.
+  const buffer = module.exports._malloc(length + 1) >>> 0;
+  if (!buffer) throw new LongshipError('OUT_OF_MEMORY', `no room for ${length} bytes on the WASM heap`);
+  return new HeapBytes(module, buffer, length);
+}
+
+class HeapBytes implements IndexBytes {
+  #buffer: number;
+
+  constructor(
+    private readonly module: UsearchModule,
+    buffer: number,
+    readonly length: number,
+  ) {
+    this.#buffer = buffer;
+  }
+
+  write(chunk: Uint8Array, offset: number): void {
+    const buffer = this.#live();
+    if (!Number.isSafeInteger(offset) || offset < 0 || offset + chunk.byteLength > this.length) {
+      throw new LongshipError(
+        'INVALID_ARGUMENT',
+        `${chunk.byteLength} bytes at offset ${offset} do not fit in ${this.length}`,
+      );
+    }
+    // A fresh view each time: growing the heap detaches the previous ArrayBuffer.
+    new Uint8Array(this.module.memory.buffer, buffer + offset, chunk.byteLength).set(chunk);
+  }
+
+  open(options: OpenOptions = {}): VectorIndex {
+    const buffer = this.#live();
+    const { module, length } = this;
+    const view = options.view ?? false;
+    // From here on the bytes belong to the index (view) or are freed below (load, failure).
+    this.#buffer = 0;
+    let handle = 0;
+    let owned = false;
+    try {
+      handle = newHandle(module, { dimensions: 1 });
+      withHeap(module, 4, (errorSlot) => {
+        const status = trap(() =>
+          module.exports._longship_load(handle, buffer, length, view ? 1 : 0, errorSlot),
+        );
+        check(module, status, errorSlot, 'Could not load the index');
+      });
+      owned = view;
+    } catch (error) {
+      if (handle) module.exports._longship_index_free(handle);
+      throw error;
+    } finally {
+      if (!owned) module.exports._free(buffer);
+    }
+    const index = new UsearchIndex(module, handle, view);
+    if (options.expansionSearch) index.changeExpansion({ search: options.expansionSearch });
+    return index;
+  }
+
+  dispose(): void {
+    if (this.#buffer) this.module.exports._free(this.#buffer);
+    this.#buffer = 0;
+  }
+
+  #live(): number {
+    if (!this.#buffer) throw new LongshipError('DISPOSED', 'the bytes were opened or disposed');
+    return this.#buffer;
+  }
 }
 
 function newHandle(module: UsearchModule, options: VectorIndexOptions): number {

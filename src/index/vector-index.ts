@@ -76,3 +76,27 @@ export interface VectorIndex {
   /** Frees the WASM memory; any later call throws `DISPOSED`. */
   dispose(): void;
 }
+
+export interface OpenOptions {
+  /** Read the bytes in place, read-only, instead of copying them into a writable index. Default false. */
+  view?: boolean;
+  /** Overrides the serialized ef_search. */
+  expansionSearch?: number;
+}
+
+/**
+ * Serialized index bytes on the WASM heap, written in place by the caller (see `allocateIndexBytes`).
+ * Views of WASM memory go stale when its heap grows, so bytes go in through `write`, never a kept view.
+ */
+export interface IndexBytes {
+  readonly length: number;
+  /** Copies `chunk` to `offset`; throws `INVALID_ARGUMENT` if it does not fit. */
+  write(chunk: Uint8Array, offset: number): void;
+  /**
+   * Opens the bytes as an index. Consumes them, whether it succeeds or throws (`CORRUPT_INDEX` for bytes
+   * that are not a sound index): a view owns them until disposed, a load frees them once copied.
+   */
+  open(options?: OpenOptions): VectorIndex;
+  /** Frees the bytes if they were never opened. */
+  dispose(): void;
+}

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  allocateIndexBytes,
   createVectorIndex,
   LongshipError,
   loadUsearch,
@@ -132,6 +133,82 @@ describe('serialized indexes', () => {
       'INVALID_ARGUMENT',
     );
     loaded.dispose();
+    original.dispose();
+  });
+});
+
+describe('allocateIndexBytes: bytes written in place, then opened', () => {
+  it('written in uneven chunks, in any order, they open as load and as view with the same answers', () => {
+    const original = build('i8', 50);
+    const expected = answers(original);
+    const bytes = original.serialize();
+    for (const view of [false, true]) {
+      const room = allocateIndexBytes(usearch, bytes.length);
+      expect(room.length).toBe(bytes.length);
+      const starts = [0, 1, 4097, 70_000, bytes.length - 3].filter((at) => at < bytes.length);
+      const ends = [...starts.slice(1), bytes.length];
+      for (const i of [3, 1, 4, 0, 2].filter((i) => i < starts.length)) {
+        room.write(bytes.subarray(starts[i]!, ends[i]!), starts[i]!);
+      }
+      const index = room.open({ view, expansionSearch: 64 });
+      expect(index.readOnly).toBe(view);
+      expect(answers(index)).toEqual(expected);
+      expect(Buffer.compare(index.serialize(), bytes)).toBe(0);
+      // The bytes were consumed by open(): no second index from them, and dispose() is harmless.
+      expectLongshipError(() => room.open(), 'DISPOSED');
+      expectLongshipError(() => room.write(bytes.subarray(0, 1), 0), 'DISPOSED');
+      room.dispose();
+      index.dispose();
+    }
+    original.dispose();
+  });
+
+  it('a write that does not fit, or a bad length, is INVALID_ARGUMENT and leaves the bytes usable', () => {
+    const original = build('f32');
+    const bytes = original.serialize();
+    const room = allocateIndexBytes(usearch, bytes.length);
+    expectLongshipError(() => room.write(bytes, 1), 'INVALID_ARGUMENT');
+    expectLongshipError(() => room.write(bytes.subarray(0, 2), -1), 'INVALID_ARGUMENT');
+    expectLongshipError(() => room.write(bytes.subarray(0, 2), 0.5), 'INVALID_ARGUMENT');
+    room.write(bytes, 0);
+    const index = room.open({ view: true });
+    expect(answers(index)).toEqual(answers(original));
+    index.dispose();
+    for (const length of [-1, 1.5, Number.NaN]) {
+      expectLongshipError(() => allocateIndexBytes(usearch, length), 'INVALID_ARGUMENT');
+    }
+    original.dispose();
+  });
+
+  it('corrupt bytes fail with CORRUPT_INDEX, and neither they nor unopened bytes stay on the heap', () => {
+    const original = build('f32');
+    const bytes = original.serialize();
+    const baseline = heapUsed();
+    for (const view of [false, true]) {
+      const room = allocateIndexBytes(usearch, bytes.length);
+      room.write(bytes, 0);
+      room.write(new Uint8Array(40).fill(0xff), layout(bytes).graph); // the graph's header
+      expectLongshipError(() => room.open({ view }), 'CORRUPT_INDEX');
+      expectLongshipError(() => room.open({ view }), 'DISPOSED');
+    }
+    allocateIndexBytes(usearch, bytes.length).dispose();
+    expect(heapUsed()).toBe(baseline);
+    original.dispose();
+  });
+
+  it('the heap growing between writes does not lose what was written', () => {
+    const original = build('f32');
+    const bytes = original.serialize();
+    const room = allocateIndexBytes(usearch, bytes.length);
+    room.write(bytes.subarray(0, 1000), 0);
+    const before = usearch.memory.buffer.byteLength;
+    const big = usearch.exports._malloc(before) >>> 0; // forces the heap to grow
+    expect(usearch.memory.buffer.byteLength).toBeGreaterThan(before);
+    room.write(bytes.subarray(1000), 1000);
+    const index = room.open();
+    expect(answers(index)).toEqual(answers(original));
+    usearch.exports._free(big);
+    index.dispose();
     original.dispose();
   });
 });
