@@ -77,8 +77,9 @@ export class IdbConnection {
       throw new LongshipError('STORE_CLOSED', `store ${this.name}: ${this.closedBecause}`);
     }
     try {
-      // Strict: a commit resolves once the browser has flushed it, so a crash after a write
-      // resolved cannot take it back (Chromium's default, relaxed, may).
+      // Strict: a commit resolves only once the browser has flushed it to disk, so that not even a
+      // power cut or an OS crash takes back a write that resolved (Chromium's default, relaxed,
+      // completes before the flush).
       const options = mode === 'readwrite' ? { durability: 'strict' as const } : {};
       const tx = this.db.transaction(stores, mode, options) as unknown as Tx<Mode>;
       fire(tx.done);
