@@ -219,8 +219,16 @@ async function loadModel(source: ModelSource, settings: Settings): Promise<Model
   const options = {
     dtype: settings.dtype ?? 'q8',
     ...(settings.device ? { device: settings.device } : {}),
-    // Only onnxruntime-node reads it; onnxruntime-web takes its threads from env (see withEnv).
-    ...(settings.threads ? { session_options: { intraOpNumThreads: settings.threads } } : {}),
+    session_options: {
+      // 'all' adds only layout rewrites for convolutions over 'extended', which text encoders
+      // lack; skipping that pass shortens the session start in browsers.
+      graphOptimizationLevel: 'extended',
+      // Threads that wait for work sleep instead of spinning: the embedder shares its cores with
+      // the page, the store and other tabs, and a spinning thread takes time they need.
+      extra: { session: { intra_op: { allow_spinning: '0' } } },
+      // Only onnxruntime-node reads it; onnxruntime-web takes its threads from env (see withEnv).
+      ...(settings.threads ? { intraOpNumThreads: settings.threads } : {}),
+    },
   } as const;
   const [tokenizer, model] = await withEnv(env, source, settings, () =>
     Promise.all([
