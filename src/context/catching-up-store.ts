@@ -34,6 +34,7 @@ export function catchingUpStore(store: Store, afterCommit: (seq: number) => Prom
     useEmbedder: (embedder, onMismatch) => store.useEmbedder(embedder, onMismatch),
     putSnapshot: (input, signal) => store.putSnapshot(input, signal),
     snapshot: (name) => store.snapshot(name),
+    snapshotPieces: (name) => store.snapshotPieces(name),
     deleteSnapshot: (name) => store.deleteSnapshot(name),
     verify: () => store.verify(),
     stats: () => store.stats(),

@@ -4,12 +4,12 @@
 // applied sequence number, because its snapshot may be older than the others' or missing.
 
 import { LongshipError } from '../errors.js';
-import { createVectorIndex, loadVectorIndex } from '../index/usearch-index.js';
+import { allocateIndexBytes, createVectorIndex } from '../index/usearch-index.js';
 import type { UsearchModule } from '../index/usearch-module.js';
 import type { VectorIndex, VectorIndexOptions } from '../index/vector-index.js';
 import { createLexicalIndex, loadLexicalIndex } from '../lexical/bm25-index.js';
 import type { LexicalIndex, LexicalIndexOptions } from '../lexical/lexical-index.js';
-import type { ChangeRecord, Store, VectorRecord, VerifyReport } from '../store/store.js';
+import type { ChangeRecord, SnapshotPieces, Store, VectorRecord, VerifyReport } from '../store/store.js';
 import { catchingUpStore } from './catching-up-store.js';
 import { catalogueProblems, lexicalIndexProblems, vectorIndexProblems } from './index-checks.js';
 import { NodeCatalogue, type NodeCatalogueView } from './node-catalogue.js';
@@ -253,14 +253,16 @@ class StoreDerivedIndexes implements DerivedIndexes {
   }
 
   async #loadSnapshot(side: Side): Promise<{ seq: number } | undefined> {
-    const snapshot = await this.#raw.snapshot(snapshotNames[side]);
-    if (!snapshot) return undefined;
     if (side === 'vector') {
+      // The graph's pieces go straight onto the WASM heap: joined first, 100k vectors took a
+      // second fresh copy of 200 MB.
+      const graph = await this.#raw.snapshotPieces(snapshotNames.vector);
+      if (!graph) return undefined;
       const ownersSnapshot = await this.#raw.snapshot(OWNERS_SNAPSHOT);
       // Owners from another seq (a crash between the two writes) cannot be trusted: rebuild.
-      if (ownersSnapshot?.seq !== snapshot.seq) return undefined;
+      if (ownersSnapshot?.seq !== graph.seq) return undefined;
       const owners = VectorOwners.load(ownersSnapshot.bytes);
-      const index = loadVectorIndex(this.#options.usearch, snapshot.bytes);
+      const index = loadPieces(this.#options.usearch, graph);
       const expected = { dimensions: this.#options.dimensions, ...this.#options.vectorIndex };
       if (
         index.dimensions !== expected.dimensions ||
@@ -277,7 +279,11 @@ class StoreDerivedIndexes implements DerivedIndexes {
         return undefined;
       }
       this.#replace('vector', index, owners);
-    } else if (side === 'lexical') {
+      return { seq: graph.seq };
+    }
+    const snapshot = await this.#raw.snapshot(snapshotNames[side]);
+    if (!snapshot) return undefined;
+    if (side === 'lexical') {
       const { k1, b } = this.#options.lexicalIndex ?? {};
       this.#replace('lexical', loadLexicalIndex(snapshot.bytes, { k1, b }));
     } else {
@@ -492,6 +498,21 @@ function keysOf(changes: readonly ChangeRecord[], ...fields: KeyField[]): Set<nu
   const keys = new Set<number>();
   for (const change of changes) for (const field of fields) for (const key of change[field]) keys.add(key);
   return keys;
+}
+
+function loadPieces(usearch: UsearchModule, graph: SnapshotPieces): VectorIndex {
+  const room = allocateIndexBytes(usearch, graph.byteLength);
+  try {
+    let offset = 0;
+    for (const piece of graph.pieces) {
+      room.write(piece, offset);
+      offset += piece.byteLength;
+    }
+  } catch (error) {
+    room.dispose();
+    throw error;
+  }
+  return room.open();
 }
 
 function addVectors(index: VectorIndex, owners: VectorOwners, records: readonly VectorRecord[]): void {

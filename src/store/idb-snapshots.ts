@@ -6,13 +6,14 @@ import { throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
 import { fire, type IdbConnection, stateOf, under } from './idb-connection.js';
 import {
-  assembleSnapshot,
+  checkSnapshot,
   checkSnapshotInput,
+  joinPieces,
   newGeneration,
   rechunk,
   SnapshotSummer,
 } from './snapshot-format.js';
-import type { Snapshot, SnapshotInput } from './store.js';
+import type { Snapshot, SnapshotInput, SnapshotPieces } from './store.js';
 
 /**
  * Writes a snapshot; the previous one of that name stays readable until the new one is complete.
@@ -69,13 +70,24 @@ export async function putIdbSnapshot(
 }
 
 /** Reads and checks a snapshot: undefined if missing, incomplete or failing its checksum. */
-export function readIdbSnapshot(connection: IdbConnection, name: string): Promise<Snapshot | undefined> {
+export async function readIdbSnapshot(
+  connection: IdbConnection,
+  name: string,
+): Promise<Snapshot | undefined> {
+  const checked = await readIdbSnapshotPieces(connection, name);
+  return checked && { name, seq: checked.seq, bytes: joinPieces(checked) };
+}
+
+/** {@link readIdbSnapshot} without joining the chunks: each arrives as IndexedDB gives it back. */
+export function readIdbSnapshotPieces(
+  connection: IdbConnection,
+  name: string,
+): Promise<SnapshotPieces | undefined> {
   return connection.read(['snapshots', 'snapshotChunks'], 'snapshot', async (tx) => {
     const header = await tx.objectStore('snapshots').get(name);
     if (!header) return undefined;
     const chunks = await tx.objectStore('snapshotChunks').getAll(under(name, header.generation));
-    const bytes = assembleSnapshot(header, chunks);
-    return bytes ? { name, seq: header.seq, bytes } : undefined;
+    return checkSnapshot(header, chunks);
   });
 }
 

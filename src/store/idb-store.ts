@@ -10,7 +10,12 @@ import { decideEmbedder } from './embedder-check.js';
 import { fire, IdbConnection, stateOf, type Tx, under } from './idb-connection.js';
 import { toStoreError } from './idb-errors.js';
 import { type LongshipDB, STATE_KEY, type StoreName } from './idb-schema.js';
-import { deleteIdbSnapshot, putIdbSnapshot, readIdbSnapshot } from './idb-snapshots.js';
+import {
+  deleteIdbSnapshot,
+  putIdbSnapshot,
+  readIdbSnapshot,
+  readIdbSnapshotPieces,
+} from './idb-snapshots.js';
 import type {
   ChangeRecord,
   EmbedderInfo,
@@ -20,6 +25,7 @@ import type {
   RelationRecord,
   Snapshot,
   SnapshotInput,
+  SnapshotPieces,
   Store,
   StoreMeta,
   StoreStats,
@@ -262,6 +268,10 @@ export class IdbStore implements Store {
 
   snapshot(name: string): Promise<Snapshot | undefined> {
     return readIdbSnapshot(this.connection, name);
+  }
+
+  snapshotPieces(name: string): Promise<SnapshotPieces | undefined> {
+    return readIdbSnapshotPieces(this.connection, name);
   }
 
   deleteSnapshot(name: string): Promise<void> {

@@ -8,8 +8,9 @@ import { planCommit } from './commit-plan.js';
 import { decideEmbedder } from './embedder-check.js';
 import { chunkId, MemoryData } from './memory-data.js';
 import {
-  assembleSnapshot,
+  checkSnapshot,
   checkSnapshotInput,
+  joinPieces,
   newGeneration,
   rechunk,
   type SnapshotChunk,
@@ -25,6 +26,7 @@ import {
   type RelationRecord,
   type Snapshot,
   type SnapshotInput,
+  type SnapshotPieces,
   STORE_SCHEMA_VERSION,
   type Store,
   type StoreMeta,
@@ -231,6 +233,11 @@ export class MemoryStore implements Store {
   }
 
   async snapshot(name: string): Promise<Snapshot | undefined> {
+    const checked = await this.snapshotPieces(name);
+    return checked && { name, seq: checked.seq, bytes: joinPieces(checked) };
+  }
+
+  async snapshotPieces(name: string): Promise<SnapshotPieces | undefined> {
     const data = this.live();
     const header = data.snapshots.get(name);
     if (!header) return undefined;
@@ -240,8 +247,7 @@ export class MemoryStore implements Store {
       if (!chunk) return undefined;
       chunks.push(chunk);
     }
-    const bytes = assembleSnapshot(header, chunks);
-    return bytes ? { name, seq: header.seq, bytes } : undefined;
+    return checkSnapshot(header, chunks);
   }
 
   async deleteSnapshot(name: string): Promise<void> {

@@ -5,7 +5,7 @@
 
 import { LongshipError } from '../errors.js';
 import { crc32 } from './crc32.js';
-import { SNAPSHOT_CHUNK_BYTES, type SnapshotBytes } from './store.js';
+import { SNAPSHOT_CHUNK_BYTES, type SnapshotBytes, type SnapshotPieces } from './store.js';
 
 export interface SnapshotHeader {
   name: string;
@@ -95,27 +95,44 @@ export class SnapshotSummer {
 }
 
 /**
- * Joins a header's chunks, or undefined if any is missing, misplaced or the checksum fails:
+ * A header's chunks as its pieces, or undefined if any is missing, misplaced or the checksum fails:
  * the caller then rebuilds what the snapshot held.
  */
-export function assembleSnapshot(
+export function checkSnapshot(
   header: SnapshotHeader,
   chunks: readonly SnapshotChunk[],
-): Uint8Array | undefined {
+): SnapshotPieces | undefined {
   if (chunks.length !== header.chunkCount) return undefined;
   const total = chunks.reduce(
     (sum, c) => sum + (c.bytes instanceof Uint8Array ? c.bytes.length : Number.NaN),
     0,
   );
   if (total !== header.byteLength) return undefined;
-  const out = new Uint8Array(total);
-  let offset = 0;
   let crc = 0;
   for (const [i, chunk] of chunks.entries()) {
     if (chunk.index !== i || chunk.generation !== header.generation) return undefined;
-    out.set(chunk.bytes, offset);
-    offset += chunk.bytes.length;
     crc = crc32(chunk.bytes, crc);
   }
-  return crc === header.checksum ? out : undefined;
+  if (crc !== header.checksum) return undefined;
+  return { name: header.name, seq: header.seq, byteLength: total, pieces: chunks.map((c) => c.bytes) };
+}
+
+/** {@link checkSnapshot}, joined into one buffer. */
+export function assembleSnapshot(
+  header: SnapshotHeader,
+  chunks: readonly SnapshotChunk[],
+): Uint8Array | undefined {
+  const checked = checkSnapshot(header, chunks);
+  return checked && joinPieces(checked);
+}
+
+/** The pieces copied into one buffer of the caller's own (a store's pieces are not to be changed). */
+export function joinPieces({ byteLength, pieces }: SnapshotPieces): Uint8Array {
+  const out = new Uint8Array(byteLength);
+  let offset = 0;
+  for (const piece of pieces) {
+    out.set(piece, offset);
+    offset += piece.length;
+  }
+  return out;
 }

@@ -156,6 +156,14 @@ export interface Snapshot {
   bytes: Uint8Array;
 }
 
+/** A snapshot as stored, in pieces, checked like {@link Store.snapshot}'s. The pieces must not be changed. */
+export interface SnapshotPieces {
+  name: string;
+  seq: number;
+  byteLength: number;
+  pieces: readonly Uint8Array[];
+}
+
 export interface VerifyReport {
   ok: boolean;
   problems: string[];
@@ -245,6 +253,11 @@ export interface Store {
   putSnapshot(input: SnapshotInput, signal?: AbortSignal): Promise<void>;
   /** The newest complete snapshot of that name, or undefined if none or if it fails its checksum. */
   snapshot(name: string): Promise<Snapshot | undefined>;
+  /**
+   * The same snapshot in its stored pieces, for a reader that copies them straight to where they go
+   * (a WASM heap) rather than have them joined into one buffer first.
+   */
+  snapshotPieces(name: string): Promise<SnapshotPieces | undefined>;
   deleteSnapshot(name: string): Promise<void>;
 
   /** Checks every invariant commit keeps. Reads the whole store at once: for tests and repair. */

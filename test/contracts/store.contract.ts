@@ -307,6 +307,20 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
       expect(got?.seq).toBe(1);
       expect(sameBytes(got?.bytes, big)).toBe(true);
       expect((await h.tamper.chunkIds()).length).toBe(3);
+      // The same bytes in their stored pieces, for a reader that copies them where they go.
+      const stored = await store.snapshotPieces('hnsw');
+      expect(stored).toMatchObject({ name: 'hnsw', seq: 1, byteLength: big.length });
+      expect(stored!.pieces.length).toBe(3);
+      const joined = new Uint8Array(big.length);
+      let at = 0;
+      for (const piece of stored!.pieces) {
+        joined.set(piece, at);
+        at += piece.length;
+      }
+      expect(sameBytes(joined, big)).toBe(true);
+      // snapshot() hands out a buffer of the caller's own.
+      got!.bytes.fill(0);
+      expect(sameBytes((await store.snapshot('hnsw'))?.bytes, big)).toBe(true);
 
       const next = patternBytes(5 * 1024 * 1024, 1);
       async function* pieces() {
@@ -363,6 +377,8 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
       await h.tamper.corruptSnapshot('drop', 'drop-chunk', 2);
       expect(await store.snapshot('flip')).toBeUndefined();
       expect(await store.snapshot('drop')).toBeUndefined();
+      expect(await store.snapshotPieces('flip')).toBeUndefined();
+      expect(await store.snapshotPieces('drop')).toBeUndefined();
       expect((await store.verify()).problems).toEqual(['snapshot drop is missing chunk 2']);
     });
 
