@@ -23,6 +23,11 @@ export interface Row {
   /** Longship and native USearch: open the bytes in place, read-only. */
   view_ms?: number | null;
   view_warm_ms?: number | null;
+  /** Longship, in place: writing the bytes into a fresh instance's heap (allocateIndexBytes, 1 MiB pieces). */
+  fill_ms?: number | null;
+  /** Longship, in place: opening bytes already written into the heap, as a writable copy or as a view. */
+  open_load_ms?: number | null;
+  open_view_ms?: number | null;
   /** Recall@k of the index opened from its serialized bytes (the same queries). */
   load_recall10?: number | null;
   view_recall10?: number | null;
