@@ -1,11 +1,15 @@
-// The browser half: each measurement in a module Worker of a fresh headless Chromium context (an
-// empty HTTP cache), then a second worker in the same page for the warm start.
+// The browser half: each measurement in a module Worker of a fresh headless Chromium profile (an
+// empty HTTP cache), then a second worker in the same page for the warm start. A profile on disk,
+// not an incognito context: an incognito context's cache lives in memory and did not keep the
+// model (7 MB) or onnxruntime's WASM (14 MB), which every new worker then downloaded again.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, relative } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { bundledModel } from '../../src/embed/bundled-model.js';
-import { bundleForBrowser, launchChromium } from '../../test/targets/browser.js';
+import { bundleForBrowser, chromiumFlags, chromiumPath, launchChromium } from '../../test/targets/browser.js';
 import type { Measurement, MeasureRequest } from './measure.js';
 import { type BenchServer, isolationHeaders, serveBench } from './server.js';
 
@@ -36,10 +40,14 @@ export async function openChromiumBench(): Promise<ChromiumBench> {
   servers.push(plain);
   const isolated = await serveBench(root, files, isolationHeaders);
   servers.push(isolated);
-  const browser: Browser = await launchChromium();
+  const version = await launchChromium().then(async (browser) => {
+    const answer = browser.version();
+    await browser.close();
+    return answer;
+  });
   const dist = onnxruntimeWebDist();
   return {
-    version: browser.version(),
+    version,
     async measure(request, build, modelPath = 'model/use-lite') {
       const server = request.threads > 1 ? isolated : plain;
       const prefix = `${server.origin}/${dist}/`;
@@ -54,7 +62,12 @@ export async function openChromiumBench(): Promise<ChromiumBench> {
                 wasm: `${prefix}ort-wasm-simd-threaded.asyncify.wasm`,
               },
       };
-      const context = await browser.newContext();
+      const profile = mkdtempSync(join(tmpdir(), 'longship-bench-embed-'));
+      const context = await chromium.launchPersistentContext(profile, {
+        executablePath: chromiumPath(),
+        args: chromiumFlags,
+        headless: true,
+      });
       const remote: string[] = [];
       context.on('request', (r) => {
         const url = new URL(r.url());
@@ -79,10 +92,10 @@ export async function openChromiumBench(): Promise<ChromiumBench> {
         };
       } finally {
         await context.close();
+        rmSync(profile, { recursive: true, force: true });
       }
     },
     async close() {
-      await browser.close();
       await Promise.all(servers.map((server) => server.close()));
     },
   };

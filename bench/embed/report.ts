@@ -33,6 +33,8 @@ export interface ReportContext {
   cores: number;
   loadAverageBefore: number;
   loadAverageAfter: number;
+  /** The 1-minute load average after each measurement. */
+  loadAverages: readonly number[];
   sentences: number;
   source: string;
   minutes: number;
@@ -114,11 +116,15 @@ export function verdicts(rows: readonly Row[]): Verdict[] {
     met: bestNode && bestNode.sentences_per_s >= 300,
   });
   result.push({
-    target: 'model load in the Worker, warm: ≤ 1.5 s (q8, 1 thread)',
-    measured: one
-      ? `${fixed(one.load_warm_ms, 0)} ms (a new worker from the HTTP cache: ${fixed(one.load_http_cache_ms, 0)} ms)`
-      : 'not run',
+    target:
+      'model load in the Worker, warm: ≤ 1.5 s (q8, 1 thread; runtime started, files from the HTTP cache)',
+    measured: one ? `${fixed(one.load_warm_ms, 0)} ms` : 'not run',
     met: one && one.load_warm_ms <= 1500,
+  });
+  result.push({
+    target: 'the same in a new Worker (onnxruntime-web starts too; files from the HTTP cache)',
+    measured: one?.load_http_cache_ms !== undefined ? `${fixed(one.load_http_cache_ms, 0)} ms` : 'not run',
+    met: one?.load_http_cache_ms === undefined ? undefined : one.load_http_cache_ms <= 1500,
   });
   return result;
 }
@@ -133,14 +139,19 @@ repetitions. ${context.date.slice(0, 10)}, \`${context.revision}\`, Node ${conte
     context.chromium ?? '—'
   }, ${context.cores} × ${context.cpu}; load average ${context.loadAverageBefore.toFixed(1)} before and ${context.loadAverageAfter.toFixed(
     1,
-  )} after (other work shared the machine, so the figures are noisy). ${context.minutes.toFixed(0)} minutes.
+  )} after, ${fixed(Math.min(...context.loadAverages), 1)}–${fixed(Math.max(...context.loadAverages), 1)} (median ${fixed(
+    median(context.loadAverages),
+    1,
+  )}) across the measurements; above ${context.cores}, other work on the machine competed for its cores, so
+the figures are noisy. ${context.minutes.toFixed(0)} minutes.
 
 Model: ${rows[0]?.model ? `\`${rows[0].model}\` (not the bundled conversion)` : 'the bundled `model/use-lite`'}.
 Texts: ${context.source} (${context.sentences}). Throughput is one \`embed\` call over all of them
 after a warm-up, tokenization included; the embedder sorts each window of texts by token count
 before batching. Load: from \`new TransformersEmbedder\` to the first vector. Cold: a fresh process,
-or a fresh browser context's first worker (download, WASM compile, session). Warm: a second load
-right after in the same process or worker. HTTP cache: a new worker in the same page. Threads above
+or a fresh browser profile's first worker (download, WASM compile, session). Warm: a second load
+right after in the same process or worker. HTTP cache: a new worker in the same page, its files
+from the profile's disk cache. Threads above
 1 in Chromium run in a cross-origin isolated page (COOP/COEP).
 
 ${markdownTable(rows)}

@@ -18,6 +18,7 @@ import { loadSentences } from './sentences.js';
 const args = parseArgs(process.argv.slice(2));
 const started = performance.now();
 const loadAverageBefore = loadavg()[0]!;
+const loadAverages: number[] = [];
 const { texts, source } = loadSentences(args.sentences, args.corpus);
 console.log(`bench:embed: ${texts.length} sentences (${source}); ${args.reps} repetitions`);
 
@@ -62,6 +63,7 @@ try {
             })
           : await chromium!.measure({ ...request, texts }, args.wasmBuild, args.model);
       config.measurements.push(measurement);
+      loadAverages.push(loadavg()[0]!);
       const rates = Object.entries(measurement.rates ?? {})
         .map(([batch, rate]) => `b${batch} ${rate.toFixed(1)}/s`)
         .join(', ');
@@ -117,6 +119,7 @@ if (args.json) {
     cores: cpus().length,
     loadAverageBefore,
     loadAverageAfter: loadavg()[0]!,
+    loadAverages,
     sentences: texts.length,
     source,
     minutes: (performance.now() - started) / 60_000,
