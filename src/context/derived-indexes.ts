@@ -377,7 +377,10 @@ class StoreDerivedIndexes implements DerivedIndexes {
     // From here on nothing awaits, so a snapshot never sees half a replay.
     const { vectors: vectorIndex, lexical, nodes: catalogue } = this.#held();
     const reached = changes.at(-1)?.seq ?? last;
-    for (const key of touchedNodes) catalogue.delete(key);
+    // Nodes still there are set over their old selves, so the catalogue sees what changed in place.
+    const current = new Set<number>();
+    for (const node of nodes) if (node) current.add(node.key);
+    for (const key of touchedNodes) if (!current.has(key)) catalogue.delete(key);
     for (const node of nodes) if (node) catalogue.set(node);
     this.#applied.nodes = Math.max(this.#applied.nodes, reached);
     for (const key of touchedPostings) lexical.remove(key);

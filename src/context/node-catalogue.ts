@@ -19,7 +19,22 @@ export interface NodeCatalogueView {
   below(uri: string): readonly CatalogueNode[];
   /** Every node, by URI. */
   all(): readonly CatalogueNode[];
+  /**
+   * What changed since `version` when every change was a node replaced in place (same key, URI,
+   * parent and kind: a use recorded, new metadata or summaries), oldest first; undefined when
+   * anything else changed, or too long ago to tell. A scope can then swap the nodes, not reload.
+   */
+  replacedSince(version: number): readonly Replacement[] | undefined;
 }
+
+/** A node replaced in place: `node` holds the key, URI, parent and kind that `old` had. */
+export interface Replacement {
+  old: CatalogueNode;
+  node: CatalogueNode;
+}
+
+/** How many in-place replacements the catalogue remembers for {@link NodeCatalogueView.replacedSince}. */
+const JOURNAL = 1024;
 
 /** "LSNC", then the format version. */
 const MAGIC = 0x434e534c;
@@ -49,6 +64,9 @@ export class NodeCatalogue implements NodeCatalogueView {
   #stale = new Set<CatalogueNode>();
   #added: CatalogueNode[] = [];
   #version = 0;
+  /** In-place replacements, the last {@link JOURNAL}, and the version of the last other change. */
+  #journal: Array<Replacement & { version: number }> = [];
+  #reshapedAt = 0;
 
   get version(): number {
     return this.#version;
@@ -84,23 +102,53 @@ export class NodeCatalogue implements NodeCatalogueView {
 
   /** Adds or replaces the node with `record.key` (its URI may have changed: a move). */
   set(record: NodeRecord): void {
-    this.delete(record.key);
     const { l1: _l1, l2: _l2, hash: _hash, ...node } = record;
     const { byKey, byUri } = this.#maps();
+    const old = byKey.get(node.key);
+    const inPlace =
+      old !== undefined && old.uri === node.uri && old.parent === node.parent && old.kind === node.kind;
+    this.#remove(node.key);
     byKey.set(node.key, node);
     byUri.set(node.uri, node);
     this.#added.push(node);
     this.#version++;
+    if (inPlace) {
+      this.#journal.push({ version: this.#version, old, node });
+      if (this.#journal.length > JOURNAL) this.#journal.splice(0, this.#journal.length - JOURNAL);
+    } else {
+      this.#reshapedAt = this.#version;
+    }
   }
 
   delete(key: number): void {
+    if (!this.#remove(key)) return;
+    this.#version++;
+    this.#reshapedAt = this.#version;
+  }
+
+  replacedSince(version: number): readonly Replacement[] | undefined {
+    if (version === this.#version) return [];
+    // Every change after `version` must be an in-place one, and still in the journal.
+    const journal = this.#journal;
+    if (
+      this.#reshapedAt > version ||
+      version > this.#version ||
+      !(journal[0] && journal[0].version <= version + 1)
+    ) {
+      return undefined;
+    }
+    return journal.filter((entry) => entry.version > version).map(({ old, node }) => ({ old, node }));
+  }
+
+  /** Takes the node with `key` out of the maps and marks it stale in the sorted list. */
+  #remove(key: number): boolean {
     const { byKey, byUri } = this.#maps();
     const node = byKey.get(key);
-    if (!node) return;
+    if (!node) return false;
     byKey.delete(key);
     if (byUri.get(node.uri) === node) byUri.delete(node.uri);
     this.#stale.add(node);
-    this.#version++;
+    return true;
   }
 
   /**

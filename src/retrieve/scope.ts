@@ -1,6 +1,7 @@
 // Where a query looks: the root directories (a target URI or the roots of the context types) and
 // every node below them, read from the derived node catalogue (or the store, for sources without
 // one). A scope is kept until what it was read from changes (see ScopeCache).
+import type { Replacement } from '../context/node-catalogue.js';
 import { isWithin, parseUri, roots as typeRoots, type VikingUri } from '../context/uri.js';
 import { LongshipError } from '../errors.js';
 import type { ContextType, NodeKind, NodeRecord } from '../store/store.js';
@@ -117,7 +118,7 @@ export async function loadScope(sources: RetrievalSources, rootUris: readonly Vi
  * recorded moves either).
  */
 export class ScopeCache {
-  readonly #scopes = new Map<string, { source: object; version: number; scope: Promise<Scope> }>();
+  readonly #scopes = new Map<string, HeldScope>();
   readonly #capacity: number;
 
   constructor(capacity = 8) {
@@ -132,12 +133,63 @@ export class ScopeCache {
     const key = rootUris.join('\n');
     const held = this.#scopes.get(key);
     if (held?.source === source && held.version === version) return held.scope;
-    const scope = loadScope(sources, rootUris);
+    // Uses recorded and other in-place changes swap nodes in the scope held; the rest reloads it.
+    const replaced =
+      catalogue && held?.source === source && held.loaded ? catalogue.replacedSince(held.version) : undefined;
+    const scope =
+      replaced && held?.loaded
+        ? Promise.resolve(withReplaced(held.loaded, replaced))
+        : loadScope(sources, rootUris);
+    const entry: HeldScope = { source, version, scope };
     // Most recently used last, so the first entry is the one to evict.
     this.#scopes.delete(key);
-    this.#scopes.set(key, { source, version, scope });
+    this.#scopes.set(key, entry);
     if (this.#scopes.size > this.#capacity) this.#scopes.delete(this.#scopes.keys().next().value!);
-    scope.catch(() => this.#scopes.get(key)?.scope === scope && this.#scopes.delete(key));
+    scope.then(
+      (loaded) => {
+        entry.loaded = loaded;
+      },
+      () => this.#scopes.get(key) === entry && this.#scopes.delete(key),
+    );
     return scope;
   }
+}
+
+interface HeldScope {
+  source: object;
+  version: number;
+  scope: Promise<Scope>;
+  loaded?: Scope;
+}
+
+/**
+ * The scope with nodes replaced in place: a new Scope (others keep what they derive from one per
+ * object), sharing what did not change. The scope itself when none of the nodes is in it.
+ */
+export function withReplaced(scope: Scope, replaced: readonly Replacement[]): Scope {
+  const latest = new Map<number, NodeRecord>();
+  for (const { node } of replaced) {
+    if (scope.byKey.has(node.key) || scope.roots.some((root) => root.key === node.key))
+      latest.set(node.key, node);
+  }
+  if (latest.size === 0) return scope;
+  const swap = (node: NodeRecord) => latest.get(node.key) ?? node;
+  const byKey = new Map(scope.byKey);
+  const parents = new Set<string>();
+  for (const node of latest.values()) {
+    if (byKey.has(node.key)) byKey.set(node.key, node);
+    if (node.parent !== null) parents.add(node.parent);
+  }
+  const children = new Map(scope.children);
+  for (const parent of parents) {
+    const siblings = children.get(parent);
+    if (siblings) children.set(parent, siblings.map(swap));
+  }
+  return {
+    ...scope,
+    roots: scope.roots.map(swap),
+    nodes: scope.nodes.map(swap),
+    byKey,
+    children,
+  };
 }

@@ -150,3 +150,36 @@ it('refuses bytes it cannot have written with CORRUPT_INDEX', () => {
     expect((error as LongshipError).code, what).toBe('CORRUPT_INDEX');
   }
 });
+
+it('says what was replaced in place since a version, and nothing once anything else changed', () => {
+  const catalogue = new NodeCatalogue();
+  catalogue.set(record(1, 'viking://resources/a'));
+  catalogue.set(record(2, 'viking://resources/b'));
+  const start = catalogue.version;
+  expect(catalogue.replacedSince(start)).toEqual([]);
+  catalogue.set(record(1, 'viking://resources/a', { useCount: 1, lastUsedAt: 5 }));
+  catalogue.set(record(2, 'viking://resources/b', { meta: { pinned: true } }));
+  catalogue.set(record(1, 'viking://resources/a', { useCount: 2, lastUsedAt: 6 }));
+  const replaced = catalogue.replacedSince(start)!;
+  expect(replaced.map(({ old, node }) => [old.key, old.useCount, node.useCount])).toEqual([
+    [1, 0, 1],
+    [2, 0, 0],
+    [1, 1, 2],
+  ]);
+  expect(catalogue.replacedSince(start + 2)!.map(({ node }) => node.useCount)).toEqual([2]);
+  const beforeMove = catalogue.version;
+  catalogue.set(record(2, 'viking://resources/c'));
+  expect(catalogue.replacedSince(start)).toBeUndefined();
+  expect(catalogue.replacedSince(beforeMove)).toBeUndefined();
+  const afterMove = catalogue.version;
+  catalogue.set(record(3, 'viking://resources/d'));
+  expect(catalogue.replacedSince(afterMove)).toBeUndefined();
+  const afterAdd = catalogue.version;
+  catalogue.delete(3);
+  expect(catalogue.replacedSince(afterAdd)).toBeUndefined();
+  // A long run of replacements outgrows what is remembered.
+  const longAgo = catalogue.version;
+  for (let i = 0; i < 2000; i++) catalogue.set(record(1, 'viking://resources/a', { useCount: i }));
+  expect(catalogue.replacedSince(longAgo)).toBeUndefined();
+  expect(catalogue.replacedSince(catalogue.version - 10)).toHaveLength(10);
+});

@@ -83,6 +83,49 @@ describe('a scope from the node catalogue', () => {
   });
 });
 
+describe('a scope after nodes are replaced in place', () => {
+  it('swaps them in, giving what a scope loaded afresh gives, without reading the catalogue again', async () => {
+    const own = new NodeCatalogue();
+    for (const node of catalogue.all()) own.set({ ...node });
+    let belowCalls = 0;
+    const counted = {
+      get version() {
+        return own.version;
+      },
+      get size() {
+        return own.size;
+      },
+      node: (uri: string) => own.node(uri),
+      all: () => own.all(),
+      replacedSince: (version: number) => own.replacedSince(version),
+      below: (uri: string) => {
+        belowCalls++;
+        return own.below(uri);
+      },
+    };
+    const sources = { ...tree.sources, nodes: counted };
+    const retriever = createRetriever(sources);
+    const options: FindOptions = { mode: 'thinking', hotness: { weight: 0.5, now: Date.UTC(2025, 0, 2) } };
+    const query = 'request timeouts';
+    const before = await retriever.find(query, options);
+    const calls = belowCalls;
+    // Heavy use of the second result, and new metadata on a directory: both in place.
+    const used = own.node(before.resources[1]!.uri)!;
+    own.set({ ...used, useCount: 40, lastUsedAt: Date.UTC(2025, 0, 2) });
+    const dir = own.node('viking://resources/docs/networking')!;
+    own.set({ ...dir, meta: { reviewed: true } });
+    const after = await retriever.find(query, options);
+    expect(belowCalls).toBe(calls);
+    expect(after).toEqual(await find(sources, query, options));
+    expect(after.resources[0]!.uri).toBe(used.uri);
+    expect((await retriever.find(query, { ...options, filter: { meta: { reviewed: true } } })).total).toBe(1);
+    // A move is not in place: the scope is loaded again.
+    own.set({ ...used, uri: `${used.uri}-moved` });
+    await retriever.find(query, options);
+    expect(belowCalls).toBeGreaterThan(calls);
+  });
+});
+
 describe('the engine', () => {
   it('finds through its catalogue, which follows writes, uses, moves and removals', async () => {
     const store = await openMemoryStore({ embedder: embedderInfo });
