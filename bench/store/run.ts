@@ -5,14 +5,19 @@
 // document spends in store + index with the time the bundled model takes to embed it.
 import 'fake-indexeddb/auto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { IDBFactory } from 'fake-indexeddb';
 import { openDerivedIndexes, snapshotNames } from '../../src/context/derived-indexes.js';
+import { NodeCatalogue } from '../../src/context/node-catalogue.js';
+import type { VikingUri } from '../../src/context/uri.js';
+import { VectorOwners } from '../../src/context/vector-owners.js';
 import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { loadVectorIndex } from '../../src/index/usearch-index.js';
 import { loadUsearch, type UsearchModule } from '../../src/index/usearch-module.js';
 import { loadLexicalIndex } from '../../src/lexical/bm25-index.js';
+import { loadScope } from '../../src/retrieve/scope.js';
+import type { RetrievalSources } from '../../src/retrieve/sources.js';
 import { openIdbStore } from '../../src/store/idb-open.js';
 import { MemoryData } from '../../src/store/memory-data.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
@@ -69,6 +74,8 @@ function parseArgs(argv: readonly string[]): Args {
 }
 
 const args = parseArgs(process.argv.slice(2));
+// The machine is shared: each row says how busy it was.
+const loadAtStart = loadavg()[0]!;
 if (args.renderOnly) {
   if (!args.json) throw new Error('--render-only needs --json PATH');
   write(args.json, JSON.parse(readFileSync(args.json, 'utf8')) as Row[]);
@@ -78,6 +85,8 @@ const log = (message: string) => console.log(`[${(performance.now() / 1000).toFi
 const EMBEDDER = { id: 'bench/clustered', dimensions: args.dims };
 const ROOT = 'viking://resources';
 const SINGLE_COMMITS = 200;
+/** Every snapshot a reopen reads. */
+const SNAPSHOTS = [...Object.values(snapshotNames), 'hnsw-owners'];
 
 /** Milliseconds `run` takes, and its result. */
 async function timed<T>(run: () => Promise<T>): Promise<[number, T]> {
@@ -176,9 +185,8 @@ async function benchRuntime(runtime: string, usearch: UsearchModule, embedMsPerD
   const queries = Array.from({ length: 20 }, (_, i) => docs.vector(n * 10 + i));
   const before = queries.map((q) => indexes.vectors.search(q, 10).map((h) => h.key));
   const [snapshotMs] = await timed(() => indexes.flush());
-  const snapshotBytes =
-    (await store.snapshot(snapshotNames.vector))!.bytes.byteLength +
-    (await store.snapshot(snapshotNames.lexical))!.bytes.byteLength;
+  let snapshotBytes = 0;
+  for (const name of SNAPSHOTS) snapshotBytes += (await store.snapshot(name))!.bytes.byteLength;
   log(`  snapshot written in ${snapshotMs.toFixed(0)} ms (${(snapshotBytes / 1e6).toFixed(1)} MB)`);
   await indexes.close({ snapshot: false });
   await store.close();
@@ -187,10 +195,7 @@ async function benchRuntime(runtime: string, usearch: UsearchModule, embedMsPerD
     const s = await open();
     return { store: s, indexes: await openIndexes(s) };
   });
-  if (
-    reopened.indexes.openedFrom.vector !== 'snapshot' ||
-    reopened.indexes.openedFrom.lexical !== 'snapshot'
-  ) {
+  if (Object.values(reopened.indexes.openedFrom).some((from) => from !== 'snapshot')) {
     throw new Error(
       `expected a reopen from the snapshots, got ${JSON.stringify(reopened.indexes.openedFrom)}`,
     );
@@ -200,19 +205,38 @@ async function benchRuntime(runtime: string, usearch: UsearchModule, embedMsPerD
   );
   const sameAfterReopen = JSON.stringify(after) === JSON.stringify(before);
   log(`  reopened from the snapshots in ${reopenMs.toFixed(0)} ms; same hits: ${sameAfterReopen}`);
+  // What a first find() adds before it searches: the scope of every node, from the catalogue.
+  const scopeSources = {
+    store: reopened.store,
+    nodes: reopened.indexes.nodes,
+    vectorKeysOfNode: (key: number) => reopened.indexes.vectorKeysOfNode(key),
+  } as unknown as RetrievalSources;
+  const [scopeMs, scope] = await timed(() => loadScope(scopeSources, [ROOT as VikingUri]));
+  if (scope.nodes.length !== n + SINGLE_COMMITS + 1)
+    throw new Error(`a scope of ${scope.nodes.length} nodes`);
   // Where the reopen time goes: reading the snapshot bytes, then loading each index.
-  const [readMs, snapshots] = await timed(async () => ({
-    vector: (await reopened.store.snapshot(snapshotNames.vector))!,
-    lexical: (await reopened.store.snapshot(snapshotNames.lexical))!,
-  }));
-  const [vectorLoadMs] = await timed(async () => loadVectorIndex(usearch, snapshots.vector.bytes).dispose());
-  const [lexicalLoadMs] = await timed(async () => loadLexicalIndex(snapshots.lexical.bytes));
+  const [readMs, snapshots] = await timed(async () => {
+    const read = async (name: string) => (await reopened.store.snapshot(name))!.bytes;
+    return {
+      vector: await read(snapshotNames.vector),
+      owners: await read('hnsw-owners'),
+      lexical: await read(snapshotNames.lexical),
+      nodes: await read(snapshotNames.nodes),
+    };
+  });
+  const [vectorLoadMs] = await timed(async () => loadVectorIndex(usearch, snapshots.vector).dispose());
+  const [lexicalLoadMs] = await timed(async () => loadLexicalIndex(snapshots.lexical));
+  const [catalogueLoadMs] = await timed(async () => {
+    VectorOwners.load(snapshots.owners);
+    NodeCatalogue.load(snapshots.nodes);
+  });
   log(
     `  reopen, piece by piece: read ${readMs.toFixed(0)} ms, HNSW load ${vectorLoadMs.toFixed(0)} ms, ` +
-      `BM25 load ${lexicalLoadMs.toFixed(0)} ms`,
+      `BM25 load ${lexicalLoadMs.toFixed(0)} ms, vector owners + node catalogue load ${catalogueLoadMs.toFixed(0)} ms; ` +
+      `first scope ${scopeMs.toFixed(0)} ms`,
   );
   await reopened.indexes.close({ snapshot: false });
-  for (const name of Object.values(snapshotNames)) await reopened.store.deleteSnapshot(name);
+  for (const name of SNAPSHOTS) await reopened.store.deleteSnapshot(name);
   await reopened.store.close();
 
   const [rebuildMs, rebuilt] = await timed(async () => {
@@ -250,9 +274,12 @@ async function benchRuntime(runtime: string, usearch: UsearchModule, embedMsPerD
     snapshot_read_ms: Math.round(readMs),
     hnsw_load_ms: Math.round(vectorLoadMs),
     bm25_load_ms: Math.round(lexicalLoadMs),
+    catalogue_load_ms: Math.round(catalogueLoadMs),
+    first_scope_ms: Math.round(scopeMs),
     search_ms_after_reopen: Number((searchMs / queries.length).toFixed(3)),
     same_hits_after_reopen: sameAfterReopen,
     rebuild_overlap_at_10: Number(recall.toFixed(3)),
+    load_average: [Number(loadAtStart.toFixed(1)), Number(loadavg()[0]!.toFixed(1))],
   };
 }
 
