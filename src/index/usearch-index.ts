@@ -329,15 +329,40 @@ class UsearchIndex implements VectorIndex {
     return rescore ? this.rescore(query, hits, k, rescore.vectors) : hits;
   }
 
+  /** Re-ranks `hits` by the caller's f32 vectors, measured inside WASM with the f32 SIMD kernels. */
   private rescore(
     query: Float32Array,
     hits: SearchHit[],
     k: number,
     vectors: (key: number) => Float32Array | undefined,
   ): SearchHit[] {
+    const dims = this.dimensions;
+    const found: SearchHit[] = [];
+    const rows: Float32Array[] = [];
     for (const hit of hits) {
       const vector = vectors(hit.key);
-      if (vector) hit.distance = distance(this.metric, query, vector);
+      if (!vector) continue;
+      if (vector.length !== dims) {
+        throw new LongshipError(
+          'DIMENSION_MISMATCH',
+          `rescore vector for key ${hit.key} has ${vector.length} numbers, the index ${dims}`,
+        );
+      }
+      found.push(hit);
+      rows.push(vector);
+    }
+    if (rows.length > 0) {
+      const rowsAt = query.byteLength;
+      const outAt = rowsAt + rows.length * query.byteLength;
+      withHeap(this.module, outAt + rows.length * 4, (at) => {
+        const heap = this.module.memory.buffer;
+        new Float32Array(heap, at, dims).set(query);
+        const matrix = new Float32Array(heap, at + rowsAt, rows.length * dims);
+        for (let i = 0; i < rows.length; i++) matrix.set(rows[i]!, i * dims);
+        this.module.exports._longship_f32_distances(this.handle, at, at + rowsAt, rows.length, at + outAt);
+        const distances = new Float32Array(this.module.memory.buffer, at + outAt, rows.length);
+        for (let i = 0; i < rows.length; i++) found[i]!.distance = distances[i]!;
+      });
     }
     return hits.sort((a, b) => a.distance - b.distance).slice(0, k);
   }

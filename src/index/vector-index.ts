@@ -38,7 +38,8 @@ export interface SearchOptions {
   exactBelow?: number;
   /**
    * Re-rank the top `candidates` (default `max(4k, 40)`) with full-precision vectors the caller keeps,
-   * e.g. for an `i8` index. Keys without a vector keep their stored distance.
+   * e.g. for an `i8` index, measured in f32 inside WASM. Keys without a vector keep their stored distance;
+   * a vector of the wrong length throws `DIMENSION_MISMATCH`.
    */
   rescore?: { vectors: (key: number) => Float32Array | undefined; candidates?: number };
 }

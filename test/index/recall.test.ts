@@ -6,7 +6,14 @@ import {
   type SearchHit,
   type UsearchModule,
 } from '../../src/index.js';
-import { clusteredVectors, exactTopK, recall, sequentialKeys, type VectorSet } from './fixtures.js';
+import {
+  clusteredVectors,
+  exactTopK,
+  expectLongshipError,
+  recall,
+  sequentialKeys,
+  type VectorSet,
+} from './fixtures.js';
 
 // 10k × 256 at the defaults (M = 16, ef_construction = 128, ef_search = 64): large enough that
 // HNSW is really approximate and that i8's smaller vectors show in memoryUsage, small enough
@@ -59,10 +66,10 @@ describe('recall@10 against exact search on clustered vectors', () => {
     expect(rescored).toBeGreaterThanOrEqual(0.95);
     // Rescoring must do something: the stored bytes alone cap recall lower (DESIGN.md: ≈ 0.87).
     expect(rescored).toBeGreaterThan(plain);
-    // Rescored distances are the exact f32 ones.
+    // Rescored distances are the full-precision ones (summed in f32 inside WASM, in f64 by distance()).
     const query = queries.row(7);
     for (const hit of index.search(query, k, { rescore })) {
-      expect(hit.distance).toBe(distance('cos', query, data.row(hit.key)));
+      expect(hit.distance).toBeCloseTo(distance('cos', query, data.row(hit.key)), 5);
     }
     expect(f32Memory).toBeGreaterThan(0);
     expect(index.memoryUsage).toBeLessThan(0.6 * f32Memory);
@@ -76,6 +83,11 @@ describe('recall@10 against exact search on clustered vectors', () => {
     const stored = index.search(query, 50);
     const hits = index.search(query, 5, { rescore: { vectors: () => undefined, candidates: 50 } });
     expect(hits).toEqual(stored.slice(0, 5));
+    // A vector of the wrong length is bad input, not a silent misranking.
+    expectLongshipError(
+      () => index.search(query, 5, { rescore: { vectors: (key) => data.row(key).subarray(1) } }),
+      'DIMENSION_MISMATCH',
+    );
     index.dispose();
   });
 });

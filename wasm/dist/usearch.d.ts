@@ -22,6 +22,7 @@ export interface UsearchExports {
   _longship_search(...args: number[]): number;
   _longship_filtered_search(...args: number[]): number;
   _longship_score_keys(...args: number[]): number;
+  _longship_f32_distances(...args: number[]): number;
   _longship_remove(...args: number[]): number;
   _longship_contains(...args: number[]): number;
   _longship_get(...args: number[]): number;
