@@ -1,4 +1,6 @@
 // npm run bench:browser -- [--n 100000] [--runs 3] [--model-runs 2] [--skip-large] [--skip-corpus]
+//   [--profile DIR]: keep the large store's browser profile in DIR, and reuse it when it holds one
+//   (writing 100k documents takes ~20 minutes). A part skipped keeps its figures from the last run.
 // Longship in Chromium (headless, Debian's build, one tab):
 // 1. cold open of an n-vector IndexedDB store to its first find() result, from a fresh browser
 //    process on the same profile each run (synthetic 512-d clustered vectors through a function
@@ -8,7 +10,7 @@
 //    embedding included) p50/p95 in both modes, and a cold page to its first result;
 // 3. ingestion with the hashed-words embedder: the pipeline without the model.
 // Writes bench/results/browser.json and bench/results/browser.md.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -40,10 +42,20 @@ interface Args {
   corpus: boolean;
   /** Run nothing: write the markdown again from bench/results/browser.json. */
   renderOnly: boolean;
+  /** Where to keep (and find) the large store's profile; default a temporary one, removed after. */
+  profile: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { n: 100_000, runs: 3, modelRuns: 2, large: true, corpus: true, renderOnly: false };
+  const args: Args = {
+    n: 100_000,
+    runs: 3,
+    modelRuns: 2,
+    large: true,
+    corpus: true,
+    renderOnly: false,
+    profile: undefined,
+  };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     if (flag === '--') continue;
@@ -53,6 +65,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (flag === '--n') args.n = Number(argv[++i]);
     else if (flag === '--runs') args.runs = Number(argv[++i]);
     else if (flag === '--model-runs') args.modelRuns = Number(argv[++i]);
+    else if (flag === '--profile') args.profile = argv[++i];
     else throw new Error(`unknown flag ${flag}`);
   }
   return args;
@@ -65,9 +78,13 @@ const log = (message: string) => console.log(`[bench:browser] ${message}`);
 interface LargeRun {
   /** From `new Worker` in the page to the first find() result. */
   pageMs: number;
+  /** From `new Worker` to the worker's module evaluated (runs before it lack it). */
+  bootMs?: number;
   openMs: number;
   firstFindMs: number;
   warmFindMs: number;
+  /** A find() right after a use was recorded (a write), p50. */
+  afterWriteFindMs: number;
   openedFrom: Record<string, string>;
 }
 
@@ -96,11 +113,20 @@ async function inStoreWorker(
 
 async function largeStore(args: Args): Promise<{ build: { ms: number; closeMs: number }; runs: LargeRun[] }> {
   const worker = await bundleForBrowser(fileURLToPath(new URL('./store-worker.ts', import.meta.url)));
-  const server = await serveFiles(root, {
-    '/': { body: '<!doctype html><title>bench:browser</title>', type: 'text/html' },
-    '/bundle/store-worker.js': { body: worker },
-  });
-  const profile = await mkdtemp(join(tmpdir(), 'longship-bench-browser-'));
+  const profile = args.profile ?? (await mkdtemp(join(tmpdir(), 'longship-bench-browser-')));
+  const marker = join(profile, `longship-bench-${args.n}.json`);
+  const kept = existsSync(marker)
+    ? (JSON.parse(readFileSync(marker, 'utf8')) as { ms: number; closeMs: number; port: number })
+    : undefined;
+  // IndexedDB belongs to an origin: a kept store is only found again on the port that wrote it.
+  const server = await serveFiles(
+    root,
+    {
+      '/': { body: '<!doctype html><title>bench:browser</title>', type: 'text/html' },
+      '/bundle/store-worker.js': { body: worker },
+    },
+    kept?.port ?? 0,
+  );
   const launch = () =>
     chromium.launchPersistentContext(profile, {
       executablePath: chromiumPath(),
@@ -112,9 +138,61 @@ async function largeStore(args: Args): Promise<{ build: { ms: number; closeMs: n
   const dims = 512;
   const name = 'bench-large';
   try {
+    let context: BrowserContext;
+    let page: Page;
+    if (kept) {
+      log(`reusing the ${args.n}-document store in ${profile}`);
+      // One open not counted: a store written by older code may rebuild an index, and closing
+      // snapshots it, as it would for a user once.
+      context = await launch();
+      page = context.pages()[0] ?? (await context.newPage());
+      await page.goto(`${server.origin}/`);
+      const settled = await inStoreWorker(
+        page,
+        { op: 'open', name, dims, usearch, queries: ['settle'] },
+        3_600_000,
+      );
+      await context.close();
+      if ('error' in settled) throw new Error(settled.error);
+    }
+    const built = kept ? { ms: kept.ms, closeMs: kept.closeMs } : await buildLarge();
+    const runs: LargeRun[] = [];
+    for (let run = 0; run < args.runs; run++) {
+      context = await launch();
+      page = context.pages()[0] ?? (await context.newPage());
+      await page.goto(`${server.origin}/`);
+      const queries = corpusQueries.slice(0, 11).map((q) => `${q} (${run})`);
+      const opened = await inStoreWorker(page, { op: 'open', name, dims, usearch, queries }, 600_000);
+      await context.close();
+      if ('error' in opened) throw new Error(opened.error);
+      if (opened.op !== 'open') throw new Error('unexpected answer');
+      if (opened.hits === 0) {
+        const trace = JSON.stringify(opened.emptyTrace).slice(0, 2000);
+        throw new Error(`the first find() found nothing: ${JSON.stringify(opened.sizes)} ${trace}`);
+      }
+      log(
+        `  cold open ${run + 1}: ${opened.pageMs.toFixed(0)} ms to the first result (worker module ${opened.bootMs.toFixed(0)} ms, open ${opened.openMs.toFixed(0)} ms, first find ${opened.firstFindMs.toFixed(0)} ms, find after a write ${opened.afterWriteFindMs.toFixed(0)} ms; from ${JSON.stringify(opened.openedFrom)})`,
+      );
+      runs.push({
+        pageMs: opened.pageMs,
+        bootMs: opened.bootMs,
+        openMs: opened.openMs,
+        firstFindMs: opened.firstFindMs,
+        warmFindMs: opened.warmFindMs,
+        afterWriteFindMs: opened.afterWriteFindMs,
+        openedFrom: opened.openedFrom,
+      });
+    }
+    return { build: built, runs };
+  } finally {
+    await server.close();
+    if (!args.profile) await rm(profile, { recursive: true, force: true });
+  }
+
+  async function buildLarge(): Promise<{ ms: number; closeMs: number }> {
     log(`building a ${args.n}-document store (synthetic ${dims}-d vectors) in Chromium`);
-    let context: BrowserContext = await launch();
-    let page = context.pages()[0] ?? (await context.newPage());
+    const context = await launch();
+    const page = context.pages()[0] ?? (await context.newPage());
     page.on('console', (message) => {
       const text = message.text();
       if (text.startsWith('progress ') && Number(text.slice(9)) % 10_000 === 0)
@@ -132,33 +210,9 @@ async function largeStore(args: Args): Promise<{ build: { ms: number; closeMs: n
       `  built in ${(built.ms / 1000).toFixed(0)} s, closed (snapshots written) in ${(built.closeMs / 1000).toFixed(1)} s`,
     );
     await context.close();
-
-    const runs: LargeRun[] = [];
-    for (let run = 0; run < args.runs; run++) {
-      context = await launch();
-      page = context.pages()[0] ?? (await context.newPage());
-      await page.goto(`${server.origin}/`);
-      const queries = corpusQueries.slice(0, 11).map((q) => `${q} (${run})`);
-      const opened = await inStoreWorker(page, { op: 'open', name, dims, usearch, queries }, 600_000);
-      await context.close();
-      if ('error' in opened) throw new Error(opened.error);
-      if (opened.op !== 'open') throw new Error('unexpected answer');
-      if (opened.hits === 0) throw new Error('the first find() found nothing');
-      log(
-        `  cold open ${run + 1}: ${opened.pageMs.toFixed(0)} ms to the first result (open ${opened.openMs.toFixed(0)} ms, first find ${opened.firstFindMs.toFixed(0)} ms; from ${JSON.stringify(opened.openedFrom)})`,
-      );
-      runs.push({
-        pageMs: opened.pageMs,
-        openMs: opened.openMs,
-        firstFindMs: opened.firstFindMs,
-        warmFindMs: opened.warmFindMs,
-        openedFrom: opened.openedFrom,
-      });
-    }
-    return { build: { ms: built.ms, closeMs: built.closeMs }, runs };
-  } finally {
-    await server.close();
-    await rm(profile, { recursive: true, force: true });
+    const figures = { ms: built.ms, closeMs: built.closeMs };
+    writeFileSync(marker, JSON.stringify({ ...figures, port: Number(new URL(server.origin).port) }));
+    return figures;
   }
 }
 
@@ -281,6 +335,20 @@ async function corpus(server: DemoServer, embedder: 'model' | 'words', runs: num
 
 // ---- Report ---------------------------------------------------------------------------------------
 
+/** Runs from before the worker's boot time was taken lack it. */
+function boot(runs: readonly LargeRun[]): string {
+  const times = runs.map((r) => r.bootMs).filter((ms): ms is number => ms !== undefined);
+  return times.length > 0 ? `loading the worker's module median ${cell(median(times), 0)} ms, ` : '';
+}
+
+/** Runs from before the after-a-write figure lack it. */
+function afterWrite(runs: readonly LargeRun[]): string {
+  const times = runs.map((r) => r.afterWriteFindMs).filter((ms) => Number.isFinite(ms));
+  return times.length > 0
+    ? `, a find right after a write (a recorded use) p50 ${cell(median(times), 1)} ms`
+    : '';
+}
+
 interface Saved {
   date: string;
   chromium: string;
@@ -288,6 +356,9 @@ interface Saved {
   args: Args;
   large: Awaited<ReturnType<typeof largeStore>> | undefined;
   corpora: CorpusFigures[];
+  /** When the large store and the corpus parts were last run, where not both now. */
+  largeDate?: string;
+  corporaDate?: string;
 }
 
 function report(json: Saved) {
@@ -352,7 +423,7 @@ function report(json: Saved) {
     const first = large.runs[0];
     lines.push(
       '',
-      `- **Cold open**: a new browser process on the same profile each run; in the page, from \`new Worker\` to the first \`find()\` result. Of which \`openLongship()\` (store, HNSW and BM25 snapshots) median ${cell(median(large.runs.map((r) => r.openMs)), 0)} ms and the first \`find()\` ${cell(median(large.runs.map((r) => r.firstFindMs)), 0)} ms; later finds p50 ${cell(median(large.runs.map((r) => r.warmFindMs)), 1)} ms. Indexes opened from: ${JSON.stringify(first?.openedFrom)}.`,
+      `- **Cold open**: a new browser process on the same profile each run; in the page, from \`new Worker\` to the first \`find()\` result. Of which ${boot(large.runs)}\`openLongship()\` (store; HNSW, BM25 and node catalogue snapshots) median ${cell(median(large.runs.map((r) => r.openMs)), 0)} ms and the first \`find()\` ${cell(median(large.runs.map((r) => r.firstFindMs)), 0)} ms; later finds p50 ${cell(median(large.runs.map((r) => r.warmFindMs)), 1)} ms${afterWrite(large.runs)}. Indexes opened from: ${JSON.stringify(first?.openedFrom)}.${json.largeDate && json.largeDate !== json.date ? ` Measured ${json.largeDate}.` : ''}`,
       `- The ${args.n.toLocaleString('en-US')} documents are synthetic (a 60-word text and a 512-d unit vector near one of 100 cluster centres, bench/store/synthetic.ts) written through a function embedder in commits of 1,000: ${cell(large.build.ms / 1000, 0)} s to write, ${cell(large.build.closeMs / 1000, 1)} s to close (snapshots). Embedding 100k documents with the bundled model would take hours on this machine.`,
     );
   }
@@ -360,6 +431,8 @@ function report(json: Saved) {
     '- **find() end to end**: called from the demo page through `createLongship()` (comlink, SharedWorker), the query embedded by the bundled USE-lite (WASM, one thread), 40 questions × 3 rounds, after a warm-up round.',
     '- **Ingestion**: `addResource()` of the 91 pages from the page, to its result (read, split, summarise, embed, one commit per document), fresh IndexedDB each run.',
   );
+  if (json.corporaDate && json.corporaDate !== json.date)
+    lines.push(`- The sample corpus figures were measured ${json.corporaDate}.`);
   writeFileSync(`${out}.md`, `${lines.join('\n')}\n`);
   log(`wrote ${relative(root, out)}.json and .md`);
 }
@@ -373,8 +446,15 @@ async function main() {
   const probe = await launchChromium();
   const version = probe.version();
   await probe.close();
-  const large = args.large ? await largeStore(args) : undefined;
-  const corpora: CorpusFigures[] = [];
+  // A part not run keeps its figures (and their date) from the last run.
+  const previous = existsSync(`${out}.json`)
+    ? (JSON.parse(readFileSync(`${out}.json`, 'utf8')) as Partial<Saved>)
+    : {};
+  const date = new Date().toISOString();
+  const large = args.large ? await largeStore(args) : previous.large;
+  const largeDate = args.large ? date : (previous.largeDate ?? previous.date);
+  const corpora: CorpusFigures[] = args.corpus ? [] : (previous.corpora ?? []);
+  const corporaDate = args.corpus ? date : (previous.corporaDate ?? previous.date);
   if (args.corpus) {
     const server = await serveBuiltDemo();
     try {
@@ -387,7 +467,9 @@ async function main() {
     }
   }
   report({
-    date: new Date().toISOString(),
+    date,
+    ...(largeDate ? { largeDate } : {}),
+    ...(corporaDate ? { corporaDate } : {}),
     chromium: version,
     machine: measureMachine(),
     args,

@@ -53,11 +53,13 @@ export interface StaticServer {
 
 /**
  * Serves the files under `root` (never above it), plus in-memory `files` by path (`/bundle/main.js`),
- * with the right content types: `application/wasm` lets browsers compile while streaming.
+ * with the right content types: `application/wasm` lets browsers compile while streaming. `port` 0
+ * (the default) takes a free one; a fixed one keeps the origin, and so a profile's IndexedDB, across runs.
  */
 export async function serveFiles(
   root: string,
   files: Record<string, { body: string | Uint8Array; type?: string }> = {},
+  port = 0,
 ): Promise<StaticServer> {
   const base = resolve(root);
   const server = createServer(async (request, response) => {
@@ -82,10 +84,10 @@ export async function serveFiles(
       response.writeHead(404).end();
     }
   });
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((ready) => server.listen(port, '127.0.0.1', ready));
+  const { port: listening } = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `http://127.0.0.1:${listening}`,
     close: () => new Promise<void>((done) => server.close(() => done())),
   };
 }
