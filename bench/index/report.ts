@@ -301,8 +301,9 @@ memory: see "How memory was measured" — the methods differ by engine, so compa
 
 ${mainTable(rows)}
 
-longship load and view: into a fresh instance of the WASM module (cold heap); the details table below also has
-them into an instance whose heap has already grown (warm).${saturation(rows)}
+longship load and view: from a \`Uint8Array\` into a fresh instance of the WASM module (cold heap); the details
+table below also has them into an instance whose heap has already grown (warm), and in place: the bytes written
+into a fresh instance's heap with \`allocateIndexBytes\` in 1 MiB pieces (fill), then opened where they lie (open).${saturation(rows)}
 
 ## Targets
 
