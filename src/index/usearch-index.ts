@@ -71,6 +71,10 @@ export function allocateIndexBytes(module: UsearchModule, length: number): Index
   if (!Number.isSafeInteger(length) || length < 0) {
     throw new LongshipError('INVALID_ARGUMENT', `length must be a non-negative integer, not ${length}`);
   }
+  // malloc takes a 32-bit size: past that it would wrap around to a small block.
+  if (length >= 0xffffffff) {
+    throw new LongshipError('OUT_OF_MEMORY', `${length} bytes do not fit in a 4 GiB WASM heap`);
+  }
   // malloc(0) may return a pointer or 0; one spare byte keeps "no room" unambiguous.
   const buffer = module.exports._malloc(length + 1) >>> 0;
   if (!buffer) throw new LongshipError('OUT_OF_MEMORY', `no room for ${length} bytes on the WASM heap`);

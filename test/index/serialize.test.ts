@@ -177,6 +177,10 @@ describe('allocateIndexBytes: bytes written in place, then opened', () => {
     for (const length of [-1, 1.5, Number.NaN]) {
       expectLongshipError(() => allocateIndexBytes(usearch, length), 'INVALID_ARGUMENT');
     }
+    // Past 32 bits malloc's size would wrap around to a small block that writes then overrun.
+    for (const length of [2 ** 32 - 1, 2 ** 32 + 16]) {
+      expectLongshipError(() => allocateIndexBytes(usearch, length), 'OUT_OF_MEMORY');
+    }
     original.dispose();
   });
 
