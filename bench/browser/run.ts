@@ -76,8 +76,13 @@ const log = (message: string) => console.log(`[bench:browser] ${message}`);
 // ---- 1. A large store, opened cold --------------------------------------------------------------
 
 interface LargeRun {
-  /** From `new Worker` in the page to the first find() result. */
+  /**
+   * From `new Worker` in the page to the worker's answer: after the first find() result, the later
+   * finds and close() too. Runs before `firstResultMs` was taken used it as the cold open.
+   */
   pageMs: number;
+  /** From `new Worker` to the first find() result, on the worker's clock (it starts at `new Worker`). */
+  firstResultMs?: number;
   /** From `new Worker` to the worker's module evaluated (runs before it lack it). */
   bootMs?: number;
   openMs: number;
@@ -171,10 +176,11 @@ async function largeStore(args: Args): Promise<{ build: { ms: number; closeMs: n
         throw new Error(`the first find() found nothing: ${JSON.stringify(opened.sizes)} ${trace}`);
       }
       log(
-        `  cold open ${run + 1}: ${opened.pageMs.toFixed(0)} ms to the first result (worker module ${opened.bootMs.toFixed(0)} ms, open ${opened.openMs.toFixed(0)} ms, first find ${opened.firstFindMs.toFixed(0)} ms, find after a write ${opened.afterWriteFindMs.toFixed(0)} ms; from ${JSON.stringify(opened.openedFrom)})`,
+        `  cold open ${run + 1}: ${opened.firstResultMs.toFixed(0)} ms to the first result (worker module ${opened.bootMs.toFixed(0)} ms, open ${opened.openMs.toFixed(0)} ms, first find ${opened.firstFindMs.toFixed(0)} ms, find after a write ${opened.afterWriteFindMs.toFixed(0)} ms; from ${JSON.stringify(opened.openedFrom)})`,
       );
       runs.push({
         pageMs: opened.pageMs,
+        firstResultMs: opened.firstResultMs,
         bootMs: opened.bootMs,
         openMs: opened.openMs,
         firstFindMs: opened.firstFindMs,
@@ -373,7 +379,7 @@ function report(json: Saved) {
   ];
   const rows: string[][] = [];
   if (large) {
-    const page = large.runs.map((r) => r.pageMs);
+    const page = large.runs.map((r) => r.firstResultMs ?? r.pageMs);
     rows.push([
       `cold open of a ${args.n.toLocaleString('en-US')}-vector store to the first find() result`,
       `${cell(median(page), 0)} ms`,

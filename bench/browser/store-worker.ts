@@ -16,6 +16,8 @@ export type StoreWorkerAnswer =
   | {
       op: 'open';
       bootMs: number;
+      /** From `new Worker` to the first result: the worker's clock starts when it is created. */
+      firstResultMs: number;
       /** openLongship(): the store, the snapshots, the indexes. */
       openMs: number;
       /** The first find() after it (scope load, query embedding, search). */
@@ -150,6 +152,7 @@ async function open(request: Extract<StoreWorkerRequest, { op: 'open' }>): Promi
   return {
     op: 'open',
     bootMs,
+    firstResultMs: found,
     openMs: opened - started,
     firstFindMs: found - opened,
     warmFindMs: times[Math.floor(times.length / 2)] ?? Number.NaN,
