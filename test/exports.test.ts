@@ -9,6 +9,7 @@ it('exports exactly the public API', () => {
     'RemoteEmbedder',
     'RemoteReranker',
     'TransformersEmbedder',
+    'allocateIndexBytes',
     'basename',
     'bundledModel',
     'chunkText',
