@@ -245,6 +245,19 @@ export async function planCommit(
   };
 }
 
+/** The change an embedder reset logs: every vector gone, nothing else. */
+export function vectorsDropped(seq: number, removedVectorKeys: number[]): ChangeRecord {
+  return {
+    seq,
+    addedNodeKeys: [],
+    removedNodeKeys: [],
+    addedVectorKeys: [],
+    removedVectorKeys,
+    addedPostingKeys: [],
+    removedPostingKeys: [],
+  };
+}
+
 function checkKeysAllocated(b: Required<WriteBatch>, state: StoreState): void {
   // A key at or past nextKey was never handed out: a later allocateKeys() would hand it out again.
   const keys = [...b.putNodes.map((n) => n.key), ...b.putVectors.map((v) => v.key)];

@@ -5,7 +5,7 @@
 import type { IDBPDatabase } from 'idb';
 import { throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
-import { type PlanReader, planCommit, type StoreState } from './commit-plan.js';
+import { type PlanReader, planCommit, type StoreState, vectorsDropped } from './commit-plan.js';
 import { decideEmbedder } from './embedder-check.js';
 import { fire, IdbConnection, stateOf, type Tx, under } from './idb-connection.js';
 import { toStoreError } from './idb-errors.js';
@@ -245,16 +245,7 @@ export class IdbStore implements Store {
           fire(tx.objectStore('vectors').clear());
           fire(tx.objectStore('snapshots').clear());
           fire(tx.objectStore('snapshotChunks').clear());
-          const change: ChangeRecord = {
-            seq: next.seq,
-            addedNodeKeys: [],
-            removedNodeKeys: [],
-            addedVectorKeys: [],
-            removedVectorKeys: removed,
-            addedPostingKeys: [],
-            removedPostingKeys: [],
-          };
-          fire(tx.objectStore('changes').put(change));
+          fire(tx.objectStore('changes').put(vectorsDropped(next.seq, removed)));
         }
         fire(tx.objectStore('meta').put(next, STATE_KEY));
         return { reset: decision === 'reset' };

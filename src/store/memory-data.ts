@@ -3,7 +3,13 @@
 // private copies; the maps are public only so tests can plant damage for verify() to find
 // (call reindex() after editing them by hand).
 
-import { type CommitPlan, type PlanReader, relationId, type StoreState } from './commit-plan.js';
+import {
+  type CommitPlan,
+  type PlanReader,
+  relationId,
+  type StoreState,
+  vectorsDropped,
+} from './commit-plan.js';
 import type { SnapshotChunk, SnapshotHeader } from './snapshot-format.js';
 import type {
   ChangeRecord,
@@ -147,15 +153,7 @@ export class MemoryData {
     this.vectors.clear();
     this.vectorsOf.clear();
     const seq = this.state.seq + 1;
-    this.changes.set(seq, {
-      seq,
-      addedNodeKeys: [],
-      removedNodeKeys: [],
-      addedVectorKeys: [],
-      removedVectorKeys: removed,
-      addedPostingKeys: [],
-      removedPostingKeys: [],
-    });
+    this.changes.set(seq, vectorsDropped(seq, removed));
     this.state.seq = seq;
     return seq;
   }
