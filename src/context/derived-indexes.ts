@@ -108,6 +108,12 @@ class StoreDerivedIndexes implements DerivedIndexes {
   #owners = new VectorOwners();
   /** The last change each side includes. */
   readonly #applied: Record<Side, number> = { vector: 0, lexical: 0, nodes: 0 };
+  /**
+   * The last change that altered each side. A change that lists none of a side's keys (a relation,
+   * a use recorded) moves `#applied` but not this: that side's snapshot still holds all it has, and
+   * is not written again (a use recorded would otherwise rewrite a 200 MB graph).
+   */
+  readonly #altered: Record<Side, number> = { vector: 0, lexical: 0, nodes: 0 };
   /** The seq of each side's stored snapshot, if it has one. */
   readonly #saved: Record<Side, number | undefined> = {
     vector: undefined,
@@ -245,6 +251,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
     });
     if (loaded) {
       this.#applied[side] = loaded.seq;
+      this.#altered[side] = loaded.seq;
       this.#saved[side] = loaded.seq;
       this.openedFrom[side] = 'snapshot';
       return;
@@ -341,6 +348,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
       this.#replace('nodes', catalogue);
     }
     this.#applied[side] = seq;
+    this.#altered[side] = seq;
     this.openedFrom[side] = 'rebuild';
   }
 
@@ -383,9 +391,11 @@ class StoreDerivedIndexes implements DerivedIndexes {
     for (const key of touchedNodes) if (!current.has(key)) catalogue.delete(key);
     for (const node of nodes) if (node) catalogue.set(node);
     this.#applied.nodes = Math.max(this.#applied.nodes, reached);
+    if (touchedNodes.size > 0) this.#altered.nodes = this.#applied.nodes;
     for (const key of touchedPostings) lexical.remove(key);
     for (const posting of postings) if (posting) lexical.replace(postingDoc(posting));
     this.#applied.lexical = Math.max(this.#applied.lexical, reached);
+    if (touchedPostings.size > 0) this.#altered.lexical = this.#applied.lexical;
     try {
       for (const key of touchedVectors) {
         if (vectorIndex.contains(key)) vectorIndex.remove(key);
@@ -393,6 +403,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
       }
       addVectors(vectorIndex, this.#owners, vectors);
       this.#applied.vector = Math.max(this.#applied.vector, reached);
+      if (touchedVectors.size > 0) this.#altered.vector = this.#applied.vector;
     } catch (error) {
       // Out of WASM memory, say: the graph may be damaged, so it is built again from the store.
       this.#report(error);
@@ -404,8 +415,13 @@ class StoreDerivedIndexes implements DerivedIndexes {
   }
 
   /** Whether a side has changes its snapshot does not hold. */
+  #stale(side: Side): boolean {
+    const saved = this.#saved[side];
+    return saved === undefined || this.#altered[side] > saved;
+  }
+
   #dirty(): boolean {
-    return sides.some((side) => this.#applied[side] !== this.#saved[side]);
+    return sides.some((side) => this.#stale(side));
   }
 
   #schedule(delayMs = this.#delayMs): void {
@@ -444,7 +460,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
     // All are serialized in one synchronous step, each at the seq it includes; the writes that
     // follow run in the store's own transactions, never holding up a commit.
     const pieces = sides
-      .filter((side) => this.#applied[side] !== this.#saved[side])
+      .filter((side) => this.#stale(side))
       .map((side) => ({
         side,
         seq: this.#applied[side],

@@ -271,6 +271,41 @@ describe('snapshots in the background', () => {
   });
 });
 
+describe('snapshots of sides a change left alone', () => {
+  it('are not written again after a use recorded or a relation, and reopen agrees', async () => {
+    const raw = await openMemoryStore({ embedder: embedderInfo });
+    const written: string[] = [];
+    const store = withPutSnapshot(raw, async (input) => {
+      written.push(input.name);
+      await raw.putSnapshot(input);
+    });
+    const first = await openParts(store, usearch);
+    await populate(first.tree, 0, 8);
+    await first.indexes.flush();
+    const graphSeq = (await raw.snapshot(snapshotNames.vector))!.seq;
+    const bm25Seq = (await raw.snapshot(snapshotNames.lexical))!.seq;
+    written.length = 0;
+    const used = `${R}/set1/doc1.md`;
+    await first.indexes.store.commit({ useNodes: [{ uri: used, at: 1234 }] });
+    await first.tree.link(`${R}/set1/doc1.md`, `${R}/set3/doc3.md`, 'see also');
+    await first.indexes.flush();
+    // Only the catalogue held something new (the use count); the graph and BM25 are as they were.
+    expect(written).toEqual([snapshotNames.nodes]);
+    expect((await raw.snapshot(snapshotNames.vector))!.seq).toBe(graphSeq);
+    expect((await raw.snapshot(snapshotNames.lexical))!.seq).toBe(bm25Seq);
+    // The log keeps what the oldest snapshot lacks, so a reopen replays it.
+    expect((await raw.changesSince(graphSeq)).length).toBeGreaterThan(0);
+    const live = await fingerprint(first.indexes);
+    await first.indexes.close();
+    const second = await openParts(raw, usearch);
+    expect(second.indexes.openedFrom).toEqual({ vector: 'snapshot', lexical: 'snapshot', nodes: 'snapshot' });
+    expectSame(await fingerprint(second.indexes), live, true);
+    expect(second.indexes.nodes.node(used)).toMatchObject({ useCount: 1, lastUsedAt: 1234 });
+    expect((await second.indexes.verify()).problems).toEqual([]);
+    await second.indexes.close();
+  });
+});
+
 describe('catching up', () => {
   it('picks up commits made on the store directly', async () => {
     const raw = await openMemoryStore({ embedder: embedderInfo });
