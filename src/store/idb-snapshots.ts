@@ -8,7 +8,7 @@ import { fire, type IdbConnection, stateOf, under } from './idb-connection.js';
 import {
   checkSnapshot,
   checkSnapshotInput,
-  joinPieces,
+  joinSnapshot,
   newGeneration,
   rechunk,
   SnapshotSummer,
@@ -74,8 +74,7 @@ export async function readIdbSnapshot(
   connection: IdbConnection,
   name: string,
 ): Promise<Snapshot | undefined> {
-  const checked = await readIdbSnapshotPieces(connection, name);
-  return checked && { name, seq: checked.seq, bytes: joinPieces(checked) };
+  return joinSnapshot(await readIdbSnapshotPieces(connection, name));
 }
 
 /** {@link readIdbSnapshot} without joining the chunks: each arrives as IndexedDB gives it back. */

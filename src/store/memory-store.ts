@@ -10,7 +10,7 @@ import { chunkId, MemoryData } from './memory-data.js';
 import {
   checkSnapshot,
   checkSnapshotInput,
-  joinPieces,
+  joinSnapshot,
   newGeneration,
   rechunk,
   type SnapshotChunk,
@@ -233,8 +233,7 @@ export class MemoryStore implements Store {
   }
 
   async snapshot(name: string): Promise<Snapshot | undefined> {
-    const checked = await this.snapshotPieces(name);
-    return checked && { name, seq: checked.seq, bytes: joinPieces(checked) };
+    return joinSnapshot(await this.snapshotPieces(name));
   }
 
   async snapshotPieces(name: string): Promise<SnapshotPieces | undefined> {

@@ -5,7 +5,7 @@
 
 import { LongshipError } from '../errors.js';
 import { crc32 } from './crc32.js';
-import { SNAPSHOT_CHUNK_BYTES, type SnapshotBytes, type SnapshotPieces } from './store.js';
+import { SNAPSHOT_CHUNK_BYTES, type Snapshot, type SnapshotBytes, type SnapshotPieces } from './store.js';
 
 export interface SnapshotHeader {
   name: string;
@@ -117,22 +117,17 @@ export function checkSnapshot(
   return { name: header.name, seq: header.seq, byteLength: total, pieces: chunks.map((c) => c.bytes) };
 }
 
-/** {@link checkSnapshot}, joined into one buffer. */
-export function assembleSnapshot(
-  header: SnapshotHeader,
-  chunks: readonly SnapshotChunk[],
-): Uint8Array | undefined {
-  const checked = checkSnapshot(header, chunks);
-  return checked && joinPieces(checked);
-}
-
-/** The pieces copied into one buffer of the caller's own (a store's pieces are not to be changed). */
-export function joinPieces({ byteLength, pieces }: SnapshotPieces): Uint8Array {
-  const out = new Uint8Array(byteLength);
+/**
+ * Checked pieces as one {@link Snapshot}, its bytes a buffer of the caller's own (a store's pieces are
+ * not to be changed).
+ */
+export function joinSnapshot(checked: SnapshotPieces | undefined): Snapshot | undefined {
+  if (!checked) return undefined;
+  const bytes = new Uint8Array(checked.byteLength);
   let offset = 0;
-  for (const piece of pieces) {
-    out.set(piece, offset);
+  for (const piece of checked.pieces) {
+    bytes.set(piece, offset);
     offset += piece.length;
   }
-  return out;
+  return { name: checked.name, seq: checked.seq, bytes };
 }

@@ -1,7 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { crc32 } from '../../src/store/crc32.js';
-import { assembleSnapshot, rechunk, type SnapshotHeader } from '../../src/store/snapshot-format.js';
+import {
+  checkSnapshot,
+  joinSnapshot,
+  rechunk,
+  type SnapshotChunk,
+  type SnapshotHeader,
+} from '../../src/store/snapshot-format.js';
+
+/** A snapshot's chunks checked and joined, as a store reads it back. */
+const assembleSnapshot = (header: SnapshotHeader, chunks: readonly SnapshotChunk[]) =>
+  joinSnapshot(checkSnapshot(header, chunks))?.bytes;
 
 /** The byte-at-a-time definition, to check the sliced one against. */
 function slowCrc32(bytes: Uint8Array): number {
@@ -63,7 +73,7 @@ describe('rechunk', () => {
   });
 });
 
-describe('assembleSnapshot', () => {
+describe('checkSnapshot and joinSnapshot', () => {
   const bytes = Uint8Array.from({ length: 10 }, (_, i) => i);
   const header: SnapshotHeader = {
     name: 's',
