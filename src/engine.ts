@@ -9,6 +9,7 @@ import type { Embedder } from './embed/embedder.js';
 import { TransformersEmbedder } from './embed/transformers-embedder.js';
 import { defaultIndexedDB } from './env/indexeddb.js';
 import { loadUsearch, type UsearchModule, type WasmSource } from './index/usearch-module.js';
+import type { VectorIndexOptions } from './index/vector-index.js';
 import { extractiveSummarizer } from './ingest/extractive-summarizer.js';
 import { type AddResourceOptions, type AddSkillOptions, createIngestor } from './ingest/ingest.js';
 import type { ResourceInput } from './ingest/input.js';
@@ -36,6 +37,11 @@ export interface LongshipOptions {
   embedder?: Embedder;
   /** The USearch module, or where to load it from (on workerd: the imported `WebAssembly.Module`). */
   usearch?: UsearchModule | WasmSource;
+  /**
+   * The HNSW index's settings (its dimensions are the embedder's). Quantization defaults to `'i8'`.
+   * A snapshot made with other settings is rebuilt from the stored vectors.
+   */
+  vectorIndex?: Omit<VectorIndexOptions, 'dimensions'>;
   /**
    * An optional chat model (e.g. {@link OpenAiCompatibleLlm}): search() plans typed queries with it,
    * and session commits extract memories with it. Without one both work offline, without it.
@@ -105,7 +111,12 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       openStore(options, info),
     ]);
     opened.push(() => store.close());
-    const indexes = await openDerivedIndexes({ store, usearch, dimensions: embedder.dimensions });
+    const indexes = await openDerivedIndexes({
+      store,
+      usearch,
+      dimensions: embedder.dimensions,
+      ...(options.vectorIndex ? { vectorIndex: options.vectorIndex } : {}),
+    });
     opened.push(() => indexes.close());
     const summarizer = options.summarizer ?? extractiveSummarizer;
     const tree = await createContextTree({ store: indexes.store, embedder, summarizer });

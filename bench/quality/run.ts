@@ -9,6 +9,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { openLongship } from '../../src/engine.js';
+import type { Quantization } from '../../src/index/vector-index.js';
 import type { FindOptions } from '../../src/retrieve/settings.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
 import { measureMachine } from '../lib/machine.js';
@@ -24,7 +25,8 @@ const usage = `usage:
   npm run bench:quality -- --format obliqa --passages ZIP|DIR --questions FILE [options]
 options: --json FILE  --queries N (a seeded sample)  --alphas 0.5,0.8,1  --configs default,dense,bm25,hybrid,walk
          --weights 0.7,0.9 (also flat hybrids at these BM25 weights, named hybrid-w<weight>)
-         --profile FILE.cpuprofile (a CPU profile of the queries only)`;
+         --profile FILE.cpuprofile (a CPU profile of the queries only)
+         --quantization f32|f16|i8 (the HNSW index's)`;
 
 const { values: args } = parseArgs({
   options: {
@@ -39,6 +41,7 @@ const { values: args } = parseArgs({
     weights: { type: 'string', default: '' },
     profile: { type: 'string' },
     configs: { type: 'string', default: 'default,dense,bm25,hybrid,walk' },
+    quantization: { type: 'string', default: 'f32' },
     help: { type: 'boolean', short: 'h' },
   },
   allowPositionals: false,
@@ -106,7 +109,13 @@ console.log(
 const model = new TransformersEmbedder();
 const cache = new EmbeddingCache(`${set.dataset}-${model.id.replace(/\W/g, '_')}`, model.dimensions);
 const embedder = cachedEmbedder(model, cache);
-const longship = await openLongship({ store: await openMemoryStore(), embedder });
+const quantization = args.quantization as Quantization;
+if (!['f32', 'f16', 'i8'].includes(quantization)) fail(`--quantization must be f32, f16 or i8`);
+const longship = await openLongship({
+  store: await openMemoryStore(),
+  embedder,
+  vectorIndex: { quantization },
+});
 
 const ingestStarted = performance.now();
 let reported = 0;

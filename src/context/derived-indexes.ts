@@ -32,6 +32,10 @@ export interface DerivedIndexesOptions {
   usearch: UsearchModule;
   /** The embedder's dimensions. */
   dimensions: number;
+  /**
+   * The HNSW index's settings. Quantization defaults to `'i8'`, unlike a bare VectorIndex: a quarter
+   * of f32's memory and snapshot, and fused with BM25 it ranks as well (README, "Quantization").
+   */
   vectorIndex?: Omit<VectorIndexOptions, 'dimensions'>;
   /** Used when the BM25 index is built from scratch; a snapshot keeps the options it was built with. */
   lexicalIndex?: LexicalIndexOptions;
@@ -128,7 +132,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
   #closed = false;
 
   constructor(options: DerivedIndexesOptions) {
-    this.#options = options;
+    this.#options = { ...options, vectorIndex: { quantization: 'i8', ...options.vectorIndex } };
     this.#raw = options.store;
     this.#delayMs = options.snapshotDelayMs ?? 2000;
     this.store = catchingUpStore(options.store, (seq) => this.#afterCommit(seq));
