@@ -189,6 +189,10 @@ bool graph_is_sound(std::uint8_t const* bytes, std::uint64_t length, std::uint64
                header.max_level;
 }
 
+// load()/view() leave the key -> slot table out (search never reads it): the calls that look keys up
+// fill it first, once. False when out of memory.
+bool keys_ready(longship_index_t* handle) { return handle->index.restore_key_lookups(); }
+
 void write_results(index_dense_t::search_result_t const& result, double* keys, float* distances,
                    std::size_t* found) {
     std::size_t count = result.size();
@@ -249,7 +253,7 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_add(longship_index_t* handle, do
     index_dense_t& index = handle->index;
     if (handle->viewed)
         return fail(longship_read_only_k, "A viewed index is read-only", error);
-    if (!ensure_capacity(index, count))
+    if (!keys_ready(handle) || !ensure_capacity(index, count))
         return fail(longship_out_of_memory_k, "Out of memory while growing the index", error);
     std::size_t dims = index.dimensions();
     for (std::size_t i = 0; i != count; ++i) {
@@ -306,6 +310,8 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_score_keys(longship_index_t* han
                                                            float* distances, std::size_t* found,
                                                            char const** error) {
     index_dense_t& index = handle->index;
+    if (!keys_ready(handle))
+        return fail(longship_out_of_memory_k, "Out of memory while indexing the keys", error);
     metric_punned_t const& metric = index.metric();
     scalar_kind_t scalar = index.scalar_kind();
     byte_t* stored = reinterpret_cast<byte_t*>(scratch);
@@ -355,6 +361,8 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_remove(longship_index_t* handle,
                                                        char const** error) {
     if (handle->viewed)
         return fail(longship_read_only_k, "A viewed index is read-only", error);
+    if (!keys_ready(handle))
+        return fail(longship_out_of_memory_k, "Out of memory while indexing the keys", error);
     auto result = handle->index.remove(static_cast<vector_key_t>(key));
     if (!result)
         return fail(result, longship_usearch_k, error);
@@ -362,12 +370,17 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_remove(longship_index_t* handle,
     return longship_ok_k;
 }
 
+// 1 present, 0 absent, -1 out of memory (filling the key table).
 EMSCRIPTEN_KEEPALIVE int longship_contains(longship_index_t* handle, double key) {
+    if (!keys_ready(handle))
+        return -1;
     return handle->index.contains(static_cast<vector_key_t>(key)) ? 1 : 0;
 }
 
-// Writes the stored vector, dequantised to f32, and returns 1; 0 when the key is absent.
+// Writes the stored vector, dequantised to f32, and returns 1; 0 when the key is absent, -1 out of memory.
 EMSCRIPTEN_KEEPALIVE int longship_get(longship_index_t* handle, double key, float* vector) {
+    if (!keys_ready(handle))
+        return -1;
     return handle->index.get(static_cast<vector_key_t>(key), vector) ? 1 : 0;
 }
 
@@ -436,6 +449,7 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_load(longship_index_t* handle, s
         return longship_corrupt_k;
 
     memory_mapped_file_t file(reinterpret_cast<byte_t*>(buffer), length);
+    handle->index.defer_key_lookups();
     auto result = view ? handle->index.view(std::move(file)) : handle->index.load(std::move(file));
     if (!result)
         return fail(result, longship_corrupt_k, error);

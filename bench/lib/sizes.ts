@@ -33,6 +33,8 @@ export async function shippedSizes(): Promise<SizeFigure[]> {
       platform: 'neutral',
       write: false,
       logLevel: 'silent',
+      // The neutral platform reads no package.json main fields by default, so comlink did not resolve.
+      mainFields: ['module', 'main'],
       external: ['node:*', '@huggingface/transformers'],
     });
     const js = bundled.outputFiles[0]!.contents;

@@ -382,14 +382,18 @@ class UsearchIndex implements VectorIndex {
 
   contains(key: number): boolean {
     checkKey(key);
-    return this.module.exports._longship_contains(this.handle, key) === 1;
+    const found = this.module.exports._longship_contains(this.handle, key);
+    if (found < 0) throw keyTableFull();
+    return found === 1;
   }
 
   get(key: number): Float32Array | undefined {
     const handle = this.handle;
     checkKey(key);
     return withHeap(this.module, this.dimensions * 4, (at) => {
-      if (!this.module.exports._longship_get(handle, key, at)) return undefined;
+      const found = this.module.exports._longship_get(handle, key, at);
+      if (found < 0) throw keyTableFull();
+      if (found === 0) return undefined;
       return new Float32Array(this.module.memory.buffer, at, this.dimensions).slice();
     });
   }
@@ -493,4 +497,9 @@ export function distance(metric: Metric, a: Float32Array, b: Float32Array): numb
   if (a2 === 0 && b2 === 0) return 0;
   if (a2 === 0 || b2 === 0) return 1;
   return 1 - ab / Math.sqrt(a2 * b2);
+}
+
+// An opened index fills its key table on the first lookup (wasm/binding.cpp keys_ready): that can run out of heap.
+function keyTableFull(): LongshipError {
+  return new LongshipError('OUT_OF_MEMORY', 'out of WASM memory while indexing the keys of an opened index');
 }

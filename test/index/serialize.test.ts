@@ -111,6 +111,43 @@ describe('serialized indexes', () => {
     for (const index of [copy, view, original]) index.dispose();
   });
 
+  // Opening leaves the key table out (wasm/patches/lazy-key-lookups.patch): whichever key lookup comes
+  // first must fill it, and a size counted before it must already leave the removed keys out.
+  it('after opening, the first call of each kind that looks keys up finds them all', () => {
+    const original = build('f32', 10);
+    const bytes = original.serialize();
+    const firstCalls: ((index: VectorIndex) => void)[] = [
+      (index) => expect(index.size).toBe(count - 10),
+      (index) => expect(index.contains(0)).toBe(false),
+      (index) => expect(index.get(1)).toEqual(original.get(1)),
+      (index) => expect(index.get(7)).toBeUndefined(),
+      (index) =>
+        expect(
+          index.search(data.row(3), 2, { allow: [3, 7, 8], exactBelow: 10 }).map((hit) => hit.key),
+        ).toEqual([3, 8]),
+      (index) => expect(index.remove(1)).toBe(true),
+      (index) => expect(index.remove(0)).toBe(false),
+      (index) => expectLongshipError(() => index.add(1, data.row(1)), 'DUPLICATE_KEY'),
+      (index) => index.add(0, data.row(0)),
+    ];
+    for (const [i, first] of firstCalls.entries()) {
+      for (const view of [false, true]) {
+        if (view && i >= 5) continue; // writes: a view refuses them before looking at any key
+        const opened = loadVectorIndex(usearch, bytes, { view });
+        first(opened);
+        const removedNow = i === 5 ? 1 : 0;
+        const addedNow = i === 8 ? 1 : 0;
+        expect(opened.size).toBe(count - 10 - removedNow + addedNow);
+        expect(opened.contains(1)).toBe(removedNow === 0);
+        expect(opened.contains(0)).toBe(addedNow === 1);
+        expect(opened.contains(14)).toBe(false);
+        expect(opened.contains(count - 1)).toBe(true);
+        opened.dispose();
+      }
+    }
+    original.dispose();
+  });
+
   it('an empty index round-trips, and expansionSearch applies on load', () => {
     const empty = createVectorIndex(usearch, { dimensions: 7, metric: 'ip', quantization: 'f16' });
     for (const view of [false, true]) {
