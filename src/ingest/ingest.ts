@@ -1,7 +1,9 @@
 /**
  * Ingestion from input to committed store writes: read → plan (against what the store holds, so
- * unchanged nodes are skipped) → embed → one commit per document, so a crash or a cancellation
- * leaves each document whole or absent. The queue (queue.ts) runs these one job at a time.
+ * unchanged nodes are skipped) → embed → commit the documents of each embedding call together, so
+ * a crash or a cancellation leaves each document whole or absent, and a commit's fixed cost (an
+ * IndexedDB transaction, a change record, an index catch-up) is paid once per call, not per
+ * document. The queue (queue.ts) runs these one job at a time.
  */
 import { contextTypeOf, isWithin, join, parseUri, roots, type VikingUri } from '../context/uri.js';
 import type { ChunkOptions } from '../embed/chunk.js';
@@ -92,7 +94,7 @@ export interface IngestResult {
 
 export interface Ingestor {
   /**
-   * Reads, plans, embeds and commits `input` under `options.target`, one commit per document.
+   * Reads, plans, embeds and commits `input` under `options.target`, each document whole or not at all.
    * Adding the same input again writes only what changed, and nothing when nothing did; what the
    * store holds below each document's node (or below a named folder's directory) and the input no
    * longer has is deleted. Throws what readInput throws, `ABORTED`, `EMBEDDER_MISMATCH`, and the
@@ -108,7 +110,7 @@ export interface Ingestor {
   refreshParents(uri: string, options?: { signal?: AbortSignal }): Promise<void>;
 }
 
-/** Embedding is batched across documents up to about this many nodes, then each document is committed. */
+/** Embedding is batched across documents up to about this many nodes, then they are committed together. */
 const nodesPerEmbedCall = 32;
 
 /** One commit: a document's writes and deletions (or, last, what belongs to no single document). */
@@ -116,6 +118,35 @@ interface Unit {
   uri?: string;
   writes: NodeWrite[];
   deletions: string[];
+}
+
+/**
+ * The units in commits of as many as can share one: a unit starts a new commit when it deletes a URI
+ * that an earlier unit of the commit writes or deletes, or writes one that an earlier unit deletes,
+ * since one batch's deletions and writes are not applied in unit order.
+ */
+function commitParts(units: readonly Unit[]): Unit[][] {
+  const parts: Unit[][] = [];
+  let part: Unit[] = [];
+  let written = new Set<string>();
+  let deleted = new Set<string>();
+  for (const unit of units) {
+    const writes = unit.writes.map((write) => write.node.uri as string);
+    const clash =
+      unit.deletions.some((uri) => written.has(uri) || deleted.has(uri)) ||
+      writes.some((uri) => deleted.has(uri));
+    if (clash) {
+      parts.push(part);
+      part = [];
+      written = new Set();
+      deleted = new Set();
+    }
+    part.push(unit);
+    for (const uri of writes) written.add(uri);
+    for (const uri of unit.deletions) deleted.add(uri);
+  }
+  if (part.length > 0) parts.push(part);
+  return parts;
 }
 
 const asPrevious = (node: NodeRecord): PreviousNode => ({
@@ -253,16 +284,20 @@ export function createIngestor(parts: IngestorParts): Ingestor {
       }
       const vectors = await embedWrites(writes, embedder, chunking, signal);
       let at = 0;
-      for (const unit of group) {
-        const mine = vectors.slice(at, at + unit.writes.length);
-        at += unit.writes.length;
-        const batch = await buildBatch(keys, unit.writes, mine, unit.deletions, context);
+      for (const part of commitParts(group)) {
+        const partWrites = part.flatMap((unit) => unit.writes);
+        const mine = vectors.slice(at, at + partWrites.length);
+        at += partWrites.length;
+        const deletions = part.flatMap((unit) => unit.deletions);
+        const batch = await buildBatch(keys, partWrites, mine, deletions, context);
         if (!isEmptyBatch(batch)) {
           checkAborted(signal);
-          report({ phase: 'write', done, total, ...(unit.uri ? { uri: unit.uri } : {}) });
+          const uri = part.find((unit) => unit.uri !== undefined)?.uri;
+          report({ phase: 'write', done, total, ...(uri ? { uri } : {}) });
           await store.commit(batch, signal);
         }
-        if (unit.uri !== undefined) {
+        for (const unit of part) {
+          if (unit.uri === undefined) continue;
           done++;
           report({ phase: 'write', done, total, uri: unit.uri });
         }

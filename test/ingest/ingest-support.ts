@@ -141,3 +141,8 @@ export function guide(usage = prose('usage', 80)): string {
 export function note(topic: string, sentences = 4): string {
   return `# ${topic}\n\n${prose(topic, sentences)}\n`;
 }
+
+/** A folder of `count` one-node notes: more than one embedding call's worth when over 32. */
+export function notes(count: number): { path: string; content: string }[] {
+  return Array.from({ length: count }, (_, i) => ({ path: `note-${i}.md`, content: note(`topic ${i}`) }));
+}

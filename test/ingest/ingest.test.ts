@@ -10,6 +10,7 @@ import {
   hashEmbedder,
   hookedStore,
   note,
+  notes,
   quotaStore,
   stores,
   touched,
@@ -241,14 +242,14 @@ describe.each(stores)('ingestion into a %s', (_, open) => {
     expect(await dump(store)).toEqual(before);
   });
 
-  it('stops after the document being committed when cancelled, leaving it whole and the rest out', async () => {
+  it('stops after the commit being written when cancelled, leaving its documents whole and the rest out', async () => {
     const base = await open();
     const controller = new AbortController();
-    // Cancel as soon as the first document's commit has gone through.
+    // Cancel as soon as the first commit (the documents of one embedding call) has gone through.
     const store = hookedStore(base, undefined, (commit) => commit === 1 && controller.abort('stop'));
     const { embedder } = hashEmbedder();
     const ingestor = createIngestor({ store, embedder });
-    const folder = ['one', 'two', 'three'].map((n) => ({ path: `${n}.md`, content: guide(prose(n, 70)) }));
+    const folder = notes(40);
     const done: string[] = [];
     const error = await rejectsWith(
       () =>
@@ -260,17 +261,19 @@ describe.each(stores)('ingestion into a %s', (_, open) => {
       'ABORTED',
     );
     expect(error.cause).toBe('stop');
-    expect(done).toEqual([`${docs}/one.md`]);
-    const one = await store.descendants(`${docs}/one.md`);
-    expect(one).toHaveLength(3);
-    for (const node of one) expect((await store.vectorsOfNode(node.key)).length).toBeGreaterThan(0);
-    expect(await store.node(`${docs}/two.md`)).toBeUndefined();
-    expect(await store.node(`${docs}/three.md`)).toBeUndefined();
+    expect(done.length).toBeGreaterThan(0);
+    expect(done.length).toBeLessThan(folder.length);
+    for (const { path } of folder) {
+      const node = await store.node(`${docs}/${path}`);
+      if (!done.includes(`${docs}/${path}`)) expect(node).toBeUndefined();
+      else expect((await store.vectorsOfNode(node!.key)).length).toBeGreaterThan(0);
+    }
     expect(await store.verify()).toMatchObject({ ok: true });
 
     // Adding the folder again completes it, keeping what was already there.
     const rest = await ingestor.addResource(folder, { target: docs });
-    expect(rest).toMatchObject({ unchanged: 4, added: 8 });
+    expect(rest.added).toBe(folder.length - done.length);
+    expect(rest.unchanged).toBeGreaterThanOrEqual(done.length);
     expect(await store.verify()).toMatchObject({ ok: true });
   });
 
@@ -278,11 +281,12 @@ describe.each(stores)('ingestion into a %s', (_, open) => {
     const base = await open();
     const { embedder } = hashEmbedder();
     const ingestor = createIngestor({ store: quotaStore(base, (n) => n === 2), embedder });
-    const folder = ['one', 'two'].map((n) => ({ path: `${n}.md`, content: note(n) }));
+    const folder = notes(40);
     const error = await rejectsWith(() => ingestor.addResource(folder, { target: docs }), 'QUOTA_EXCEEDED');
     expect(error.cause).toBeInstanceOf(Error);
-    expect(await base.node(`${docs}/one.md`)).toBeDefined();
-    expect(await base.node(`${docs}/two.md`)).toBeUndefined();
+    // The first embedding call's documents were committed; the second's commit failed whole.
+    expect(await base.node(`${docs}/${folder[0]!.path}`)).toBeDefined();
+    expect(await base.node(`${docs}/${folder.at(-1)!.path}`)).toBeUndefined();
     expect(await base.verify()).toMatchObject({ ok: true });
   });
 });
