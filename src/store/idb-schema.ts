@@ -16,7 +16,11 @@ export interface LongshipDB extends DBSchema {
   /** One record, under {@link STATE_KEY}. */
   meta: { key: string; value: StoreState };
   snapshots: { key: string; value: SnapshotHeader };
-  snapshotChunks: { key: [string, string, number]; value: SnapshotChunk };
+  /** Chunks written since Blobs were used hold a Blob; older ones a Uint8Array. Both read. */
+  snapshotChunks: {
+    key: [string, string, number];
+    value: Omit<SnapshotChunk, 'bytes'> & { bytes: Uint8Array | Blob };
+  };
 }
 
 export type StoreName = StoreNames<LongshipDB>;

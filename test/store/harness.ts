@@ -119,12 +119,15 @@ export function idbHarness(
       async corruptSnapshot(snapshotName, how, index = 0) {
         const header = await edit('snapshots', (s) => request(s.get(snapshotName)));
         const key = [snapshotName, header.generation, index];
-        await edit('snapshotChunks', async (s) => {
-          if (how === 'drop-chunk') return request(s.delete(key));
-          const chunk = await request(s.get(key));
-          chunk.bytes[chunk.bytes.length >> 1] ^= 0xff;
-          return request(s.put(chunk));
-        });
+        if (how === 'drop-chunk') return edit('snapshotChunks', (s) => request(s.delete(key)));
+        // Chunks are Blobs: read outside the transaction, which would not wait for the read.
+        const chunk = await edit('snapshotChunks', (s) => request(s.get(key)));
+        const blob = chunk.bytes instanceof Blob;
+        const bytes = blob ? new Uint8Array(await chunk.bytes.arrayBuffer()) : chunk.bytes;
+        bytes[bytes.length >> 1] ^= 0xff;
+        await edit('snapshotChunks', (s) =>
+          request(s.put({ ...chunk, bytes: blob ? new Blob([bytes]) : bytes })),
+        );
       },
       chunkIds: () =>
         edit('snapshotChunks', (s) => request(s.getAllKeys()) as Promise<Array<[string, string, number]>>),

@@ -23,6 +23,42 @@ function openRaw(factory: IDBFactory, name: string, version?: number): Promise<I
 }
 
 describe('IdbStore', () => {
+  it('keeps snapshot chunks as Blobs, and still reads chunks kept as Uint8Arrays', async () => {
+    const factory = new IDBFactory();
+    const harness = idbHarness(factory, 'blob-chunks');
+    const store = await harness.open({ embedder: EMBEDDER });
+    // Over two chunks, not a multiple of 4 MiB.
+    const bytes = new Uint8Array(9 * 1024 * 1024 + 13).map((_, i) => (i * 2654435761) >>> 27);
+    await store.putSnapshot({ name: 'big', seq: 0, bytes });
+    await store.close();
+
+    const raw = await openRaw(factory, 'blob-chunks');
+    const all = <T>(request: IDBRequest<T>) =>
+      new Promise<T>((resolve, reject) => {
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    const chunks = await all(raw.transaction('snapshotChunks').objectStore('snapshotChunks').getAll());
+    expect(chunks).toHaveLength(3);
+    expect(chunks.every((chunk) => chunk.bytes instanceof Blob)).toBe(true);
+    // The layout before Blobs: the same chunks, as Uint8Arrays.
+    const arrays = await Promise.all(
+      chunks.map(async (chunk) => ({ ...chunk, bytes: new Uint8Array(await chunk.bytes.arrayBuffer()) })),
+    );
+    const tx = raw.transaction('snapshotChunks', 'readwrite');
+    for (const chunk of arrays) tx.objectStore('snapshotChunks').put(chunk);
+    await new Promise((resolve) => {
+      tx.oncomplete = resolve;
+    });
+    raw.close();
+
+    const again = await harness.open({ embedder: EMBEDDER });
+    const read = (await again.snapshot('big'))!.bytes;
+    // Not toEqual: it compares 9 M elements one by one.
+    expect(Buffer.compare(read, bytes)).toBe(0);
+    await again.close();
+  });
+
   it('uses the store schema version as the database version', async () => {
     expect(IDB_SCHEMA_VERSION).toBe(STORE_SCHEMA_VERSION);
     const store = await idbHarness().open();
