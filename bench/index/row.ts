@@ -28,6 +28,9 @@ export interface Row {
   /** Longship, in place: opening bytes already written into the heap, as a writable copy or as a view. */
   open_load_ms?: number | null;
   open_view_ms?: number | null;
+  /** Longship, in place: the same open in the instance whose heap the build already grew (no page faults). */
+  open_load_warm_ms?: number | null;
+  open_view_warm_ms?: number | null;
   /** Recall@k of the index opened from its serialized bytes (the same queries). */
   load_recall10?: number | null;
   view_recall10?: number | null;
