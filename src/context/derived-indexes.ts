@@ -309,6 +309,17 @@ class StoreDerivedIndexes implements DerivedIndexes {
     return { seq: snapshot.seq };
   }
 
+  /**
+   * The graph, writable: one opened from its snapshot is a view (searchable at once, no copy) until
+   * its first write, which copies it into a writable index from the bytes the view reads.
+   */
+  #writableVectors(): VectorIndex {
+    const view = this.#held().vectors;
+    const writable = view.writable();
+    this.#vectors = writable;
+    return writable;
+  }
+
   #replace(side: 'vector', index: VectorIndex, owners: VectorOwners): void;
   #replace(side: 'lexical', index: LexicalIndex): void;
   #replace(side: 'nodes', catalogue: NodeCatalogue): void;
@@ -387,7 +398,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
       [...keysOf(nodeChanges, 'addedNodeKeys')].map((key) => this.#raw.nodeByKey(key)),
     );
     // From here on nothing awaits, so a snapshot never sees half a replay.
-    const { vectors: vectorIndex, lexical, nodes: catalogue } = this.#held();
+    const { lexical, nodes: catalogue } = this.#held();
     const reached = changes.at(-1)?.seq ?? last;
     // Nodes still there are set over their old selves, so the catalogue sees what changed in place.
     const current = new Set<number>();
@@ -401,6 +412,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
     this.#applied.lexical = Math.max(this.#applied.lexical, reached);
     if (touchedPostings.size > 0) this.#altered.lexical = this.#applied.lexical;
     try {
+      const vectorIndex = touchedVectors.size > 0 ? this.#writableVectors() : this.#held().vectors;
       for (const key of touchedVectors) {
         if (vectorIndex.contains(key)) vectorIndex.remove(key);
         this.#owners.delete(key);
@@ -535,7 +547,8 @@ function loadPieces(usearch: UsearchModule, graph: SnapshotPieces): VectorIndex 
     room.dispose();
     throw error;
   }
-  return room.open();
+  // A view: a load would copy the bytes once more before the first search (see #writableVectors).
+  return room.open({ view: true });
 }
 
 function addVectors(index: VectorIndex, owners: VectorOwners, records: readonly VectorRecord[]): void {

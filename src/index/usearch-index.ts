@@ -39,7 +39,7 @@ const leaks =
  * index.search(new Float32Array([1, 0.1, 0]), 1); // [{ key: 1, distance: ≈0.005 }]
  */
 export function createVectorIndex(module: UsearchModule, options: VectorIndexOptions): VectorIndex {
-  return new UsearchIndex(module, newHandle(module, options), false);
+  return new UsearchIndex(module, newHandle(module, options));
 }
 
 /**
@@ -113,21 +113,12 @@ class HeapBytes implements IndexBytes {
     let handle = 0;
     let owned = false;
     try {
-      handle = newHandle(module, { dimensions: 1 });
-      withHeap(module, 4, (errorSlot) => {
-        const status = trap(() =>
-          module.exports._longship_load(handle, buffer, length, view ? 1 : 0, errorSlot),
-        );
-        check(module, status, errorSlot, 'Could not load the index');
-      });
+      handle = openHandle(module, buffer, length, view);
       owned = view;
-    } catch (error) {
-      if (handle) module.exports._longship_index_free(handle);
-      throw error;
     } finally {
       if (!owned) module.exports._free(buffer);
     }
-    const index = new UsearchIndex(module, handle, view);
+    const index = new UsearchIndex(module, handle, view ? { buffer, length } : undefined);
     if (options.expansionSearch) index.changeExpansion({ search: options.expansionSearch });
     return index;
   }
@@ -141,6 +132,23 @@ class HeapBytes implements IndexBytes {
     if (!this.#buffer) throw new LongshipError('DISPOSED', 'the bytes were opened or disposed');
     return this.#buffer;
   }
+}
+
+/** A new index read from the serialized bytes at `buffer`: in place (view) or copied (load). */
+function openHandle(module: UsearchModule, buffer: number, length: number, view: boolean): number {
+  const handle = newHandle(module, { dimensions: 1 });
+  try {
+    withHeap(module, 4, (errorSlot) => {
+      const status = trap(() =>
+        module.exports._longship_load(handle, buffer, length, view ? 1 : 0, errorSlot),
+      );
+      check(module, status, errorSlot, 'Could not load the index');
+    });
+  } catch (error) {
+    module.exports._longship_index_free(handle);
+    throw error;
+  }
+  return handle;
 }
 
 function newHandle(module: UsearchModule, options: VectorIndexOptions): number {
@@ -181,14 +189,19 @@ class UsearchIndex implements VectorIndex {
   readonly quantization: Quantization;
   readonly connectivity: number;
   #handle: number;
+  /** Set through changeExpansion: the serialized bytes do not keep them. */
+  #expansion: { add?: number; search?: number } = {};
+  /** For a view, the bytes it reads (and owns). */
+  readonly #viewed: { buffer: number; length: number } | undefined;
 
   constructor(
     private readonly module: UsearchModule,
     handle: number,
-    readOnly: boolean,
+    viewed?: { buffer: number; length: number },
   ) {
     this.#handle = handle;
-    this.readOnly = readOnly;
+    this.#viewed = viewed;
+    this.readOnly = viewed !== undefined;
     const x = module.exports;
     this.dimensions = x._longship_dimensions(handle);
     this.metric = metrics[x._longship_metric(handle)]!;
@@ -403,6 +416,7 @@ class UsearchIndex implements VectorIndex {
     if (add !== undefined) checkParameter('expansionAdd', add);
     if (search !== undefined) checkParameter('expansionSearch', search);
     this.module.exports._longship_change_expansion(handle, add ?? 0, search ?? 0);
+    this.#expansion = { ...this.#expansion, ...(add ? { add } : {}), ...(search ? { search } : {}) };
   }
 
   serialize(): Uint8Array {
@@ -413,6 +427,17 @@ class UsearchIndex implements VectorIndex {
       check(this.module, x._longship_save(handle, at + 4, length, at), at, 'serialize');
       return new Uint8Array(this.module.memory.buffer, at + 4, length).slice();
     });
+  }
+
+  writable(): VectorIndex {
+    if (!this.#handle) throw new LongshipError('DISPOSED', 'the index was disposed');
+    if (!this.#viewed) return this;
+    const { buffer, length } = this.#viewed;
+    const copy = new UsearchIndex(this.module, openHandle(this.module, buffer, length, false));
+    // The bytes do not carry the expansions; those set on the view carry over.
+    copy.changeExpansion(this.#expansion);
+    this.dispose();
+    return copy;
   }
 
   dispose(): void {

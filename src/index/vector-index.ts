@@ -72,6 +72,12 @@ export interface VectorIndex {
   /** The stored vector (dequantized to f32), or undefined. */
   get(key: number): Float32Array | undefined;
   changeExpansion(options: { add?: number; search?: number }): void;
+  /**
+   * This index if it is writable. A view is copied into a writable index from the bytes it reads
+   * (its expansions carry over) and then disposed: open a snapshot as a view to search at once,
+   * and pay for the copy only when the first write comes.
+   */
+  writable(): VectorIndex;
   /** The index in USearch's own format, readable by native USearch too. */
   serialize(): Uint8Array;
   /** Frees the WASM memory; any later call throws `DISPOSED`. */

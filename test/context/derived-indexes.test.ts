@@ -207,6 +207,29 @@ describe('reopening an IndexedDB store', () => {
   });
 });
 
+describe('a graph opened from its snapshot', () => {
+  it('is a view until the first vector write, then a writable copy with the same answers', async () => {
+    const harness = idbHarness(new IDBFactory());
+    const first = await openOn(harness);
+    await populate(first.tree, 0, 12);
+    await first.indexes.close();
+
+    const second = await openOn(harness);
+    expect(second.indexes.openedFrom.vector).toBe('snapshot');
+    expect(second.indexes.vectors.readOnly).toBe(true);
+    const before = await fingerprint(second.indexes);
+    // A relation writes no vector: still the view.
+    await second.tree.link(`${R}/set0/doc4.md`, `${R}/set1/doc5.md`, 'related');
+    expect(second.indexes.vectors.readOnly).toBe(true);
+    await second.tree.write(`${R}/set0/new.md`, text(999), { parents: true });
+    expect(second.indexes.vectors.readOnly).toBe(false);
+    expect(second.indexes.vectors.size).toBe(before.size[0]! + 1);
+    await second.tree.rm(`${R}/set0/new.md`);
+    expectSame(await fingerprint(second.indexes), before, true);
+    expect((await second.indexes.verify()).problems).toEqual([]);
+  });
+});
+
 describe('the vector index settings', () => {
   it('default to i8; a snapshot made with other settings is rebuilt in the ones asked for', async () => {
     const harness = idbHarness(new IDBFactory());

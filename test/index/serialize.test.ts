@@ -200,6 +200,34 @@ describe('allocateIndexBytes: bytes written in place, then opened', () => {
     original.dispose();
   });
 
+  it('a view made writable answers the same, takes writes, keeps its expansion, and frees the view', () => {
+    const original = build('i8', 50);
+    const expected = answers(original);
+    const bytes = original.serialize();
+    const room = allocateIndexBytes(usearch, bytes.length);
+    room.write(bytes, 0);
+    const view = room.open({ view: true });
+    view.changeExpansion({ search: 7 });
+    const narrow = answers(view);
+    expect(narrow).not.toEqual(expected); // so that the expansion carrying over is seen
+    const copy = view.writable();
+    expect(copy).not.toBe(view);
+    expect(copy.readOnly).toBe(false);
+    expect(answers(copy)).toEqual(narrow);
+    expectLongshipError(() => view.size, 'DISPOSED');
+    expectLongshipError(() => view.writable(), 'DISPOSED');
+    copy.changeExpansion({ search: 64 });
+    expect(answers(copy)).toEqual(expected);
+    expect(copy.writable()).toBe(copy);
+    // It writes: a new key is found, a removed one is not.
+    copy.add(count + 1, queries.row(0));
+    expect(copy.search(queries.row(0), 1)[0]!.key).toBe(count + 1);
+    expect(copy.remove(count + 1)).toBe(true);
+    expect(copy.contains(count + 1)).toBe(false);
+    copy.dispose();
+    original.dispose();
+  });
+
   it('a write that does not fit, or a bad length, is INVALID_ARGUMENT and leaves the bytes usable', () => {
     const original = build('f32');
     const bytes = original.serialize();
