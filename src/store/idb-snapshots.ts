@@ -8,12 +8,14 @@ import { throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
 import { fire, type IdbConnection, stateOf, under } from './idb-connection.js';
 import {
+  checkJoinedSnapshot,
   checkSnapshot,
   checkSnapshotInput,
   joinSnapshot,
   newGeneration,
   rechunk,
   type SnapshotChunk,
+  type SnapshotHeader,
   SnapshotSummer,
 } from './snapshot-format.js';
 import type { Snapshot, SnapshotInput, SnapshotPieces } from './store.js';
@@ -82,7 +84,14 @@ export async function readIdbSnapshot(
   connection: IdbConnection,
   name: string,
 ): Promise<Snapshot | undefined> {
-  return joinSnapshot(await readIdbSnapshotPieces(connection, name));
+  const stored = await readStored(connection, name);
+  if (!stored) return undefined;
+  const { header, chunks } = stored;
+  const blobs = chunks.map((chunk) => chunk.bytes);
+  if (!blobs.every((bytes) => bytes instanceof Blob)) return joinSnapshot(await checkPieces(stored));
+  // Blobs join without a copy, so the bytes are read once, into the one buffer they end up in.
+  const bytes = await new Blob(blobs).arrayBuffer().catch(() => undefined);
+  return bytes && checkJoinedSnapshot(header, chunks, new Uint8Array(bytes));
 }
 
 /** {@link readIdbSnapshot} without joining the chunks: each is a buffer of its own. */
@@ -90,12 +99,28 @@ export async function readIdbSnapshotPieces(
   connection: IdbConnection,
   name: string,
 ): Promise<SnapshotPieces | undefined> {
-  const stored = await connection.read(['snapshots', 'snapshotChunks'], 'snapshot', async (tx) => {
+  const stored = await readStored(connection, name);
+  return stored && checkPieces(stored);
+}
+
+type StoredChunk = Omit<SnapshotChunk, 'bytes'> & { bytes: Uint8Array | Blob };
+
+/** The header and the chunks of its generation, as stored. */
+function readStored(
+  connection: IdbConnection,
+  name: string,
+): Promise<{ header: SnapshotHeader; chunks: StoredChunk[] } | undefined> {
+  return connection.read(['snapshots', 'snapshotChunks'], 'snapshot', async (tx) => {
     const header = await tx.objectStore('snapshots').get(name);
     if (!header) return undefined;
     return { header, chunks: await tx.objectStore('snapshotChunks').getAll(under(name, header.generation)) };
   });
-  if (!stored) return undefined;
+}
+
+async function checkPieces(stored: {
+  header: SnapshotHeader;
+  chunks: StoredChunk[];
+}): Promise<SnapshotPieces | undefined> {
   // A Blob is read once the transaction is over: it stays readable, and reads run side by side.
   const chunks = await Promise.all(
     stored.chunks.map(

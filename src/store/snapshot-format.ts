@@ -102,19 +102,38 @@ export function checkSnapshot(
   header: SnapshotHeader,
   chunks: readonly SnapshotChunk[],
 ): SnapshotPieces | undefined {
-  if (chunks.length !== header.chunkCount) return undefined;
+  if (!inOrder(header, chunks)) return undefined;
   const total = chunks.reduce(
     (sum, c) => sum + (c.bytes instanceof Uint8Array ? c.bytes.length : Number.NaN),
     0,
   );
   if (total !== header.byteLength) return undefined;
   let crc = 0;
-  for (const [i, chunk] of chunks.entries()) {
-    if (chunk.index !== i || chunk.generation !== header.generation) return undefined;
-    crc = crc32(chunk.bytes, crc);
-  }
+  for (const chunk of chunks) crc = crc32(chunk.bytes, crc);
   if (crc !== header.checksum) return undefined;
   return { name: header.name, seq: header.seq, byteLength: total, pieces: chunks.map((c) => c.bytes) };
+}
+
+/**
+ * {@link checkSnapshot} for chunks already read into one buffer, in order (`chunks` say where from):
+ * the Snapshot, its bytes that buffer, or undefined.
+ */
+export function checkJoinedSnapshot(
+  header: SnapshotHeader,
+  chunks: readonly Pick<SnapshotChunk, 'index' | 'generation'>[],
+  bytes: Uint8Array,
+): Snapshot | undefined {
+  if (!inOrder(header, chunks) || bytes.length !== header.byteLength) return undefined;
+  if (crc32(bytes) !== header.checksum) return undefined;
+  return { name: header.name, seq: header.seq, bytes };
+}
+
+/** Every chunk of the header's generation, each once, in order. */
+function inOrder(header: SnapshotHeader, chunks: readonly Pick<SnapshotChunk, 'index' | 'generation'>[]) {
+  return (
+    chunks.length === header.chunkCount &&
+    chunks.every((chunk, i) => chunk.index === i && chunk.generation === header.generation)
+  );
 }
 
 /**
