@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, resolve, sep } from 'node:path';
+import { basename, extname, resolve, sep } from 'node:path';
 import { build } from 'esbuild';
 import { type Browser, chromium } from 'playwright-core';
 
@@ -105,4 +105,24 @@ export async function bundleForBrowser(entry: string): Promise<string> {
     external: ['node:*'],
   });
   return result.outputFiles[0]!.text;
+}
+
+/**
+ * {@link bundleForBrowser} split as an app's bundler splits it: what is imported dynamically (the
+ * model runtime) goes in chunks of its own, fetched only when used. Keyed by file name; the entry
+ * is `<its name>.js`.
+ */
+export async function bundleFilesForBrowser(entry: string): Promise<Record<string, string>> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    splitting: true,
+    outdir: 'bundle',
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    external: ['node:*'],
+  });
+  return Object.fromEntries(result.outputFiles.map((file) => [basename(file.path), file.text]));
 }
