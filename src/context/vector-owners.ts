@@ -7,7 +7,8 @@ import { LongshipError } from '../errors.js';
 /** A two-way map between vector keys and the node keys that own them. */
 export class VectorOwners {
   readonly #nodeOf = new Map<number, number>();
-  readonly #keysOf = new Map<number, number[]>();
+  /** A node's one vector key, or its keys when it has several: most nodes have one, and 100k arrays cost. */
+  readonly #keysOf = new Map<number, number | number[]>();
 
   get size(): number {
     return this.#nodeOf.size;
@@ -20,7 +21,8 @@ export class VectorOwners {
 
   /** The vector keys of a node, in the order they were added. */
   keysOf(nodeKey: number): readonly number[] {
-    return this.#keysOf.get(nodeKey) ?? [];
+    const keys = this.#keysOf.get(nodeKey);
+    return keys === undefined ? [] : typeof keys === 'number' ? [keys] : keys;
   }
 
   set(vectorKey: number, nodeKey: number): void {
@@ -29,18 +31,18 @@ export class VectorOwners {
     if (previous !== undefined) this.delete(vectorKey);
     this.#nodeOf.set(vectorKey, nodeKey);
     const keys = this.#keysOf.get(nodeKey);
-    if (keys) keys.push(vectorKey);
-    else this.#keysOf.set(nodeKey, [vectorKey]);
+    if (keys === undefined) this.#keysOf.set(nodeKey, vectorKey);
+    else if (typeof keys === 'number') this.#keysOf.set(nodeKey, [keys, vectorKey]);
+    else keys.push(vectorKey);
   }
 
   delete(vectorKey: number): void {
     const nodeKey = this.#nodeOf.get(vectorKey);
     if (nodeKey === undefined) return;
     this.#nodeOf.delete(vectorKey);
-    const keys = this.#keysOf.get(nodeKey) ?? [];
-    const rest = keys.filter((key) => key !== vectorKey);
-    if (rest.length > 0) this.#keysOf.set(nodeKey, rest);
-    else this.#keysOf.delete(nodeKey);
+    const rest = this.keysOf(nodeKey).filter((key) => key !== vectorKey);
+    if (rest.length === 0) this.#keysOf.delete(nodeKey);
+    else this.#keysOf.set(nodeKey, rest.length === 1 ? rest[0]! : rest);
   }
 
   /** `[vectorKey, nodeKey]` pairs as float64s: keys are safe integers, not always 32-bit. */
