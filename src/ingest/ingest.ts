@@ -114,36 +114,39 @@ export interface Ingestor {
 const nodesPerEmbedCall = 32;
 
 /** One commit: a document's writes and deletions (or, last, what belongs to no single document). */
-interface Unit {
+export interface Unit {
   uri?: string;
   writes: NodeWrite[];
   deletions: string[];
 }
 
 /**
- * The units in commits of as many as can share one: a unit starts a new commit when it deletes a URI
- * that an earlier unit of the commit writes or deletes, or writes one that an earlier unit deletes,
- * since one batch's deletions and writes are not applied in unit order.
+ * The units in commits of as many as can share one. One batch's deletions and writes are not applied
+ * in unit order, so a unit starts a new commit when a URI it deletes is, is within or holds one an
+ * earlier unit of the commit writes or deletes, or when it writes one that is or is within such a
+ * deletion. (Different documents never overlap so: this is a guard, not the common path.)
  */
-function commitParts(units: readonly Unit[]): Unit[][] {
+export function commitParts(units: readonly Unit[]): Unit[][] {
   const parts: Unit[][] = [];
   let part: Unit[] = [];
-  let written = new Set<string>();
-  let deleted = new Set<string>();
+  let touched: VikingUri[] = [];
+  let deleted: VikingUri[] = [];
+  const overlap = (a: VikingUri, b: VikingUri) => isWithin(a, b) || isWithin(b, a);
   for (const unit of units) {
-    const writes = unit.writes.map((write) => write.node.uri as string);
+    const writes = unit.writes.map((write) => write.node.uri);
+    const deletions = unit.deletions as VikingUri[];
     const clash =
-      unit.deletions.some((uri) => written.has(uri) || deleted.has(uri)) ||
-      writes.some((uri) => deleted.has(uri));
+      deletions.some((uri) => touched.some((other) => overlap(uri, other))) ||
+      writes.some((uri) => deleted.some((other) => isWithin(uri, other)));
     if (clash) {
       parts.push(part);
       part = [];
-      written = new Set();
-      deleted = new Set();
+      touched = [];
+      deleted = [];
     }
     part.push(unit);
-    for (const uri of writes) written.add(uri);
-    for (const uri of unit.deletions) deleted.add(uri);
+    touched.push(...writes, ...deletions);
+    deleted.push(...deletions);
   }
   if (part.length > 0) parts.push(part);
   return parts;
