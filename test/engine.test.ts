@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
+import { functionEmbedder } from '../src/embed/function-embedder.js';
 import { openLongship } from '../src/engine.js';
 import { LongshipError } from '../src/errors.js';
 import { openIdbStore } from '../src/store/idb-open.js';
@@ -24,6 +25,36 @@ describe('openLongship', () => {
     expect(again.indexes.openedFrom).toEqual({ vector: 'snapshot', lexical: 'snapshot', nodes: 'snapshot' });
     expect(await again.read(`${R}/notes/river.md`)).toBe('The river floods every spring.');
     expect(await again.relations(`${R}/notes`)).toHaveLength(1);
+    await again.close();
+  });
+
+  it('a find() waiting on its query embedding survives the write that makes the reopened graph writable', async () => {
+    const indexedDB = new IDBFactory();
+    const first = await openLongship({ embedder: hashEmbedder, indexedDB, name: 'engine-view' });
+    await first.write(`${R}/notes/river.md`, 'The river floods every spring.', { parents: true });
+    await first.close();
+
+    // Query embeddings wait for a gate; the documents' embeddings do not.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const gated = functionEmbedder({
+      id: hashEmbedder.id,
+      dimensions: hashEmbedder.dimensions,
+      embed: async (texts) => {
+        if (texts.some((text) => text.startsWith('river'))) await gate;
+        return hashEmbedder.embed(texts);
+      },
+    });
+    const again = await openLongship({ embedder: gated, indexedDB, name: 'engine-view' });
+    expect(again.indexes.vectors.readOnly).toBe(true);
+    const finding = again.find('river floods');
+    await again.write(`${R}/notes/lake.md`, 'The lake freezes every winter.');
+    expect(again.indexes.vectors.readOnly).toBe(false);
+    open();
+    const { resources } = await finding;
+    expect(resources.map((r) => r.uri)).toContain(`${R}/notes/river.md`);
     await again.close();
   });
 

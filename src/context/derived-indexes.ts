@@ -34,7 +34,7 @@ export interface DerivedIndexesOptions {
   dimensions: number;
   /**
    * The HNSW index's settings. Quantization defaults to `'i8'`, unlike a bare VectorIndex: a quarter
-   * of f32's memory and snapshot, and fused with BM25 it ranks as well (README, "Quantization").
+   * of f32's memory and snapshot, and fused with BM25 it ranks as well (README, "Vectors are i8 by default").
    */
   vectorIndex?: Omit<VectorIndexOptions, 'dimensions'>;
   /** Used when the BM25 index is built from scratch; a snapshot keeps the options it was built with. */

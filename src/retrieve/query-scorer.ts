@@ -50,8 +50,9 @@ export async function createQueryScorer(
   settings: ScorerSettings,
   signal: AbortSignal | undefined,
 ): Promise<QueryScorer> {
-  const { vectors, lexical } = sources;
-  const toSimilarity = vectors.metric === 'l2sq' ? (d: number) => -d : (d: number) => 1 - d;
+  // The indexes are read from `sources` where they are used, never kept across an await: a write
+  // meanwhile may replace them (a graph opened as a view is copied at its first write).
+  const toSimilarity = sources.vectors.metric === 'l2sq' ? (d: number) => -d : (d: number) => 1 - d;
 
   let queryVector: Float32Array | undefined;
   if (settings.useVector) {
@@ -65,7 +66,7 @@ export async function createQueryScorer(
   let lexicalHits: readonly LexicalHit[] = [];
   if (settings.useLexical && scope.byKey.size > 0) {
     const allow = (key: number) => scope.byKey.has(key);
-    lexicalHits = lexical.search(query, { limit: Number.POSITIVE_INFINITY, allow, sorted: false });
+    lexicalHits = sources.lexical.search(query, { limit: Number.POSITIVE_INFINITY, allow, sorted: false });
   }
   const bm25 = keyScores(lexicalHits);
   /** The keys of the best `count` BM25 matches that `admits` allows, best first (ties: lower key). */
@@ -89,6 +90,7 @@ export async function createQueryScorer(
   // The unfiltered searches of one query share their hits: a longer list serves a shorter request.
   let unfiltered: readonly SearchHit[] = [];
   const searchAll = (vector: Float32Array, k: number): readonly SearchHit[] => {
+    const vectors = sources.vectors;
     if (unfiltered.length < k && unfiltered.length < vectors.size) {
       // A little more than asked, so the next request (usually a bit longer) is served too.
       unfiltered = vectors.search(vector, Math.min(vectors.size, Math.ceil(k * 1.25)));
@@ -124,6 +126,7 @@ export async function createQueryScorer(
         if (seen === undefined || similarity > seen) best.set(nodeKey, similarity);
       }
     };
+    const vectors = sources.vectors;
     const exact = count <= exactBelow;
     const wanted = exact ? count : Math.min(k, count);
     // Most of the index allowed: search all of it, oversampled by the share that is not, and drop
