@@ -437,7 +437,7 @@ function report(json: Saved) {
   }
   lines.push(
     '- **find() end to end**: called from the demo page through `createLongship()` (comlink, SharedWorker), the query embedded by the bundled USE-lite (WASM, one thread), 40 questions × 3 rounds, after a warm-up round.',
-    '- **Ingestion**: `addResource()` of the 91 pages from the page, to its result (read, split, summarise, embed, one commit per document), fresh IndexedDB each run.',
+    '- **Ingestion**: `addResource()` of the 91 pages from the page, to its result (read, split, summarise, embed, one commit per embedding call of ~32 nodes), fresh IndexedDB each run.',
   );
   if (json.corporaDate && json.corporaDate !== json.date)
     lines.push(`- The sample corpus figures were measured ${json.corporaDate}.`);
