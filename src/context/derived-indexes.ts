@@ -51,7 +51,10 @@ export interface DerivedIndexes {
    * Writes made on the underlying store directly show up at the next {@link DerivedIndexes.catchUp}.
    */
   readonly store: Store;
-  /** The HNSW index over every stored vector. It is replaced when it has to be rebuilt: read it each time. */
+  /**
+   * The HNSW index over every stored vector. It is replaced when it has to be rebuilt, and, opened
+   * from a snapshot as a read-only view, at its first write: read it each time, never across an await.
+   */
   readonly vectors: VectorIndex;
   /** The BM25 index over every stored posting, keyed by node key. Replaced on a rebuild, as `vectors`. */
   readonly lexical: LexicalIndex;
