@@ -86,30 +86,46 @@ export async function readIdbSnapshot(
 ): Promise<Snapshot | undefined> {
   const stored = await readStored(connection, name);
   if (!stored) return undefined;
-  const { header, chunks } = stored;
-  const blobs = chunks.map((chunk) => chunk.bytes);
-  if (!blobs.every((bytes) => bytes instanceof Blob)) return joinSnapshot(await checkPieces(stored));
-  // Blobs join without a copy, so the bytes are read once, into the one buffer they end up in.
-  const bytes = await new Blob(blobs).arrayBuffer().catch(() => undefined);
-  return bytes && checkJoinedSnapshot(header, chunks, new Uint8Array(bytes));
+  const joined = await readJoined(stored);
+  if (joined !== undefined) return joined ?? undefined;
+  return joinSnapshot(await checkPieces(stored));
 }
 
-/** {@link readIdbSnapshot} without joining the chunks: each is a buffer of its own. */
+/**
+ * {@link readIdbSnapshot} as pieces, each a buffer of its own: one for a snapshot of Blobs (see
+ * readJoined), one per chunk for chunks kept as Uint8Arrays.
+ */
 export async function readIdbSnapshotPieces(
   connection: IdbConnection,
   name: string,
 ): Promise<SnapshotPieces | undefined> {
   const stored = await readStored(connection, name);
-  return stored && checkPieces(stored);
+  if (!stored) return undefined;
+  const joined = await readJoined(stored);
+  if (joined === undefined) return checkPieces(stored);
+  if (joined === null) return undefined;
+  const { bytes, ...rest } = joined;
+  return { ...rest, byteLength: bytes.length, pieces: [bytes] };
+}
+
+/**
+ * A snapshot whose chunks are all Blobs, read as one Blob: Blobs join without a copy, and Chromium
+ * reads one joined Blob faster than its parts side by side (31 MB: ~0.33 s against ~0.55 s). Null
+ * when it fails its checks; undefined when its chunks are not all Blobs.
+ */
+async function readJoined(stored: Stored): Promise<Snapshot | null | undefined> {
+  const { header, chunks } = stored;
+  const blobs = chunks.map((chunk) => chunk.bytes);
+  if (!blobs.every((bytes) => bytes instanceof Blob)) return undefined;
+  const bytes = await new Blob(blobs).arrayBuffer().catch(() => undefined);
+  return (bytes && checkJoinedSnapshot(header, chunks, new Uint8Array(bytes))) ?? null;
 }
 
 type StoredChunk = Omit<SnapshotChunk, 'bytes'> & { bytes: Uint8Array | Blob };
+type Stored = { header: SnapshotHeader; chunks: StoredChunk[] };
 
 /** The header and the chunks of its generation, as stored. */
-function readStored(
-  connection: IdbConnection,
-  name: string,
-): Promise<{ header: SnapshotHeader; chunks: StoredChunk[] } | undefined> {
+function readStored(connection: IdbConnection, name: string): Promise<Stored | undefined> {
   return connection.read(['snapshots', 'snapshotChunks'], 'snapshot', async (tx) => {
     const header = await tx.objectStore('snapshots').get(name);
     if (!header) return undefined;
@@ -117,10 +133,7 @@ function readStored(
   });
 }
 
-async function checkPieces(stored: {
-  header: SnapshotHeader;
-  chunks: StoredChunk[];
-}): Promise<SnapshotPieces | undefined> {
+async function checkPieces(stored: Stored): Promise<SnapshotPieces | undefined> {
   // A Blob is read once the transaction is over: it stays readable, and reads run side by side.
   const chunks = await Promise.all(
     stored.chunks.map(

@@ -254,8 +254,8 @@ export interface Store {
   /** The newest complete snapshot of that name, or undefined if none or if it fails its checksum. */
   snapshot(name: string): Promise<Snapshot | undefined>;
   /**
-   * The same snapshot in its stored pieces, for a reader that copies them straight to where they go
-   * (a WASM heap) rather than have them joined into one buffer first.
+   * The same snapshot in pieces, as the store reads them fastest (its chunks, or one buffer), for a
+   * reader that copies them straight to where they go (a WASM heap) rather than join them first.
    */
   snapshotPieces(name: string): Promise<SnapshotPieces | undefined>;
   deleteSnapshot(name: string): Promise<void>;

@@ -307,10 +307,11 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
       expect(got?.seq).toBe(1);
       expect(sameBytes(got?.bytes, big)).toBe(true);
       expect((await h.tamper.chunkIds()).length).toBe(3);
-      // The same bytes in their stored pieces, for a reader that copies them where they go.
+      // The same bytes in pieces, as the store reads them best (IdbStore: one), for a reader that
+      // copies them where they go.
       const stored = await store.snapshotPieces('hnsw');
       expect(stored).toMatchObject({ name: 'hnsw', seq: 1, byteLength: big.length });
-      expect(stored!.pieces.length).toBe(3);
+      expect(stored!.pieces.length).toBeGreaterThan(0);
       const joined = new Uint8Array(big.length);
       let at = 0;
       for (const piece of stored!.pieces) {
