@@ -4,6 +4,7 @@
 // snapshots (reopen_ms), reopen with the snapshots removed (rebuild_ms), and compare the time a
 // document spends in store + index with the time the bundled model takes to embed it.
 import 'fake-indexeddb/auto';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname } from 'node:path';
@@ -79,6 +80,25 @@ const loadAtStart = loadavg()[0]!;
 if (args.renderOnly) {
   if (!args.json) throw new Error('--render-only needs --json PATH');
   write(args.json, JSON.parse(readFileSync(args.json, 'utf8')) as Row[]);
+  process.exit(0);
+}
+// Each runtime in a process of its own, one after another: a reopen must start from a fresh WASM heap
+// and fresh memory, not from what the runtime before left grown and touched.
+if (args.runtimes.length > 1) {
+  const rest = process.argv
+    .slice(2)
+    .filter((flag, i, all) => flag !== '--runtimes' && all[i - 1] !== '--runtimes');
+  for (const [i, runtime] of args.runtimes.entries()) {
+    const more = i > 0 && args.json && !rest.includes('--append') ? ['--append'] : [];
+    const child = spawnSync(
+      process.execPath,
+      [...process.execArgv, process.argv[1]!, ...rest, ...more, '--runtimes', runtime],
+      {
+        stdio: 'inherit',
+      },
+    );
+    if (child.status !== 0) process.exit(child.status ?? 1);
+  }
   process.exit(0);
 }
 const log = (message: string) => console.log(`[${(performance.now() / 1000).toFixed(1)} s] ${message}`);
