@@ -9,7 +9,7 @@ import type { UsearchModule } from '../index/usearch-module.js';
 import type { VectorIndex, VectorIndexOptions } from '../index/vector-index.js';
 import { createLexicalIndex, loadLexicalIndex } from '../lexical/bm25-index.js';
 import type { LexicalIndex, LexicalIndexOptions } from '../lexical/lexical-index.js';
-import type { ChangeRecord, SnapshotPieces, Store, VectorRecord, VerifyReport } from '../store/store.js';
+import type { ChangeRecord, Store, VectorRecord, VerifyReport } from '../store/store.js';
 import { catchingUpStore } from './catching-up-store.js';
 import { catalogueProblems, lexicalIndexProblems, vectorIndexProblems } from './index-checks.js';
 import { NodeCatalogue, type NodeCatalogueView } from './node-catalogue.js';
@@ -268,15 +268,27 @@ class StoreDerivedIndexes implements DerivedIndexes {
 
   async #loadSnapshot(side: Side): Promise<{ seq: number } | undefined> {
     if (side === 'vector') {
-      // The graph's pieces go straight onto the WASM heap: joined first, 100k vectors took a
-      // second fresh copy of 200 MB.
-      const graph = await this.#raw.snapshotPieces(snapshotNames.vector);
+      // The graph's bytes go straight onto the WASM heap as they are read, and are searched where
+      // they lie (a view, until the first write): no buffer of their whole length is made first.
+      const { usearch } = this.#options;
+      const graph = await this.#raw.snapshotInto(snapshotNames.vector, (length) =>
+        allocateIndexBytes(usearch, length),
+      );
       if (!graph) return undefined;
-      const ownersSnapshot = await this.#raw.snapshot(OWNERS_SNAPSHOT);
-      // Owners from another seq (a crash between the two writes) cannot be trusted: rebuild.
-      if (ownersSnapshot?.seq !== graph.seq) return undefined;
-      const owners = VectorOwners.load(ownersSnapshot.bytes);
-      const index = loadPieces(this.#options.usearch, graph);
+      let owners: VectorOwners;
+      try {
+        const ownersSnapshot = await this.#raw.snapshot(OWNERS_SNAPSHOT);
+        // Owners from another seq (a crash between the two writes) cannot be trusted: rebuild.
+        if (ownersSnapshot?.seq !== graph.seq) {
+          graph.sink.dispose();
+          return undefined;
+        }
+        owners = VectorOwners.load(ownersSnapshot.bytes);
+      } catch (error) {
+        graph.sink.dispose();
+        throw error;
+      }
+      const index = graph.sink.open({ view: true });
       const expected = { dimensions: this.#options.dimensions, ...this.#options.vectorIndex };
       if (
         index.dimensions !== expected.dimensions ||
@@ -536,22 +548,6 @@ function keysOf(changes: readonly ChangeRecord[], ...fields: KeyField[]): Set<nu
   const keys = new Set<number>();
   for (const change of changes) for (const field of fields) for (const key of change[field]) keys.add(key);
   return keys;
-}
-
-function loadPieces(usearch: UsearchModule, graph: SnapshotPieces): VectorIndex {
-  const room = allocateIndexBytes(usearch, graph.byteLength);
-  try {
-    let offset = 0;
-    for (const piece of graph.pieces) {
-      room.write(piece, offset);
-      offset += piece.byteLength;
-    }
-  } catch (error) {
-    room.dispose();
-    throw error;
-  }
-  // A view: a load would copy the bytes once more before the first search (see #writableVectors).
-  return room.open({ view: true });
 }
 
 function addVectors(index: VectorIndex, owners: VectorOwners, records: readonly VectorRecord[]): void {

@@ -6,19 +6,22 @@
 
 import { throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
+import { crc32 } from './crc32.js';
 import { fire, type IdbConnection, stateOf, under } from './idb-connection.js';
 import {
   checkJoinedSnapshot,
   checkSnapshot,
   checkSnapshotInput,
+  inOrder,
   joinSnapshot,
   newGeneration,
+  piecesInto,
   rechunk,
   type SnapshotChunk,
   type SnapshotHeader,
   SnapshotSummer,
 } from './snapshot-format.js';
-import type { Snapshot, SnapshotInput, SnapshotPieces } from './store.js';
+import type { Snapshot, SnapshotInput, SnapshotPieces, SnapshotSink } from './store.js';
 
 /**
  * Writes a snapshot; the previous one of that name stays readable until the new one is complete.
@@ -92,20 +95,49 @@ export async function readIdbSnapshot(
 }
 
 /**
- * {@link readIdbSnapshot} as pieces, each a buffer of its own: one for a snapshot of Blobs (see
- * readJoined), one per chunk for chunks kept as Uint8Arrays.
+ * {@link readIdbSnapshot} written into a sink as it is read (Store.snapshotInto). A snapshot of Blobs
+ * is streamed as one joined Blob, its checksum summed on the way, so no buffer of its whole length
+ * is ever made: 66 MB of fresh memory costs ~0.2 s in page faults on a small VM.
  */
-export async function readIdbSnapshotPieces(
+export async function readIdbSnapshotInto<S extends SnapshotSink>(
   connection: IdbConnection,
   name: string,
-): Promise<SnapshotPieces | undefined> {
+  open: (byteLength: number) => S,
+): Promise<{ seq: number; sink: S } | undefined> {
   const stored = await readStored(connection, name);
   if (!stored) return undefined;
-  const joined = await readJoined(stored);
-  if (joined === undefined) return checkPieces(stored);
-  if (joined === null) return undefined;
-  const { bytes, ...rest } = joined;
-  return { ...rest, byteLength: bytes.length, pieces: [bytes] };
+  const { header, chunks } = stored;
+  const blobs = chunks.map((chunk) => chunk.bytes);
+  if (!blobs.every((bytes) => bytes instanceof Blob)) return piecesInto(await checkPieces(stored), open);
+  if (!inOrder(header, chunks)) return undefined;
+  const sink = open(header.byteLength);
+  const reader = new Blob(blobs).stream().getReader();
+  let offset = 0;
+  let crc = 0;
+  for (;;) {
+    // A Blob that cannot be read back makes the snapshot missing; what the sink throws is thrown.
+    const read = await reader.read().catch(() => undefined);
+    if (!read || read.done) break;
+    const bytes = read.value;
+    if (offset + bytes.length > header.byteLength) {
+      await reader.cancel();
+      break;
+    }
+    crc = crc32(bytes, crc);
+    try {
+      sink.write(bytes, offset);
+    } catch (error) {
+      sink.dispose();
+      await reader.cancel();
+      throw error;
+    }
+    offset += bytes.length;
+  }
+  if (offset !== header.byteLength || crc !== header.checksum) {
+    sink.dispose();
+    return undefined;
+  }
+  return { seq: header.seq, sink };
 }
 
 /**

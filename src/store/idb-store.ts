@@ -10,12 +10,7 @@ import { decideEmbedder } from './embedder-check.js';
 import { fire, IdbConnection, stateOf, type Tx, under } from './idb-connection.js';
 import { toStoreError } from './idb-errors.js';
 import { type LongshipDB, STATE_KEY, type StoreName } from './idb-schema.js';
-import {
-  deleteIdbSnapshot,
-  putIdbSnapshot,
-  readIdbSnapshot,
-  readIdbSnapshotPieces,
-} from './idb-snapshots.js';
+import { deleteIdbSnapshot, putIdbSnapshot, readIdbSnapshot, readIdbSnapshotInto } from './idb-snapshots.js';
 import type {
   ChangeRecord,
   EmbedderInfo,
@@ -25,7 +20,7 @@ import type {
   RelationRecord,
   Snapshot,
   SnapshotInput,
-  SnapshotPieces,
+  SnapshotSink,
   Store,
   StoreMeta,
   StoreStats,
@@ -261,8 +256,11 @@ export class IdbStore implements Store {
     return readIdbSnapshot(this.connection, name);
   }
 
-  snapshotPieces(name: string): Promise<SnapshotPieces | undefined> {
-    return readIdbSnapshotPieces(this.connection, name);
+  snapshotInto<S extends SnapshotSink>(
+    name: string,
+    open: (byteLength: number) => S,
+  ): Promise<{ seq: number; sink: S } | undefined> {
+    return readIdbSnapshotInto(this.connection, name, open);
   }
 
   deleteSnapshot(name: string): Promise<void> {

@@ -12,6 +12,7 @@ import {
   checkSnapshotInput,
   joinSnapshot,
   newGeneration,
+  piecesInto,
   rechunk,
   type SnapshotChunk,
   SnapshotSummer,
@@ -27,6 +28,7 @@ import {
   type Snapshot,
   type SnapshotInput,
   type SnapshotPieces,
+  type SnapshotSink,
   STORE_SCHEMA_VERSION,
   type Store,
   type StoreMeta,
@@ -233,10 +235,17 @@ export class MemoryStore implements Store {
   }
 
   async snapshot(name: string): Promise<Snapshot | undefined> {
-    return joinSnapshot(await this.snapshotPieces(name));
+    return joinSnapshot(this.#checked(name));
   }
 
-  async snapshotPieces(name: string): Promise<SnapshotPieces | undefined> {
+  async snapshotInto<S extends SnapshotSink>(
+    name: string,
+    open: (byteLength: number) => S,
+  ): Promise<{ seq: number; sink: S } | undefined> {
+    return piecesInto(this.#checked(name), open);
+  }
+
+  #checked(name: string): SnapshotPieces | undefined {
     const data = this.live();
     const header = data.snapshots.get(name);
     if (!header) return undefined;

@@ -5,7 +5,13 @@
 
 import { LongshipError } from '../errors.js';
 import { crc32 } from './crc32.js';
-import { SNAPSHOT_CHUNK_BYTES, type Snapshot, type SnapshotBytes, type SnapshotPieces } from './store.js';
+import {
+  SNAPSHOT_CHUNK_BYTES,
+  type Snapshot,
+  type SnapshotBytes,
+  type SnapshotPieces,
+  type SnapshotSink,
+} from './store.js';
 
 export interface SnapshotHeader {
   name: string;
@@ -129,7 +135,10 @@ export function checkJoinedSnapshot(
 }
 
 /** Every chunk of the header's generation, each once, in order. */
-function inOrder(header: SnapshotHeader, chunks: readonly Pick<SnapshotChunk, 'index' | 'generation'>[]) {
+export function inOrder(
+  header: SnapshotHeader,
+  chunks: readonly Pick<SnapshotChunk, 'index' | 'generation'>[],
+) {
   return (
     chunks.length === header.chunkCount &&
     chunks.every((chunk, i) => chunk.index === i && chunk.generation === header.generation)
@@ -149,4 +158,24 @@ export function joinSnapshot(checked: SnapshotPieces | undefined): Snapshot | un
     offset += piece.length;
   }
   return { name: checked.name, seq: checked.seq, bytes };
+}
+
+/** Checked pieces written into the sink `open` makes for them (see Store.snapshotInto). */
+export function piecesInto<S extends SnapshotSink>(
+  checked: SnapshotPieces | undefined,
+  open: (byteLength: number) => S,
+): { seq: number; sink: S } | undefined {
+  if (!checked) return undefined;
+  const sink = open(checked.byteLength);
+  try {
+    let offset = 0;
+    for (const piece of checked.pieces) {
+      sink.write(piece, offset);
+      offset += piece.length;
+    }
+  } catch (error) {
+    sink.dispose();
+    throw error;
+  }
+  return { seq: checked.seq, sink };
 }

@@ -157,6 +157,13 @@ export interface Snapshot {
 }
 
 /** A snapshot as stored, in pieces, checked like {@link Store.snapshot}'s. The pieces must not be changed. */
+/** Where {@link Store.snapshotInto} writes a snapshot's bytes (e.g. `allocateIndexBytes`'s room). */
+export interface SnapshotSink {
+  write(bytes: Uint8Array, offset: number): void;
+  dispose(): void;
+}
+
+/** A checked snapshot in the pieces it was read in. */
 export interface SnapshotPieces {
   name: string;
   seq: number;
@@ -254,10 +261,14 @@ export interface Store {
   /** The newest complete snapshot of that name, or undefined if none or if it fails its checksum. */
   snapshot(name: string): Promise<Snapshot | undefined>;
   /**
-   * The same snapshot in pieces, as the store reads them fastest (its chunks, or one buffer), for a
-   * reader that copies them straight to where they go (a WASM heap) rather than join them first.
+   * The same snapshot, written into the sink `open` makes for its length (a WASM heap, say) as it is
+   * read, rather than into a buffer first. Undefined, with the sink disposed, if the snapshot is
+   * missing, incomplete or fails its checksum; an error the sink throws is thrown, the sink disposed.
    */
-  snapshotPieces(name: string): Promise<SnapshotPieces | undefined>;
+  snapshotInto<S extends SnapshotSink>(
+    name: string,
+    open: (byteLength: number) => S,
+  ): Promise<{ seq: number; sink: S } | undefined>;
   deleteSnapshot(name: string): Promise<void>;
 
   /** Checks every invariant commit keeps. Reads the whole store at once: for tests and repair. */

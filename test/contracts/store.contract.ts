@@ -20,6 +20,21 @@ import {
 } from '../store/records.js';
 import { observe, R, seed } from '../store/tree.js';
 
+/** A snapshot sink into a buffer; `fail` makes its first write throw. */
+function arraySink(length: number, fail?: Error) {
+  return {
+    bytes: new Uint8Array(length),
+    disposed: false,
+    write(bytes: Uint8Array, offset: number) {
+      if (fail) throw fail;
+      this.bytes.set(bytes, offset);
+    },
+    dispose() {
+      this.disposed = true;
+    },
+  };
+}
+
 export function storeContract(name: string, harness: () => StoreHarness): void {
   const open = async () => {
     const h = harness();
@@ -307,18 +322,21 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
       expect(got?.seq).toBe(1);
       expect(sameBytes(got?.bytes, big)).toBe(true);
       expect((await h.tamper.chunkIds()).length).toBe(3);
-      // The same bytes in pieces, as the store reads them best (IdbStore: one), for a reader that
-      // copies them where they go.
-      const stored = await store.snapshotPieces('hnsw');
-      expect(stored).toMatchObject({ name: 'hnsw', seq: 1, byteLength: big.length });
-      expect(stored!.pieces.length).toBeGreaterThan(0);
-      const joined = new Uint8Array(big.length);
-      let at = 0;
-      for (const piece of stored!.pieces) {
-        joined.set(piece, at);
-        at += piece.length;
-      }
-      expect(sameBytes(joined, big)).toBe(true);
+      // The same bytes written into a sink as they are read, for a reader that puts them where they go.
+      const into = await store.snapshotInto('hnsw', (length) => arraySink(length));
+      expect(into?.seq).toBe(1);
+      expect(into!.sink.disposed).toBe(false);
+      expect(sameBytes(into!.sink.bytes, big)).toBe(true);
+      // What the sink throws is thrown, and the sink is disposed.
+      let failing: ReturnType<typeof arraySink> | undefined;
+      const thrown = await store
+        .snapshotInto('hnsw', (length) => {
+          failing = arraySink(length, new Error('no room'));
+          return failing;
+        })
+        .catch((error: unknown) => error);
+      expect(thrown).toEqual(new Error('no room'));
+      expect(failing!.disposed).toBe(true);
       // snapshot() hands out a buffer of the caller's own.
       got!.bytes.fill(0);
       expect(sameBytes((await store.snapshot('hnsw'))?.bytes, big)).toBe(true);
@@ -378,8 +396,16 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
       await h.tamper.corruptSnapshot('drop', 'drop-chunk', 2);
       expect(await store.snapshot('flip')).toBeUndefined();
       expect(await store.snapshot('drop')).toBeUndefined();
-      expect(await store.snapshotPieces('flip')).toBeUndefined();
-      expect(await store.snapshotPieces('drop')).toBeUndefined();
+      for (const name of ['flip', 'drop']) {
+        const sinks: ReturnType<typeof arraySink>[] = [];
+        const into = await store.snapshotInto(name, (length) => {
+          sinks.push(arraySink(length));
+          return sinks.at(-1)!;
+        });
+        expect(into).toBeUndefined();
+        // A sink opened before the damage showed is disposed.
+        expect(sinks.every((sink) => sink.disposed)).toBe(true);
+      }
       expect((await store.verify()).problems).toEqual(['snapshot drop is missing chunk 2']);
     });
 
