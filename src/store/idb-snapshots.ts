@@ -120,7 +120,7 @@ export async function readIdbSnapshotInto<S extends SnapshotSink>(
     if (!read || read.done) break;
     const bytes = read.value;
     if (offset + bytes.length > header.byteLength) {
-      await reader.cancel();
+      await reader.cancel().catch(() => undefined);
       break;
     }
     crc = crc32(bytes, crc);
@@ -128,7 +128,7 @@ export async function readIdbSnapshotInto<S extends SnapshotSink>(
       sink.write(bytes, offset);
     } catch (error) {
       sink.dispose();
-      await reader.cancel();
+      await reader.cancel().catch(() => undefined);
       throw error;
     }
     offset += bytes.length;
