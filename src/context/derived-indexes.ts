@@ -268,6 +268,9 @@ class StoreDerivedIndexes implements DerivedIndexes {
 
   async #loadSnapshot(side: Side): Promise<{ seq: number } | undefined> {
     if (side === 'vector') {
+      const ownersSnapshot = await this.#raw.snapshot(OWNERS_SNAPSHOT);
+      if (!ownersSnapshot) return undefined;
+      const owners = VectorOwners.load(ownersSnapshot.bytes);
       // The graph's bytes go straight onto the WASM heap as they are read, and are searched where
       // they lie (a view, until the first write): no buffer of their whole length is made first.
       const { usearch } = this.#options;
@@ -275,18 +278,10 @@ class StoreDerivedIndexes implements DerivedIndexes {
         allocateIndexBytes(usearch, length),
       );
       if (!graph) return undefined;
-      let owners: VectorOwners;
-      try {
-        const ownersSnapshot = await this.#raw.snapshot(OWNERS_SNAPSHOT);
-        // Owners from another seq (a crash between the two writes) cannot be trusted: rebuild.
-        if (ownersSnapshot?.seq !== graph.seq) {
-          graph.sink.dispose();
-          return undefined;
-        }
-        owners = VectorOwners.load(ownersSnapshot.bytes);
-      } catch (error) {
+      // Owners from another seq (a crash between the two writes) cannot be trusted: rebuild.
+      if (graph.seq !== ownersSnapshot.seq) {
         graph.sink.dispose();
-        throw error;
+        return undefined;
       }
       const index = graph.sink.open({ view: true });
       const expected = { dimensions: this.#options.dimensions, ...this.#options.vectorIndex };

@@ -16,12 +16,11 @@ export interface LongshipDB extends DBSchema {
   /** One record, under {@link STATE_KEY}. */
   meta: { key: string; value: StoreState };
   snapshots: { key: string; value: SnapshotHeader };
-  /** Chunks written since Blobs were used hold a Blob; older ones a Uint8Array. Both read. */
-  snapshotChunks: {
-    key: [string, string, number];
-    value: Omit<SnapshotChunk, 'bytes'> & { bytes: Uint8Array | Blob };
-  };
+  snapshotChunks: { key: [string, string, number]; value: StoredSnapshotChunk };
 }
+
+/** A chunk as IndexedDB keeps it: a Blob since chunks are written so, a Uint8Array before. Both read. */
+export type StoredSnapshotChunk = Omit<SnapshotChunk, 'bytes'> & { bytes: Uint8Array | Blob };
 
 export type StoreName = StoreNames<LongshipDB>;
 export type UpgradeTransaction = IDBPTransaction<LongshipDB, StoreName[], 'versionchange'>;

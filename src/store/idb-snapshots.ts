@@ -8,6 +8,7 @@ import { throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
 import { crc32 } from './crc32.js';
 import { fire, type IdbConnection, stateOf, under } from './idb-connection.js';
+import type { StoredSnapshotChunk } from './idb-schema.js';
 import {
   checkJoinedSnapshot,
   checkSnapshot,
@@ -153,8 +154,7 @@ async function readJoined(stored: Stored): Promise<Snapshot | null | undefined> 
   return (bytes && checkJoinedSnapshot(header, chunks, new Uint8Array(bytes))) ?? null;
 }
 
-type StoredChunk = Omit<SnapshotChunk, 'bytes'> & { bytes: Uint8Array | Blob };
-type Stored = { header: SnapshotHeader; chunks: StoredChunk[] };
+type Stored = { header: SnapshotHeader; chunks: StoredSnapshotChunk[] };
 
 /** The header and the chunks of its generation, as stored. */
 function readStored(connection: IdbConnection, name: string): Promise<Stored | undefined> {

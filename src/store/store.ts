@@ -156,14 +156,13 @@ export interface Snapshot {
   bytes: Uint8Array;
 }
 
-/** A snapshot as stored, in pieces, checked like {@link Store.snapshot}'s. The pieces must not be changed. */
 /** Where {@link Store.snapshotInto} writes a snapshot's bytes (e.g. `allocateIndexBytes`'s room). */
 export interface SnapshotSink {
   write(bytes: Uint8Array, offset: number): void;
   dispose(): void;
 }
 
-/** A checked snapshot in the pieces it was read in. */
+/** A snapshot in the pieces it was read in, checked like {@link Store.snapshot}'s. The pieces must not be changed. */
 export interface SnapshotPieces {
   name: string;
   seq: number;
