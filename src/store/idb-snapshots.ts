@@ -6,9 +6,9 @@
 
 import { throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
-import { crc32 } from './crc32.js';
 import { fire, type IdbConnection, stateOf, under } from './idb-connection.js';
 import type { StoredSnapshotChunk } from './idb-schema.js';
+import { newChecksum } from './snapshot-checksum.js';
 import {
   checkJoinedSnapshot,
   checkSnapshot,
@@ -114,7 +114,7 @@ export async function readIdbSnapshotInto<S extends SnapshotSink>(
   const sink = open(header.byteLength);
   const reader = new Blob(blobs).stream().getReader();
   let offset = 0;
-  let crc = 0;
+  const sum = newChecksum(header.hash);
   for (;;) {
     // A Blob that cannot be read back makes the snapshot missing; what the sink throws is thrown.
     const read = await reader.read().catch(() => undefined);
@@ -124,7 +124,7 @@ export async function readIdbSnapshotInto<S extends SnapshotSink>(
       await reader.cancel().catch(() => undefined);
       break;
     }
-    crc = crc32(bytes, crc);
+    sum.add(bytes);
     try {
       sink.write(bytes, offset);
     } catch (error) {
@@ -134,7 +134,7 @@ export async function readIdbSnapshotInto<S extends SnapshotSink>(
     }
     offset += bytes.length;
   }
-  if (offset !== header.byteLength || crc !== header.checksum) {
+  if (offset !== header.byteLength || sum.value() !== header.checksum) {
     sink.dispose();
     return undefined;
   }

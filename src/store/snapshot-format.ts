@@ -4,7 +4,7 @@
 // are deleted by the next putSnapshot of that name.
 
 import { LongshipError } from '../errors.js';
-import { crc32 } from './crc32.js';
+import { newChecksum, SNAPSHOT_HASH, type SnapshotHash } from './snapshot-checksum.js';
 import {
   SNAPSHOT_CHUNK_BYTES,
   type Snapshot,
@@ -19,8 +19,10 @@ export interface SnapshotHeader {
   generation: string;
   byteLength: number;
   chunkCount: number;
-  /** CRC-32 of all the bytes. */
+  /** The checksum of all the bytes, by `hash` (snapshot-checksum.ts). */
   checksum: number;
+  /** Absent in headers written before it: those were summed with CRC-32. */
+  hash?: SnapshotHash;
   createdAt: number;
 }
 
@@ -90,11 +92,15 @@ export async function* rechunk(
 
 /** Running totals while chunks are written. */
 export class SnapshotSummer {
+  // A # field: the summer is spread into the header, and only its totals belong there.
+  readonly #sum = newChecksum(SNAPSHOT_HASH);
   byteLength = 0;
   chunkCount = 0;
-  checksum = 0;
+  checksum = this.#sum.value();
+  hash = SNAPSHOT_HASH;
   add(chunk: Uint8Array): number {
-    this.checksum = crc32(chunk, this.checksum);
+    this.#sum.add(chunk);
+    this.checksum = this.#sum.value();
     this.byteLength += chunk.length;
     return this.chunkCount++;
   }
@@ -114,9 +120,9 @@ export function checkSnapshot(
     0,
   );
   if (total !== header.byteLength) return undefined;
-  let crc = 0;
-  for (const chunk of chunks) crc = crc32(chunk.bytes, crc);
-  if (crc !== header.checksum) return undefined;
+  const sum = newChecksum(header.hash);
+  for (const chunk of chunks) sum.add(chunk.bytes);
+  if (sum.value() !== header.checksum) return undefined;
   return { name: header.name, seq: header.seq, byteLength: total, pieces: chunks.map((c) => c.bytes) };
 }
 
@@ -130,7 +136,9 @@ export function checkJoinedSnapshot(
   bytes: Uint8Array,
 ): Snapshot | undefined {
   if (!inOrder(header, chunks) || bytes.length !== header.byteLength) return undefined;
-  if (crc32(bytes) !== header.checksum) return undefined;
+  const sum = newChecksum(header.hash);
+  sum.add(bytes);
+  if (sum.value() !== header.checksum) return undefined;
   return { name: header.name, seq: header.seq, bytes };
 }
 

@@ -1,6 +1,7 @@
 import { forceCloseDatabase, IDBFactory } from 'fake-indexeddb';
 import { type IDBPDatabase, unwrap } from 'idb';
 import { describe, expect, it } from 'vitest';
+import { crc32 } from '../../src/store/crc32.js';
 import { openIdbStore } from '../../src/store/idb-open.js';
 import { IDB_SCHEMA_VERSION } from '../../src/store/idb-schema.js';
 import { STORE_SCHEMA_VERSION } from '../../src/store/store.js';
@@ -56,6 +57,39 @@ describe('IdbStore', () => {
     const read = (await again.snapshot('big'))!.bytes;
     // Not toEqual: it compares 9 M elements one by one.
     expect(Buffer.compare(read, bytes)).toBe(0);
+    await again.close();
+  });
+
+  it('reads a snapshot whose header predates `hash`: summed with CRC-32', async () => {
+    const factory = new IDBFactory();
+    const harness = idbHarness(factory, 'crc-header');
+    const store = await harness.open({ embedder: EMBEDDER });
+    const bytes = new Uint8Array(5 * 1024 * 1024 + 7).map((_, i) => (i * 2654435761) >>> 26);
+    await store.putSnapshot({ name: 'old', seq: 0, bytes });
+    await store.close();
+
+    const raw = await openRaw(factory, 'crc-header');
+    const tx = raw.transaction('snapshots', 'readwrite');
+    const headers = tx.objectStore('snapshots');
+    headers.get('old').onsuccess = function (this: IDBRequest) {
+      const { hash, ...header } = this.result;
+      expect(hash).toBe('fnv4');
+      headers.put({ ...header, checksum: crc32(bytes) });
+    };
+    await new Promise((resolve) => {
+      tx.oncomplete = resolve;
+    });
+    raw.close();
+
+    const again = await harness.open({ embedder: EMBEDDER });
+    expect(Buffer.compare((await again.snapshot('old'))!.bytes, bytes)).toBe(0);
+    const into = new Uint8Array(bytes.length);
+    const read = await again.snapshotInto('old', () => ({
+      write: (piece: Uint8Array, offset: number) => into.set(piece, offset),
+      dispose: () => undefined,
+    }));
+    expect(read?.seq).toBe(0);
+    expect(Buffer.compare(into, bytes)).toBe(0);
     await again.close();
   });
 

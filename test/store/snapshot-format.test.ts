@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { crc32 } from '../../src/store/crc32.js';
+import { newChecksum } from '../../src/store/snapshot-checksum.js';
 import {
+  checkJoinedSnapshot,
   checkSnapshot,
   joinSnapshot,
   rechunk,
@@ -101,5 +103,17 @@ describe('checkSnapshot and joinSnapshot', () => {
       assembleSnapshot({ ...header, checksum: header.checksum ^ 1 }, [chunk(0, 0, 6), chunk(1, 6, 10)]),
     ).toBeUndefined();
     expect(assembleSnapshot(header, [chunk(0, 0, 6), chunk(1, 6, 9)])).toBeUndefined();
+  });
+
+  it('checks the sum by the algorithm the header names', () => {
+    const sum = newChecksum('fnv4');
+    sum.add(bytes);
+    const fnv4 = { ...header, hash: 'fnv4' as const, checksum: sum.value() };
+    const chunks = [chunk(0, 0, 6), chunk(1, 6, 10)];
+    expect(assembleSnapshot(fnv4, chunks)).toEqual(bytes);
+    expect(checkJoinedSnapshot(fnv4, chunks, bytes)?.bytes).toBe(bytes);
+    // The same bytes under a CRC-32 sum do not pass as fnv4, nor fnv4's as CRC-32.
+    expect(assembleSnapshot({ ...fnv4, checksum: header.checksum }, chunks)).toBeUndefined();
+    expect(checkJoinedSnapshot({ ...header, checksum: fnv4.checksum }, chunks, bytes)).toBeUndefined();
   });
 });
