@@ -3,15 +3,26 @@
 // factory it is given and lets idb wrap the result.
 
 import { type IDBPDatabase, type IDBPTransaction, wrap } from 'idb';
+import { defaultIndexedDB } from '../env/indexeddb.js';
+import { defaultLocks } from '../env/locks.js';
+import { defaultOpfs } from '../env/opfs.js';
 import { LongshipError } from '../errors.js';
 import { errorName, toStoreError } from './idb-errors.js';
 import { IDB_SCHEMA_VERSION, type LongshipDB, migrate, type StoreName } from './idb-schema.js';
 import { IdbStore } from './idb-store.js';
+import { SnapshotFiles } from './opfs-snapshots.js';
 import type { OpenStoreOptions } from './store.js';
 
 export interface IdbStoreOptions extends OpenStoreOptions {
   /** Where the database lives: `defaultIndexedDB()` from src/env, or fake-indexeddb in tests. */
   indexedDB: IDBFactory;
+  /**
+   * 'auto' (the default): where sync access handles exist (a dedicated Worker), snapshots' bytes are
+   * written to files in the origin private file system, read back several times faster than
+   * IndexedDB Blobs; elsewhere, and with false, to IndexedDB Blobs. Snapshots in files are read
+   * wherever there is an OPFS, whichever this says.
+   */
+  snapshotFiles?: 'auto' | false;
 }
 
 /**
@@ -34,15 +45,28 @@ export async function openIdbStore(name: string, options: IdbStoreOptions): Prom
   if (!factory || typeof factory.open !== 'function') {
     throw new LongshipError('INVALID_ARGUMENT', 'openIdbStore needs { indexedDB: IDBFactory }');
   }
+  const snapshotFiles = options.snapshotFiles ?? 'auto';
+  if (snapshotFiles !== 'auto' && snapshotFiles !== false) {
+    throw new LongshipError('INVALID_ARGUMENT', "openIdbStore's snapshotFiles is 'auto' or false");
+  }
   const db = await openDatabase(factory, name);
-  const store = new IdbStore(db, factory, name);
-  if (options.embedder) {
-    try {
-      await store.useEmbedder(options.embedder, options.onEmbedderMismatch);
-    } catch (error) {
-      await store.close();
-      throw error;
+  let files: SnapshotFiles | undefined;
+  try {
+    const opfs = await defaultOpfs();
+    // OPFS is per origin, like IndexedDB; a fake IndexedDB (tests) has no files beside it.
+    if (opfs && factory === defaultIndexedDB()) {
+      files = await SnapshotFiles.open(opfs, name, defaultLocks(), snapshotFiles === 'auto');
     }
+  } catch {
+    // OPFS refused: snapshots stay in IndexedDB.
+  }
+  const store = new IdbStore(db, factory, name, files);
+  try {
+    if (options.embedder) await store.useEmbedder(options.embedder, options.onEmbedderMismatch);
+    await store.sweepSnapshotFiles();
+  } catch (error) {
+    await store.close();
+    throw error;
   }
   return store;
 }

@@ -15,9 +15,15 @@ export interface LongshipDB extends DBSchema {
   changes: { key: number; value: ChangeRecord };
   /** One record, under {@link STATE_KEY}. */
   meta: { key: string; value: StoreState };
-  snapshots: { key: string; value: SnapshotHeader };
+  snapshots: { key: string; value: StoredSnapshotHeader };
   snapshotChunks: { key: [string, string, number]; value: StoredSnapshotChunk };
 }
+
+/**
+ * A header as IndexedDB keeps it. `file`: its bytes are in a file of the origin private file system
+ * (opfs-snapshots.ts), not in snapshotChunks; headers written before it existed have none.
+ */
+export type StoredSnapshotHeader = SnapshotHeader & { file?: true };
 
 /** A chunk as IndexedDB keeps it: a Blob since chunks are written so, a Uint8Array before. Both read. */
 export type StoredSnapshotChunk = Omit<SnapshotChunk, 'bytes'> & { bytes: Uint8Array | Blob };

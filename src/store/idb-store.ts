@@ -1,6 +1,7 @@
 // The Store on IndexedDB (through `idb`). A commit is one readwrite transaction over the record
 // stores and the state: its reads plan the batch, its writes apply it, and IndexedDB makes the
-// whole either durable or absent. Open it with openIdbStore (idb-open.ts).
+// whole either durable or absent. Open it with openIdbStore (idb-open.ts). Snapshots' bytes go to
+// OPFS files where a dedicated Worker can read them back fast (opfs-snapshots.ts), else to Blobs.
 
 import type { IDBPDatabase } from 'idb';
 import { throwIfAborted } from '../abort.js';
@@ -9,8 +10,9 @@ import { type PlanReader, planCommit, type StoreState, vectorsDropped } from './
 import { decideEmbedder } from './embedder-check.js';
 import { fire, IdbConnection, stateOf, type Tx, under } from './idb-connection.js';
 import { toStoreError } from './idb-errors.js';
-import { type LongshipDB, STATE_KEY, type StoreName } from './idb-schema.js';
+import { type LongshipDB, STATE_KEY, type StoredSnapshotHeader, type StoreName } from './idb-schema.js';
 import { deleteIdbSnapshot, putIdbSnapshot, readIdbSnapshot, readIdbSnapshotInto } from './idb-snapshots.js';
+import type { SnapshotFiles } from './opfs-snapshots.js';
 import type {
   ChangeRecord,
   EmbedderInfo,
@@ -49,11 +51,15 @@ const byFromTo = (a: RelationRecord, b: RelationRecord) =>
 export class IdbStore implements Store {
   private readonly connection: IdbConnection;
 
-  /** Takes an open connection; openIdbStore does the opening, upgrading and embedder check. */
+  /**
+   * Takes an open connection; openIdbStore does the opening, upgrading and embedder check. `files`:
+   * the database's snapshot files, where there is an OPFS (headers naming a file read nowhere else).
+   */
   constructor(
     db: IDBPDatabase<LongshipDB>,
     private readonly factory: IDBFactory,
     readonly name: string,
+    private readonly files?: SnapshotFiles,
   ) {
     this.connection = new IdbConnection(db, name);
   }
@@ -225,8 +231,8 @@ export class IdbStore implements Store {
     return { schemaVersion: this.connection.db.version, ...state };
   }
 
-  useEmbedder(embedder: EmbedderInfo, onMismatch?: EmbedderMismatch): Promise<{ reset: boolean }> {
-    return this.write(
+  async useEmbedder(embedder: EmbedderInfo, onMismatch?: EmbedderMismatch): Promise<{ reset: boolean }> {
+    const result = await this.write(
       ['meta', 'vectors', 'changes', 'snapshots', 'snapshotChunks'],
       'useEmbedder',
       async (tx) => {
@@ -246,25 +252,50 @@ export class IdbStore implements Store {
         return { reset: decision === 'reset' };
       },
     );
+    // The headers went with the vectors: so do their files.
+    if (result.reset) await this.files?.sweep(this.connection);
+    return result;
   }
 
-  putSnapshot(input: SnapshotInput, signal?: AbortSignal): Promise<void> {
-    return putIdbSnapshot(this.connection, input, signal);
+  async putSnapshot(input: SnapshotInput, signal?: AbortSignal): Promise<void> {
+    if (this.files?.writes) return this.files.put(this.connection, input, signal);
+    await putIdbSnapshot(this.connection, input, signal);
+    // A file the previous header named (another tab wrote it) is now a stray.
+    await this.files?.sweep(this.connection, input.name);
   }
 
-  snapshot(name: string): Promise<Snapshot | undefined> {
+  async snapshot(name: string): Promise<Snapshot | undefined> {
+    const header = await this.snapshotHeader(name);
+    if (!header) return undefined;
+    if (header.file) return this.files?.read(header);
     return readIdbSnapshot(this.connection, name);
   }
 
-  snapshotInto<S extends SnapshotSink>(
+  async snapshotInto<S extends SnapshotSink>(
     name: string,
     open: (byteLength: number) => S,
   ): Promise<{ seq: number; sink: S } | undefined> {
+    const header = await this.snapshotHeader(name);
+    if (!header) return undefined;
+    if (header.file) return this.files?.readInto(header, open);
     return readIdbSnapshotInto(this.connection, name, open);
   }
 
-  deleteSnapshot(name: string): Promise<void> {
-    return deleteIdbSnapshot(this.connection, name);
+  private snapshotHeader(name: string): Promise<StoredSnapshotHeader | undefined> {
+    return this.read(['snapshots'], 'snapshot', (tx) => tx.objectStore('snapshots').get(name));
+  }
+
+  /**
+   * Removes snapshot files no header names (a crash between a file and its header, a file a reader
+   * held when it was to go); skipped while a snapshot is being written. openIdbStore calls it.
+   */
+  async sweepSnapshotFiles(): Promise<void> {
+    await this.files?.sweep(this.connection, undefined, true);
+  }
+
+  async deleteSnapshot(name: string): Promise<void> {
+    await deleteIdbSnapshot(this.connection, name);
+    await this.files?.sweep(this.connection, name);
   }
 
   verify(): Promise<VerifyReport> {
@@ -276,7 +307,10 @@ export class IdbStore implements Store {
         postings: await tx.objectStore('postings').getAll(),
         relations: await tx.objectStore('relations').getAll(),
         changes: await tx.objectStore('changes').getAll(),
-        snapshots: await tx.objectStore('snapshots').getAll(),
+        // A header whose bytes are in a file has no chunks to look for.
+        snapshots: (await tx.objectStore('snapshots').getAll()).map((h) =>
+          h.file ? { ...h, chunkCount: 0 } : h,
+        ),
         chunkIds: await tx.objectStore('snapshotChunks').getAllKeys(),
       });
       return { ok: problems.length === 0, problems };
@@ -300,6 +334,7 @@ export class IdbStore implements Store {
 
   async destroy(): Promise<void> {
     await this.close();
+    await this.files?.destroy();
     const request = this.factory.deleteDatabase(this.name);
     await new Promise<void>((resolve, reject) => {
       request.onsuccess = () => resolve();

@@ -1,0 +1,272 @@
+// Snapshots whose bytes live in the origin private file system (OPFS): one file per generation,
+// `<name>.<generation>`, in a directory per database. A dedicated Worker reads such a file with a
+// sync access handle at several times the speed Chromium reads IndexedDB Blobs (a 64 MB file in
+// ~0.3 s against ~0.7 s for a Blob of that size), and a cold open reads every snapshot.
+//
+// The header in IndexedDB stays the commit point: the file is written and flushed first, then the
+// header (marked `file`) replaces the previous one in one transaction, then the previous file goes.
+// A file no header names is a stray (a crash before its header, or a file a reader still held when
+// it was to go): the next write of its name, or the next open, removes it. Writers and sweepers of
+// one database take turns through a Web Lock, so a sweep never sees a file whose header is on its
+// way. A missing or damaged file reads as a missing snapshot: the derived indexes rebuild.
+
+import { throwIfAborted } from '../abort.js';
+import type { Opfs, SyncAccessHandle } from '../env/opfs.js';
+import { openSyncAccess } from '../env/opfs.js';
+import { LongshipError } from '../errors.js';
+import { fire, type IdbConnection, stateOf, under } from './idb-connection.js';
+import { toStoreError } from './idb-errors.js';
+import type { StoredSnapshotHeader } from './idb-schema.js';
+import { newChecksum } from './snapshot-checksum.js';
+import { checkSnapshotInput, newGeneration, rechunk, SnapshotSummer } from './snapshot-format.js';
+import { SNAPSHOT_CHUNK_BYTES, type Snapshot, type SnapshotInput, type SnapshotSink } from './store.js';
+
+/** Where a reader reads from: a sync access handle, or the file as a File where none can be had. */
+interface FileReader {
+  size: number;
+  read(into: Uint8Array, at: number): number | Promise<number>;
+  close(): void;
+}
+
+/**
+ * One database's snapshot files.
+ *
+ * @example
+ * const files = await SnapshotFiles.open(opfs, 'longship', defaultLocks(), true);
+ * await files.put(connection, { name: 'hnsw', seq, bytes });
+ */
+export class SnapshotFiles {
+  private constructor(
+    private readonly root: FileSystemDirectoryHandle,
+    private readonly dir: FileSystemDirectoryHandle,
+    private readonly dirName: string,
+    /** Whether snapshots are written here: only where sync access handles exist, and wanted. */
+    readonly writes: boolean,
+    private readonly locks: LockManager | undefined,
+  ) {}
+
+  static async open(
+    opfs: Opfs,
+    database: string,
+    locks: LockManager | undefined,
+    writes: boolean,
+  ): Promise<SnapshotFiles> {
+    const dirName = `longship-snapshots.${encodeURIComponent(database)}`;
+    const dir = await opfs.root.getDirectoryHandle(dirName, { create: true });
+    return new SnapshotFiles(opfs.root, dir, dirName, writes && opfs.syncAccess, locks);
+  }
+
+  /** Writes a snapshot's bytes to a new file, then its header; the previous file goes after. */
+  async put(connection: IdbConnection, input: SnapshotInput, signal?: AbortSignal): Promise<void> {
+    const state = await connection.read(['meta'], 'putSnapshot', stateOf);
+    checkSnapshotInput(input?.name, input?.seq, state.seq);
+    throwIfAborted(signal);
+    const { name, seq } = input;
+    await this.inTurn(false, async () => {
+      const generation = newGeneration();
+      const file = fileName(name, generation);
+      let handle: SyncAccessHandle | undefined;
+      let previous: StoredSnapshotHeader | undefined;
+      try {
+        handle = await openSyncAccess(await this.dir.getFileHandle(file, { create: true }), 'readwrite');
+        const sum = new SnapshotSummer();
+        for await (const chunk of rechunk(input.bytes)) {
+          throwIfAborted(signal);
+          const offset = sum.byteLength;
+          sum.add(chunk);
+          if (handle.write(chunk, { at: offset }) !== chunk.length) {
+            throw new LongshipError('STORE_ERROR', `snapshot ${name}: a short write to its file`);
+          }
+        }
+        handle.flush();
+        // The handle stays open until the header is in: no other tab can remove the file meanwhile.
+        previous = await connection.write(
+          ['snapshots', 'snapshotChunks'],
+          'putSnapshot',
+          async (tx) => {
+            const before = await tx.objectStore('snapshots').get(name);
+            const header: StoredSnapshotHeader = {
+              name,
+              seq,
+              generation,
+              ...sum,
+              file: true,
+              createdAt: Date.now(),
+            };
+            fire(tx.objectStore('snapshots').put(header));
+            // Chunks in IndexedDB of this name: a snapshot kept there before, or an unfinished one.
+            fire(tx.objectStore('snapshotChunks').delete(under(name)));
+            return before;
+          },
+          signal,
+        );
+      } catch (error) {
+        handle?.close();
+        handle = undefined;
+        await this.dir.removeEntry(file).catch(() => undefined);
+        throw toStoreError(error, `snapshot ${name}: writing its file`);
+      } finally {
+        handle?.close();
+      }
+      // A reader still holding it keeps it: then it is a stray, removed later.
+      if (previous?.file)
+        await this.dir.removeEntry(fileName(name, previous.generation)).catch(() => undefined);
+      await this.sweepNow(connection, name);
+    });
+  }
+
+  /** Reads and checks the file a header names: undefined if it is missing, short or damaged. */
+  async read(header: StoredSnapshotHeader): Promise<Snapshot | undefined> {
+    const reader = await this.reader(header);
+    if (!reader) return undefined;
+    try {
+      const bytes = new Uint8Array(header.byteLength);
+      const ok = await readChecked(reader, header, (offset, length) =>
+        bytes.subarray(offset, offset + length),
+      );
+      return ok ? { name: header.name, seq: header.seq, bytes } : undefined;
+    } finally {
+      reader.close();
+    }
+  }
+
+  /** {@link read} into a sink, a chunk at a time; damage disposes the sink, a sink's error is thrown. */
+  async readInto<S extends SnapshotSink>(
+    header: StoredSnapshotHeader,
+    open: (byteLength: number) => S,
+  ): Promise<{ seq: number; sink: S } | undefined> {
+    const reader = await this.reader(header);
+    if (!reader) return undefined;
+    try {
+      const scratch = new Uint8Array(Math.min(SNAPSHOT_CHUNK_BYTES, header.byteLength));
+      const sink = open(header.byteLength);
+      let ok = false;
+      try {
+        ok = await readChecked(
+          reader,
+          header,
+          (_offset, length) => scratch.subarray(0, length),
+          (chunk, offset) => sink.write(chunk, offset),
+        );
+      } catch (error) {
+        sink.dispose();
+        throw error;
+      }
+      if (!ok) sink.dispose();
+      return ok ? { seq: header.seq, sink } : undefined;
+    } finally {
+      reader.close();
+    }
+  }
+
+  /**
+   * Removes the files no header names: of one snapshot name, or all. `ifFree`: skip it when a
+   * writer of this database is at work (an open need not wait for a snapshot being written).
+   */
+  sweep(connection: IdbConnection, name?: string, ifFree = false): Promise<void> {
+    return this.inTurn(ifFree, () => this.sweepNow(connection, name));
+  }
+
+  /** Removes the database's directory with every file in it (IdbStore.destroy). */
+  async destroy(): Promise<void> {
+    await this.root.removeEntry(this.dirName, { recursive: true }).catch(() => undefined);
+  }
+
+  private async sweepNow(connection: IdbConnection, name?: string): Promise<void> {
+    try {
+      const headers = await connection.read(['snapshots'], 'snapshot files', (tx) =>
+        tx.objectStore('snapshots').getAll(),
+      );
+      const kept = new Set(headers.filter((h) => h.file).map((h) => fileName(h.name, h.generation)));
+      const prefix = name === undefined ? '' : `${encodeURIComponent(name)}.`;
+      const strays: string[] = [];
+      for await (const entry of entries(this.dir)) {
+        if (entry.startsWith(prefix) && !kept.has(entry)) strays.push(entry);
+      }
+      for (const stray of strays) await this.dir.removeEntry(stray).catch(() => undefined);
+    } catch {
+      // Housekeeping only: what stays now goes at a later sweep.
+    }
+  }
+
+  /** Runs `body` holding this database's snapshot-files lock (where there are Web Locks). */
+  private async inTurn(ifFree: boolean, body: () => Promise<void>): Promise<void> {
+    if (!this.locks) return body();
+    await this.locks.request(`longship-snapshot-files:${this.dirName}`, { ifAvailable: ifFree }, (lock) =>
+      lock ? body() : undefined,
+    );
+  }
+
+  /** A reader of the header's file: a shared sync access handle, else the File; undefined if it is gone. */
+  private async reader(header: StoredSnapshotHeader): Promise<FileReader | undefined> {
+    let handle: FileSystemFileHandle;
+    try {
+      handle = await this.dir.getFileHandle(fileName(header.name, header.generation));
+    } catch {
+      return undefined;
+    }
+    try {
+      const sync = await openSyncAccess(handle, 'read-only');
+      return {
+        size: sync.getSize(),
+        read: (into, at) => sync.read(into, { at }),
+        close: () => sync.close(),
+      };
+    } catch {
+      // No sync access here (a page, a SharedWorker), or the file is held exclusively: read it as a File.
+    }
+    try {
+      const file = await handle.getFile();
+      return {
+        size: file.size,
+        read: async (into, at) => {
+          const bytes = new Uint8Array(await file.slice(at, at + into.length).arrayBuffer());
+          into.set(bytes);
+          return bytes.length;
+        },
+        close: () => undefined,
+      };
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** A header's file: its snapshot's name (which may hold any character) and its generation. */
+export function fileName(name: string, generation: string): string {
+  return `${encodeURIComponent(name)}.${generation}`;
+}
+
+async function* entries(dir: FileSystemDirectoryHandle): AsyncIterable<string> {
+  const listing = dir as unknown as { keys(): AsyncIterable<string> };
+  yield* listing.keys();
+}
+
+/**
+ * Reads the whole file in chunks of SNAPSHOT_CHUNK_BYTES into `target(offset, length)`, handing each
+ * to `onChunk`, and checks length and checksum. A file that cannot be read is false, never thrown;
+ * what `onChunk` throws is thrown.
+ */
+async function readChecked(
+  reader: FileReader,
+  header: StoredSnapshotHeader,
+  target: (offset: number, length: number) => Uint8Array,
+  onChunk?: (chunk: Uint8Array, offset: number) => void,
+): Promise<boolean> {
+  if (reader.size !== header.byteLength) return false;
+  const sum = newChecksum(header.hash);
+  for (let offset = 0; offset < header.byteLength; ) {
+    const chunk = target(offset, Math.min(SNAPSHOT_CHUNK_BYTES, header.byteLength - offset));
+    let read: number;
+    try {
+      read = await reader.read(chunk, offset);
+    } catch {
+      return false;
+    }
+    if (read !== chunk.length) return false;
+    sum.add(chunk);
+    onChunk?.(chunk, offset);
+    offset += read;
+  }
+  return sum.value() === header.checksum;
+}
