@@ -42,6 +42,10 @@ struct longship_index_t {
     // the index; while set, the index is read-only (USearch would write into the view).
     std::uint8_t* viewed = nullptr;
     std::vector<vector_key_t> allowed; // scratch for filtered search, reused between calls
+    // Cosine over f32/f16 stores unit vectors and measures 1 − a·b (kernels.hpp unit_cos_*). False for
+    // bytes serialized before that (no unit_mark_k in their head): their vectors keep their lengths.
+    bool unit = false;
+    std::vector<float> normalized; // `dimensions` floats: a vector or query scaled to unit length
 };
 
 namespace {
@@ -74,8 +78,20 @@ scalar_kind_t to_scalar_kind(int scalar) {
     }
 }
 
-// Our SIMD128 kernels (kernels.hpp) for every kind this build creates.
-metric_punned_t make_metric(std::size_t dims, metric_kind_t metric, scalar_kind_t scalar) {
+// Whether this build stores unit vectors for the kind: cosine over f32 and f16. (i8 stores a direction
+// already, scaled to 127 rather than 1, and keeps its own kernel.)
+bool stores_unit(metric_kind_t metric, scalar_kind_t scalar) {
+    return metric == metric_kind_t::cos_k && (scalar == scalar_kind_t::f32_k || scalar == scalar_kind_t::f16_k);
+}
+
+// Marks bytes whose cos vectors are unit: the last byte of USearch's 64-byte dense head, which
+// 2.26.2 zeroes on save and never reads (it parses only the first 42). Any other value reads as
+// unmarked, which is always correct: the full cosine measures unit vectors as well as any.
+constexpr std::size_t unit_mark_at_k = 63;
+constexpr std::uint8_t unit_mark_k = 'U';
+
+// Our SIMD128 kernels (kernels.hpp) for every kind this build creates; `unit` picks the one-sum cosine.
+metric_punned_t make_metric(std::size_t dims, metric_kind_t metric, scalar_kind_t scalar, bool unit) {
     using fn_t = float (*)(longship::uptr_t, longship::uptr_t, longship::uptr_t);
     fn_t fn = nullptr;
     if (scalar == scalar_kind_t::i8_k)
@@ -83,11 +99,11 @@ metric_punned_t make_metric(std::size_t dims, metric_kind_t metric, scalar_kind_
              : metric == metric_kind_t::ip_k ? &longship::ip_i8
                                              : &longship::l2sq_i8;
     else if (scalar == scalar_kind_t::f16_k)
-        fn = metric == metric_kind_t::cos_k  ? &longship::cos_f16
+        fn = metric == metric_kind_t::cos_k  ? (unit ? &longship::unit_cos_f16 : &longship::cos_f16)
              : metric == metric_kind_t::ip_k ? &longship::ip_f16
                                              : &longship::l2sq_f16;
     else if (scalar == scalar_kind_t::f32_k)
-        fn = metric == metric_kind_t::cos_k  ? &longship::cos_f32
+        fn = metric == metric_kind_t::cos_k  ? (unit ? &longship::unit_cos_f32 : &longship::cos_f32)
              : metric == metric_kind_t::ip_k ? &longship::ip_f32
                                              : &longship::l2sq_f32;
     if (!fn)
@@ -189,6 +205,22 @@ bool graph_is_sound(std::uint8_t const* bytes, std::uint64_t length, std::uint64
                header.max_level;
 }
 
+// The vector to store or measure: `vector` itself, or for a unit index its unit copy in handle->normalized
+// (valid until the next call).
+float const* measured(longship_index_t* handle, float const* vector) {
+    if (!handle->unit)
+        return vector;
+    longship::normalize_f32(vector, handle->normalized.data(), handle->normalized.size());
+    return handle->normalized.data();
+}
+
+// Where the dense head starts in bytes that index_dense_metadata_from_buffer() accepted.
+std::uint64_t dense_head_at(std::uint8_t const* bytes, bool wide) {
+    std::uint64_t rows = wide ? read_at<std::uint64_t>(bytes, 0) : read_at<std::uint32_t>(bytes, 0);
+    std::uint64_t columns = wide ? read_at<std::uint64_t>(bytes, 8) : read_at<std::uint32_t>(bytes, 4);
+    return (wide ? 16 : 8) + rows * columns;
+}
+
 // load()/view() leave the key -> slot table out (search never reads it): the calls that look keys up
 // fill it first, once. False when out of memory.
 bool keys_ready(longship_index_t* handle) { return handle->index.restore_key_lookups(); }
@@ -217,7 +249,8 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_index_new(std::size_t dims, int 
         return fail(longship_invalid_argument_k, "Unknown metric or scalar kind, or zero dimensions", error);
 
     index_dense_config_t config(connectivity, expansion_add, expansion_search);
-    auto made = index_dense_t::make(make_metric(dims, metric_kind, scalar_kind), config,
+    bool unit = stores_unit(metric_kind, scalar_kind);
+    auto made = index_dense_t::make(make_metric(dims, metric_kind, scalar_kind, unit), config,
                                     default_free_value<vector_key_t>(), limits_for(0));
     if (!made)
         return fail(made, longship_invalid_argument_k, error);
@@ -225,6 +258,8 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_index_new(std::size_t dims, int 
     auto* handle = new (std::nothrow) longship_index_t{std::move(made.index)};
     if (!handle)
         return fail(longship_out_of_memory_k, "Out of memory", error);
+    handle->unit = unit;
+    handle->normalized.resize(dims);
     *out = handle;
     return longship_ok_k;
 }
@@ -260,7 +295,7 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_add(longship_index_t* handle, do
         vector_key_t key = static_cast<vector_key_t>(keys[i]);
         if (index.contains(key))
             return fail(longship_duplicate_key_k, "Key already present", error);
-        auto result = index.add(key, vectors + i * dims);
+        auto result = index.add(key, measured(handle, vectors + i * dims));
         if (!result)
             return fail(result, longship_usearch_k, error);
         *added = i + 1;
@@ -271,7 +306,7 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_add(longship_index_t* handle, do
 EMSCRIPTEN_KEEPALIVE longship_status_t longship_search(longship_index_t* handle, float const* query,
                                                        std::size_t wanted, int exact, double* keys, float* distances,
                                                        std::size_t* found, char const** error) {
-    auto result = handle->index.search(query, wanted, index_dense_t::any_thread(), exact != 0);
+    auto result = handle->index.search(measured(handle, query), wanted, index_dense_t::any_thread(), exact != 0);
     if (!result)
         return fail(result, longship_usearch_k, error);
     write_results(result, keys, distances, found);
@@ -293,7 +328,8 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_filtered_search(longship_index_t
     auto is_allowed = [&sorted](vector_key_t key) noexcept {
         return std::binary_search(sorted.begin(), sorted.end(), key);
     };
-    auto result = handle->index.filtered_search(query, wanted, is_allowed, index_dense_t::any_thread(), exact != 0);
+    auto result = handle->index.filtered_search(measured(handle, query), wanted, is_allowed,
+                                                index_dense_t::any_thread(), exact != 0);
     if (!result)
         return fail(result, longship_usearch_k, error);
     write_results(result, keys, distances, found);
@@ -315,10 +351,10 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_score_keys(longship_index_t* han
     metric_punned_t const& metric = index.metric();
     scalar_kind_t scalar = index.scalar_kind();
     byte_t* stored = reinterpret_cast<byte_t*>(scratch);
-    byte_t const* measured = reinterpret_cast<byte_t const*>(query);
+    byte_t const* probe = reinterpret_cast<byte_t const*>(measured(handle, query));
     byte_t* cast_query = stored + metric.bytes_per_vector();
-    if (casts_punned_t::make(scalar).from.f32(measured, index.dimensions(), cast_query))
-        measured = cast_query;
+    if (casts_punned_t::make(scalar).from.f32(probe, index.dimensions(), cast_query))
+        probe = cast_query;
     // A key listed twice must not come back twice.
     std::vector<vector_key_t>& sorted = handle->allowed;
     sorted.assign(allowed, allowed + allowed_count);
@@ -332,7 +368,7 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_score_keys(longship_index_t* han
                        : scalar == scalar_kind_t::f16_k ? index.get(key, reinterpret_cast<f16_t*>(stored))
                                                         : index.get(key, reinterpret_cast<f32_t*>(stored));
         if (present)
-            scored.emplace_back(metric(measured, stored), key);
+            scored.emplace_back(metric(probe, stored), key);
     }
     std::size_t count = (std::min)(wanted, scored.size());
     std::partial_sort(scored.begin(), scored.begin() + count, scored.end());
@@ -344,6 +380,7 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_score_keys(longship_index_t* han
 
 // Distances from `query` to `count` f32 vectors laid end to end, by the index's metric in f32: rescoring
 // a quantized index's candidates with the caller's full-precision vectors, at SIMD speed instead of in JS.
+// The caller's vectors need not be unit, so cosine here is the full one.
 EMSCRIPTEN_KEEPALIVE void longship_f32_distances(longship_index_t* handle, float const* query, float const* vectors,
                                                  std::size_t count, float* distances) {
     using fn_t = float (*)(longship::uptr_t, longship::uptr_t, longship::uptr_t);
@@ -427,6 +464,9 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_save(longship_index_t* handle, s
     auto result = handle->index.save(memory_mapped_file_t(reinterpret_cast<byte_t*>(buffer), length));
     if (!result)
         return fail(result, longship_usearch_k, error);
+    // save() with the default serialization_config_t writes the matrix dimensions as 32-bit.
+    if (handle->unit)
+        buffer[dense_head_at(buffer, false) + unit_mark_at_k] = unit_mark_k;
     return longship_ok_k;
 }
 
@@ -447,6 +487,9 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_load(longship_index_t* handle, s
     std::uint64_t graph = check_dense_head(buffer, metadata, error);
     if (!graph)
         return longship_corrupt_k;
+    // Read from the bytes: metadata.head points into its own copy of the 42 bytes USearch parses.
+    bool unit = stores_unit(head.kind_metric, head.kind_scalar) &&
+                buffer[dense_head_at(buffer, metadata.config.use_64_bit_dimensions) + unit_mark_at_k] == unit_mark_k;
 
     memory_mapped_file_t file(reinterpret_cast<byte_t*>(buffer), length);
     handle->index.defer_key_lookups();
@@ -459,9 +502,11 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_load(longship_index_t* handle, s
     }
 
     // load()/view() rebuild the metric from the header with USearch's own loops.
-    metric_punned_t metric = make_metric(head.dimensions, head.kind_metric, head.kind_scalar);
+    metric_punned_t metric = make_metric(head.dimensions, head.kind_metric, head.kind_scalar, unit);
     if (!handle->index.try_change_metric(metric))
         return fail(longship_out_of_memory_k, "Out of memory while restoring the metric", error);
+    handle->unit = unit;
+    handle->normalized.resize(head.dimensions);
     std::free(handle->viewed);
     handle->viewed = view ? buffer : nullptr;
     return longship_ok_k;

@@ -142,8 +142,40 @@ inline float cos_f16(uptr_t a, uptr_t b, uptr_t n) noexcept {
     return cos_distance(s.ab, s.a2, s.b2);
 }
 
+// a·b alone: the one sum that inner product and cosine of unit vectors need.
+inline float f16_dot(std::uint16_t const* a, std::uint16_t const* b, std::size_t n) noexcept {
+    v128_t s0 = wasm_f32x4_splat(0), s1 = s0;
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        v128_t va = wasm_v128_load(a + i), vb = wasm_v128_load(b + i);
+        s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(f16x4_to_f32x4(wasm_u32x4_extend_low_u16x8(va)),
+                                               f16x4_to_f32x4(wasm_u32x4_extend_low_u16x8(vb))));
+        s1 = wasm_f32x4_add(s1, wasm_f32x4_mul(f16x4_to_f32x4(wasm_u32x4_extend_high_u16x8(va)),
+                                               f16x4_to_f32x4(wasm_u32x4_extend_high_u16x8(vb))));
+    }
+    float ab = horizontal_sum(wasm_f32x4_add(s0, s1));
+    for (; i != n; ++i)
+        ab += f16_scalar(a[i]) * f16_scalar(b[i]);
+    return ab;
+}
+
 inline float ip_f16(uptr_t a, uptr_t b, uptr_t n) noexcept {
-    return 1.f - f16_sums((std::uint16_t const*)a, (std::uint16_t const*)b, n).ab;
+    return 1.f - f16_dot((std::uint16_t const*)a, (std::uint16_t const*)b, n);
+}
+
+inline bool f16_is_zero(std::uint16_t const* a, std::size_t n) noexcept {
+    for (std::size_t i = 0; i != n; ++i)
+        if (a[i] & 0x7fff)
+            return false;
+    return true;
+}
+
+// Cosine of vectors stored at unit length (zero stays zero), as hnswlib measures it: 1 − a·b, one sum
+// instead of three. a·b = 0 is checked further only to keep two zero vectors at distance 0, as cos_f16 has it.
+inline float unit_cos_f16(uptr_t ua, uptr_t ub, uptr_t n) noexcept {
+    std::uint16_t const *a = (std::uint16_t const*)ua, *b = (std::uint16_t const*)ub;
+    float ab = f16_dot(a, b, n);
+    return ab == 0 && f16_is_zero(a, n) && f16_is_zero(b, n) ? 0.f : 1.f - ab;
 }
 
 inline float l2sq_f16(uptr_t ua, uptr_t ub, uptr_t n) noexcept {
@@ -190,8 +222,7 @@ inline float cos_f32(uptr_t a, uptr_t b, uptr_t n) noexcept {
     return cos_distance(s.ab, s.a2, s.b2);
 }
 
-inline float ip_f32(uptr_t ua, uptr_t ub, uptr_t n) noexcept {
-    float const *a = (float const*)ua, *b = (float const*)ub;
+inline float f32_dot(float const* a, float const* b, std::size_t n) noexcept {
     v128_t s0 = wasm_f32x4_splat(0), s1 = s0, s2 = s0, s3 = s0;
     std::size_t i = 0;
     for (; i + 16 <= n; i += 16) {
@@ -203,7 +234,32 @@ inline float ip_f32(uptr_t ua, uptr_t ub, uptr_t n) noexcept {
     float ab = horizontal_sum(wasm_f32x4_add(wasm_f32x4_add(s0, s1), wasm_f32x4_add(s2, s3)));
     for (; i != n; ++i)
         ab += a[i] * b[i];
-    return 1.f - ab;
+    return ab;
+}
+
+inline float ip_f32(uptr_t a, uptr_t b, uptr_t n) noexcept { return 1.f - f32_dot((float const*)a, (float const*)b, n); }
+
+inline bool f32_is_zero(float const* a, std::size_t n) noexcept {
+    for (std::size_t i = 0; i != n; ++i)
+        if (a[i] != 0)
+            return false;
+    return true;
+}
+
+// See unit_cos_f16.
+inline float unit_cos_f32(uptr_t ua, uptr_t ub, uptr_t n) noexcept {
+    float const *a = (float const*)ua, *b = (float const*)ub;
+    float ab = f32_dot(a, b, n);
+    return ab == 0 && f32_is_zero(a, n) && f32_is_zero(b, n) ? 0.f : 1.f - ab;
+}
+
+// `vector` scaled to unit length into `out` (a zero vector stays zero), for the unit_cos kernels.
+// Every path (add, search, exact, filtered, scored) goes through this one function, so a query
+// is normalised to the same bits whichever path measures it.
+inline void normalize_f32(float const* vector, float* out, std::size_t n) noexcept {
+    float norm = std::sqrt(f32_dot(vector, vector, n));
+    for (std::size_t i = 0; i != n; ++i)
+        out[i] = norm == 0 ? 0.f : vector[i] / norm;
 }
 
 inline float l2sq_f32(uptr_t ua, uptr_t ub, uptr_t n) noexcept {

@@ -1,4 +1,8 @@
-/** Distance metrics: cosine, inner product (1 − a·b) and squared Euclidean. */
+/**
+ * Distance metrics: cosine, inner product (1 − a·b) and squared Euclidean. With `cos` over `f32` and `f16`
+ * the index stores each vector scaled to unit length and measures 1 − a·b, as hnswlib does (a zero vector
+ * stays zero: two are at distance 0, one and any other vector at 1).
+ */
 export type Metric = 'cos' | 'ip' | 'l2sq';
 
 /**
@@ -69,7 +73,7 @@ export interface VectorIndex {
   /** Returns whether the key was present. */
   remove(key: number): boolean;
   contains(key: number): boolean;
-  /** The stored vector (dequantized to f32), or undefined. */
+  /** The stored vector (dequantized to f32), or undefined. For `cos` that is the unit vector (`i8`: its direction). */
   get(key: number): Float32Array | undefined;
   changeExpansion(options: { add?: number; search?: number }): void;
   /**
