@@ -11,6 +11,7 @@ import type {
   LexicalSearchOptions,
 } from './lexical-index.js';
 import { grown, PostingArena } from './posting-arena.js';
+import { TermDictionary } from './term-dictionary.js';
 import { boundedEditDistance, lowerBound } from './term-match.js';
 import { topHits } from './top-hits.js';
 
@@ -40,8 +41,7 @@ export class Bm25Index implements LexicalIndex {
   readonly #scale: number;
   readonly #repeats: readonly number[];
 
-  readonly #termIds = new Map<string, number>();
-  #terms: string[] = [];
+  #terms = TermDictionary.of();
   #postings = new PostingArena();
   /** Live documents per term (postings may still hold removed ones). */
   #df = new Uint32Array(256);
@@ -188,7 +188,7 @@ export class Bm25Index implements LexicalIndex {
       lengths: this.#lengths.subarray(0, this.#slots),
       offsets,
       postings,
-      terms: this.#terms,
+      terms: this.#terms.pack(),
     });
   }
 
@@ -201,7 +201,7 @@ export class Bm25Index implements LexicalIndex {
       if (this.#df[id]! > 0) weights.set(id, (weights.get(id) ?? 0) + weight);
     };
     for (const [term, times] of occurrences) {
-      const id = this.#termIds.get(term);
+      const id = this.#terms.id(term);
       if (id !== undefined) add(id, times);
       if (prefix || fuzzy > 0) {
         for (const [match, weight] of this.#expand(term, prefix, fuzzy)) add(match, times * weight);
@@ -212,7 +212,7 @@ export class Bm25Index implements LexicalIndex {
 
   /** Other terms a query term matches by prefix or within the edit distance, with their weights. */
   #expand(term: string, prefix: boolean, fuzzy: number): Map<number, number> {
-    const terms = this.#terms;
+    const terms = this.#terms.all();
     const found = new Map<number, number>();
     if (prefix) {
       this.#sorted ??= Uint32Array.from(terms.keys()).sort((a, b) => (terms[a]! < terms[b]! ? -1 : 1));
@@ -284,11 +284,11 @@ export class Bm25Index implements LexicalIndex {
       forward.pairs = grown(forward.pairs, at + counts.size * 2);
     }
     for (const [term, tf] of counts) {
-      let id = this.#termIds.get(term);
+      let id = this.#terms.id(term);
       if (id === undefined) {
-        id = this.#postings.addTerm();
-        this.#termIds.set(term, id);
-        this.#terms.push(term);
+        // The dictionary and the arena number terms alike: both count every term added.
+        id = this.#terms.add(term);
+        this.#postings.addTerm();
         this.#df = grown(this.#df, id + 1);
         this.#sorted = undefined;
       }
@@ -354,17 +354,16 @@ export class Bm25Index implements LexicalIndex {
     let slots = 0;
     for (let s = 0; s < oldSlots; s++) newSlot[s] = this.#alive[s] ? slots++ : -1;
     const newTerm = new Int32Array(this.#postings.terms);
+    const oldTerms = this.#terms.all();
     const terms: string[] = [];
     const df = new Uint32Array(Math.max(this.#df.length, 256));
     let pairs = 0;
-    this.#termIds.clear();
     for (let t = 0; t < this.#postings.terms; t++) {
       const live = this.#df[t]!;
       newTerm[t] = live === 0 ? -1 : terms.length;
       if (live === 0) continue;
-      this.#termIds.set(this.#terms[t]!, terms.length);
       df[terms.length] = live;
-      terms.push(this.#terms[t]!);
+      terms.push(oldTerms[t]!);
       pairs += live;
     }
     this.#postings = this.#postings.rewritten(newSlot, newTerm, terms.length, pairs);
@@ -386,7 +385,7 @@ export class Bm25Index implements LexicalIndex {
       lengths[slot] = this.#lengths[s]!;
       alive[slot] = 1;
     }
-    this.#terms = terms;
+    this.#terms = TermDictionary.of(terms);
     this.#df = df;
     this.#sorted = undefined;
     this.#forward = forward;
@@ -427,16 +426,11 @@ export class Bm25Index implements LexicalIndex {
     }
     for (let s = 0; s < docs; s++) this.#totalLength += lengths[s]!;
     this.#slotOf = undefined;
-    this.#df = new Uint32Array(Math.max(terms.length, 256));
-    for (let t = 0; t < terms.length; t++) {
-      const term = terms[t]!;
-      if (this.#termIds.has(term)) {
-        throw new LongshipError('CORRUPT_INDEX', `The lexical index snapshot lists term ${term} twice.`);
-      }
-      this.#termIds.set(term, t);
-      this.#df[t] = offsets[t + 1]! - offsets[t]!;
-    }
-    this.#terms = terms.slice();
+    const termCount = offsets.length - 1;
+    this.#df = new Uint32Array(Math.max(termCount, 256));
+    for (let t = 0; t < termCount; t++) this.#df[t] = offsets[t + 1]! - offsets[t]!;
+    // Looked up in the snapshot's bytes; decodeSnapshot has checked that each term is listed once.
+    this.#terms = TermDictionary.packed(terms);
     this.#postings = PostingArena.packed(postings, offsets);
     this.#forward = undefined;
     this.#slots = docs;

@@ -1,6 +1,7 @@
 import { LongshipError } from '../errors.js';
 import { ANALYZER_ID } from './analyzer.js';
 import { type Bm25Settings, settingsFrom } from './bm25-settings.js';
+import { checkPackedTerms, type PackedTerms, tableLength } from './term-dictionary.js';
 
 /** The contents of a snapshot: documents in slot order, terms in id order, no removed entries. */
 export interface Bm25Snapshot {
@@ -13,22 +14,21 @@ export interface Bm25Snapshot {
   offsets: Uint32Array;
   /** (document slot, weighted term frequency in units of 1/scale) pairs, slots ascending per term. */
   postings: Uint32Array;
-  terms: readonly string[];
+  terms: PackedTerms;
 }
 
 // Layout, little-endian: the 72-byte header below, the analyzer id (UTF-8, padded to 8 bytes),
 // keys (f64 × docs), lengths (f64 × docs), offsets (u32 × terms + 1), postings (u32 × 2 × pairs),
-// the terms (UTF-8, NUL-separated, padded to 4 bytes), then a u32 checksum of everything before it.
-// Typed-array sections are read in place (no copy: on some machines the first write to fresh
-// memory costs several ms a MB), so loading costs a checksum pass and a validation pass rather than
-// parsing. Every engine Longship runs on is little-endian, as
+// the terms' starts (u32 × terms + 1) and hash table (u32 × tableLength(terms)), the terms (UTF-8,
+// each ended by a NUL, padded to 4 bytes), then a u32 checksum of everything before it (see
+// PackedTerms). Every section is read in place (no copy: on some machines the first write to fresh
+// memory costs several ms a MB), terms included, so loading costs a checksum pass and a validation
+// pass rather than parsing. Format 1 held the terms without their table. Every engine Longship runs on is little-endian, as
 // the sections are written in the platform's byte order.
 const MAGIC = 'LSBM25F\n';
-export const SNAPSHOT_VERSION = 1;
+export const SNAPSHOT_VERSION = 2;
 const HEADER_BYTES = 72;
 const TRAILER_BYTES = 4;
-// Analyzer ids and terms never contain NUL: the tokenizer keeps letters, digits and joiners only.
-const TERM_SEPARATOR = '\u0000';
 
 const corrupt = (message: string, cause?: unknown) =>
   new LongshipError('CORRUPT_INDEX', message, cause === undefined ? undefined : { cause });
@@ -39,24 +39,19 @@ const pad = (n: number, to: number) => Math.ceil(n / to) * to;
 export function encodeSnapshot(snapshot: Bm25Snapshot): Uint8Array {
   const encoder = new TextEncoder();
   const analyzer = encoder.encode(ANALYZER_ID);
-  const terms = encoder.encode(snapshot.terms.join(TERM_SEPARATOR));
+  const terms = snapshot.terms;
+  const termCount = terms.starts.length - 1;
   const docs = snapshot.keys.length;
-  const layout = sections(
-    docs,
-    snapshot.terms.length,
-    snapshot.postings.length / 2,
-    analyzer.length,
-    terms.length,
-  );
+  const layout = sections(docs, termCount, snapshot.postings.length / 2, analyzer.length, terms.bytes.length);
   const bytes = new Uint8Array(layout.total);
   const view = new DataView(bytes.buffer);
   for (let i = 0; i < MAGIC.length; i++) bytes[i] = MAGIC.charCodeAt(i);
   view.setUint32(8, SNAPSHOT_VERSION, true);
   view.setUint32(12, docs, true);
-  view.setUint32(16, snapshot.terms.length, true);
+  view.setUint32(16, termCount, true);
   view.setUint32(20, snapshot.postings.length / 2, true);
   view.setUint32(24, analyzer.length, true);
-  view.setUint32(28, terms.length, true);
+  view.setUint32(28, terms.bytes.length, true);
   view.setFloat64(32, snapshot.settings.k1, true);
   view.setFloat64(40, snapshot.settings.b, true);
   view.setFloat64(48, snapshot.settings.fieldWeights.title, true);
@@ -67,7 +62,9 @@ export function encodeSnapshot(snapshot: Bm25Snapshot): Uint8Array {
   new Float64Array(bytes.buffer, layout.lengths, docs).set(snapshot.lengths);
   new Uint32Array(bytes.buffer, layout.offsets, snapshot.offsets.length).set(snapshot.offsets);
   new Uint32Array(bytes.buffer, layout.postings, snapshot.postings.length).set(snapshot.postings);
-  bytes.set(terms, layout.terms);
+  new Uint32Array(bytes.buffer, layout.starts, termCount + 1).set(terms.starts);
+  new Uint32Array(bytes.buffer, layout.table, terms.table.length).set(terms.table);
+  bytes.set(terms.bytes, layout.terms);
   const words = new Uint32Array(bytes.buffer, 0, layout.total / 4);
   view.setUint32(layout.total - TRAILER_BYTES, checksum(words, words.length - 1), true);
   return bytes;
@@ -159,16 +156,12 @@ export function decodeSnapshot(input: unknown): Bm25Snapshot {
     }
   }
 
-  let text: string;
-  try {
-    text = decoder.decode(bytes.subarray(layout.terms, layout.terms + termBytes));
-  } catch (cause) {
-    throw corrupt('The lexical index snapshot has unreadable terms.', cause);
-  }
-  const terms = termCount === 0 && text === '' ? [] : text.split(TERM_SEPARATOR);
-  if (terms.length !== termCount || terms.some((term) => term === '')) {
-    throw corrupt('The lexical index snapshot lists its terms inconsistently.');
-  }
+  const terms = {
+    bytes: bytes.subarray(layout.terms, layout.terms + termBytes),
+    starts: new Uint32Array(buffer, at + layout.starts, termCount + 1),
+    table: new Uint32Array(buffer, at + layout.table, tableLength(termCount)),
+  };
+  checkPackedTerms(terms);
   return { settings, keys, lengths, offsets, postings, terms };
 }
 
@@ -177,9 +170,11 @@ function sections(docs: number, terms: number, pairs: number, analyzerBytes: num
   const lengths = keys + docs * 8;
   const offsets = lengths + docs * 8;
   const postings = offsets + (terms + 1) * 4;
-  const termStart = postings + pairs * 8;
+  const starts = postings + pairs * 8;
+  const table = starts + (terms + 1) * 4;
+  const termStart = table + tableLength(terms) * 4;
   const total = pad(termStart + termBytes, 4) + TRAILER_BYTES;
-  return { keys, lengths, offsets, postings, terms: termStart, total };
+  return { keys, lengths, offsets, postings, starts, table, terms: termStart, total };
 }
 
 // FNV-1a over 32-bit words. Each step is a bijection of the running hash, so any one changed word

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LongshipError } from '../../src/errors.js';
 import { ANALYZER_ID } from '../../src/lexical/analyzer.js';
 import { createLexicalIndex, loadLexicalIndex } from '../../src/lexical/bm25-index.js';
+import { tableLength } from '../../src/lexical/term-dictionary.js';
 
 function expectCorrupt(action: () => unknown, message?: RegExp): void {
   try {
@@ -80,7 +81,9 @@ describe('Bm25Index snapshots', () => {
       copy[HEADER_BYTES + ANALYZER_ID.length - 1]! ^= 0x03;
     });
     expectCorrupt(() => loadLexicalIndex(otherAnalyzer), /analysed by/);
-    expectCorrupt(() => loadLexicalIndex(resealed(bytes, (view) => view.setUint32(8, 2, true))), /version 2/);
+    // Format 1 (terms without their hash table) reads as corrupt: the store rebuilds the index.
+    expectCorrupt(() => loadLexicalIndex(resealed(bytes, (view) => view.setUint32(8, 1, true))), /version 1/);
+    expectCorrupt(() => loadLexicalIndex(resealed(bytes, (view) => view.setUint32(8, 3, true))), /version 3/);
     expectCorrupt(() => loadLexicalIndex(new TextEncoder().encode('{"format":"longship-lexical"}')));
     expectCorrupt(() => loadLexicalIndex({ format: 'longship-lexical' } as unknown as Uint8Array));
     expectCorrupt(() => loadLexicalIndex('snapshot' as unknown as Uint8Array));
@@ -113,17 +116,63 @@ describe('Bm25Index snapshots', () => {
       () => loadLexicalIndex(resealed(bytes, (view) => view.setUint32(postings + 4, 0, true))),
       /postings/,
     );
-    // The term list with a separator too many.
-    const termBytes = new DataView(bytes.buffer).getUint32(28, true);
-    const termsEnd = postings + new DataView(bytes.buffer).getUint32(20, true) * 8 + termBytes;
+    // The terms: where they start, their hash table, their bytes.
+    const header = new DataView(bytes.buffer);
+    const termCount = header.getUint32(16, true);
+    const starts = postings + header.getUint32(20, true) * 8;
+    const table = starts + (termCount + 1) * 4;
+    const tableEntries = tableLength(termCount);
+    const text = table + tableEntries * 4;
+    const start = (t: number) => header.getUint32(starts + 4 * t, true);
+    // A NUL inside a term, and a term's NUL replaced.
+    expectCorrupt(
+      () => loadLexicalIndex(resealed(bytes, (_, copy) => (copy[text] = 0))),
+      /term 0 holds a NUL/,
+    );
+    expectCorrupt(
+      () => loadLexicalIndex(resealed(bytes, (_, copy) => (copy[text + start(1) - 1] = 0x61))),
+      /term 0 is empty or unterminated/,
+    );
+    expectCorrupt(
+      () => loadLexicalIndex(resealed(bytes, (view) => view.setUint32(starts, 1, true))),
+      /their extent/,
+    );
+    // The table: an id past the last, an id dropped, two ids swapped.
+    const entries = Array.from({ length: tableEntries }, (_, i) => header.getUint32(table + 4 * i, true));
+    const filled = entries.flatMap((id, i) => (id === 0 ? [] : [i]));
     expectCorrupt(
       () =>
         loadLexicalIndex(
-          resealed(bytes, (_, copy) => {
-            copy[termsEnd - 1] = 0;
+          resealed(bytes, (view) => view.setUint32(table + 4 * filled[0]!, termCount + 1, true)),
+        ),
+      /past the last/,
+    );
+    expectCorrupt(
+      () => loadLexicalIndex(resealed(bytes, (view) => view.setUint32(table + 4 * filled[0]!, 0, true))),
+      /every term once/,
+    );
+    // Two terms whose places in the table differ (not one probe chain): swapped, each is lost.
+    const [a, b] = [filled[0]!, filled.find((i) => i > filled[0]! + 1 && entries[i - 1] === 0)!];
+    expectCorrupt(
+      () =>
+        loadLexicalIndex(
+          resealed(bytes, (view) => {
+            view.setUint32(table + 4 * a, entries[b]!, true);
+            view.setUint32(table + 4 * b, entries[a]!, true);
           }),
         ),
-      /terms/,
+      /not where the table puts it/,
     );
+    // A term listed twice: one term's bytes copied over another's of the same length.
+    const lengthOf = (t: number) => start(t + 1) - start(t);
+    const twin = (t: number) =>
+      Array.from({ length: termCount }, (_, u) => u).find((u) => u !== t && lengthOf(u) === lengthOf(t));
+    const first = Array.from({ length: termCount }, (_, t) => t).find((t) => twin(t) !== undefined)!;
+    const second = twin(first)!;
+    const duplicated = resealed(bytes, (_, copy) =>
+      copy.copyWithin(text + start(second), text + start(first), text + start(first + 1)),
+    );
+    // The table still puts the copy where the original's hash was: rehash it there to reach the check.
+    expectCorrupt(() => loadLexicalIndex(duplicated), /listed twice|not where the table puts it/);
   });
 });
