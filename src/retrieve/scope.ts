@@ -27,8 +27,11 @@ export interface Scope {
   /** Every node below the roots (a file root is its own scope), roots excluded, root by root. */
   nodes: NodeRecord[];
   byKey: Map<number, NodeRecord>;
-  /** The children in scope of each directory in scope (roots included), by the parent's URI. */
-  children: Map<string, NodeRecord[]>;
+  /**
+   * The children in scope of each directory in scope (roots included), by the parent's URI. Made on
+   * first read: only a walk (THINKING) reads it, and at 100k nodes it is a third of a scope's cost.
+   */
+  readonly children: Map<string, NodeRecord[]>;
   /** How many vectors `nodes` have together. */
   vectorCount: number;
   /** The vector keys of a node in `nodes`. */
@@ -100,16 +103,39 @@ export async function loadScope(sources: RetrievalSources, rootUris: readonly Vi
     sources,
     nodes.map((n) => n.key),
   );
-  const children = new Map<string, NodeRecord[]>();
   let vectorCount = 0;
+  for (const n of nodes) vectorCount += vectorKeys(n.key).length;
+  return withChildren({ roots, nodes, byKey, vectorCount, vectorKeys }, () => childrenOf(nodes));
+}
+
+/** Each scope's `children`, once made. */
+const madeChildren = new WeakMap<Scope, Map<string, NodeRecord[]>>();
+
+/** The scope, its `children` made by `make` when first read, then kept. */
+function withChildren(fields: Omit<Scope, 'children'>, make: () => Map<string, NodeRecord[]>): Scope {
+  const scope = Object.defineProperty(fields, 'children', {
+    get: () => {
+      let children = madeChildren.get(scope);
+      if (!children) {
+        children = make();
+        madeChildren.set(scope, children);
+      }
+      return children;
+    },
+    enumerable: true,
+  }) as Scope;
+  return scope;
+}
+
+function childrenOf(nodes: readonly NodeRecord[]): Map<string, NodeRecord[]> {
+  const children = new Map<string, NodeRecord[]>();
   for (const n of nodes) {
-    vectorCount += vectorKeys(n.key).length;
     if (n.parent === null) continue;
     const siblings = children.get(n.parent);
     if (siblings) siblings.push(n);
     else children.set(n.parent, [n]);
   }
-  return { roots, nodes, byKey, children, vectorCount, vectorKeys };
+  return children;
 }
 
 /**
@@ -180,16 +206,22 @@ export function withReplaced(scope: Scope, replaced: readonly Replacement[]): Sc
     if (byKey.has(node.key)) byKey.set(node.key, node);
     if (node.parent !== null) parents.add(node.parent);
   }
-  const children = new Map(scope.children);
-  for (const parent of parents) {
-    const siblings = children.get(parent);
-    if (siblings) children.set(parent, siblings.map(swap));
+  const nodes = scope.nodes.map(swap);
+  const { roots, vectorCount, vectorKeys } = scope;
+  // Children the held scope made are updated now (a few lists); others wait to be made from the new
+  // nodes, so that a scope never holds on to the one it replaced.
+  const held = madeChildren.get(scope);
+  let children: Map<string, NodeRecord[]> | undefined;
+  if (held) {
+    children = new Map(held);
+    for (const parent of parents) {
+      const siblings = children.get(parent);
+      if (siblings) children.set(parent, siblings.map(swap));
+    }
   }
-  return {
-    ...scope,
-    roots: scope.roots.map(swap),
-    nodes: scope.nodes.map(swap),
-    byKey,
-    children,
-  };
+  const made = children;
+  return withChildren(
+    { roots: roots.map(swap), nodes, byKey, vectorCount, vectorKeys },
+    () => made ?? childrenOf(nodes),
+  );
 }
