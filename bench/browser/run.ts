@@ -116,7 +116,19 @@ async function inStoreWorker(
   )) as Exclude<StoreWorkerAnswer, { progress: number }> & { pageMs: number };
 }
 
-async function largeStore(args: Args): Promise<{ build: { ms: number; closeMs: number }; runs: LargeRun[] }> {
+/** One fresh browser process reading the snapshots on their own: what a cold open spends on them. */
+interface ReadsRun {
+  storeMs: number;
+  snapshots: { name: string; mb: number; ms: number; from: 'file' | 'indexeddb' }[];
+}
+
+async function largeStore(args: Args): Promise<{
+  build: { ms: number; closeMs: number };
+  runs: LargeRun[];
+  reads?: ReadsRun[];
+  /** The same snapshots read from IndexedDB Blobs, in the same processes, alternating with `reads`. */
+  readsFromBlobs?: ReadsRun[];
+}> {
   // Split as an app's build would be: the model runtime, which the synthetic embedder never loads, is a
   // chunk of its own, so the worker's start is not spent parsing it.
   const bundle = await bundleFilesForBrowser(fileURLToPath(new URL('./store-worker.ts', import.meta.url)));
@@ -191,7 +203,33 @@ async function largeStore(args: Args): Promise<{ build: { ms: number; closeMs: n
         openedFrom: opened.openedFrom,
       });
     }
-    return { build: built, runs };
+    // Then the snapshots alone, each read in a fresh process too: their share of the open, from the
+    // OPFS files and from a copy in IndexedDB Blobs, in alternating order.
+    const blobs = `${name}-blobs`;
+    context = await launch();
+    page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(`${server.origin}/`);
+    const copied = await inStoreWorker(page, { op: 'copy', from: name, to: blobs }, 600_000);
+    await context.close();
+    if ('error' in copied) throw new Error(copied.error);
+    const reads: ReadsRun[] = [];
+    const readsFromBlobs: ReadsRun[] = [];
+    for (let run = 0; run < args.runs; run++) {
+      for (const db of run % 2 === 0 ? [name, blobs] : [blobs, name]) {
+        context = await launch();
+        page = context.pages()[0] ?? (await context.newPage());
+        await page.goto(`${server.origin}/`);
+        const read = await inStoreWorker(page, { op: 'reads', name: db }, 600_000);
+        if ('error' in read) throw new Error(read.error);
+        if (read.op !== 'reads') throw new Error('unexpected answer');
+        log(
+          `  snapshots read ${run + 1} (${db}): store ${read.storeMs.toFixed(0)} ms, ${read.snapshots.map((s) => `${s.name} (${s.mb.toFixed(1)} MB, ${s.from}) ${s.ms.toFixed(0)} ms`).join(', ')}`,
+        );
+        (db === name ? reads : readsFromBlobs).push({ storeMs: read.storeMs, snapshots: read.snapshots });
+        await context.close();
+      }
+    }
+    return { build: built, runs, reads, readsFromBlobs };
   } finally {
     await server.close();
     if (!args.profile) await rm(profile, { recursive: true, force: true });
@@ -357,6 +395,27 @@ function afterWrite(runs: readonly LargeRun[]): string {
     : '';
 }
 
+/** The snapshots read on their own (runs before it lack them): medians by snapshot. */
+function snapshotReads(
+  reads: readonly ReadsRun[] | undefined,
+  fromBlobs: readonly ReadsRun[] | undefined,
+): string[] {
+  const summary = (runs: readonly ReadsRun[]) => {
+    const each = runs[0]!.snapshots.map((s) => {
+      const ms = median(runs.map((r) => r.snapshots.find((x) => x.name === s.name)?.ms ?? Number.NaN));
+      return `${s.name} ${cell(s.mb, 1)} MB ${cell(ms, 0)} ms`;
+    });
+    const total = median(runs.map((r) => r.snapshots.reduce((sum, s) => sum + s.ms, 0)));
+    const from = runs[0]!.snapshots.every((s) => s.from === 'file') ? 'OPFS files' : 'IndexedDB Blobs';
+    return `from ${from}: store open ${cell(median(runs.map((r) => r.storeMs)), 0)} ms, ${each.join(', ')}; all four ${cell(total, 0)} ms`;
+  };
+  if (!reads?.[0]) return [];
+  const blobs = fromBlobs?.[0] ? `; the same bytes ${summary(fromBlobs)}` : '';
+  return [
+    `- **The snapshots alone** (${reads.length} more fresh browser processes, a dedicated Worker each: \`openIdbStore()\`, then each snapshot read and checked, nothing parsed; the graph through \`snapshotInto\` into a buffer), medians ${summary(reads)}${blobs} (each in a fresh process of its own, the two in alternating order). The rest of \`openLongship()\` is parsing them and the engine's own start.`,
+  ];
+}
+
 interface Saved {
   date: string;
   chromium: string;
@@ -432,6 +491,7 @@ function report(json: Saved) {
     lines.push(
       '',
       `- **Cold open**: a new browser process on the same profile each run; in the page, from \`new Worker\` to the first \`find()\` result. Of which ${boot(large.runs)}\`openLongship()\` (store; HNSW, BM25 and node catalogue snapshots) median ${cell(median(large.runs.map((r) => r.openMs)), 0)} ms and the first \`find()\` ${cell(median(large.runs.map((r) => r.firstFindMs)), 0)} ms; later finds p50 ${cell(median(large.runs.map((r) => r.warmFindMs)), 1)} ms${afterWrite(large.runs)}. Indexes opened from: ${JSON.stringify(first?.openedFrom)}.${json.largeDate && json.largeDate !== json.date ? ` Measured ${json.largeDate}.` : ''}`,
+      ...snapshotReads(large.reads, large.readsFromBlobs),
       `- The ${args.n.toLocaleString('en-US')} documents are synthetic (a 60-word text and a 512-d unit vector near one of 100 cluster centres, bench/store/synthetic.ts) written through a function embedder in commits of 1,000: ${cell(large.build.ms / 1000, 0)} s to write, ${cell(large.build.closeMs / 1000, 1)} s to close (snapshots). Embedding 100k documents with the bundled model would take hours on this machine.`,
     );
   }

@@ -4,12 +4,16 @@
 // over bench/store's seeded Documents: building 100k documents with the model would take hours here.
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { openLongship } from '../../src/engine.js';
+import { defaultIndexedDB } from '../../src/env/indexeddb.js';
+import { openIdbStore } from '../../src/store/idb-open.js';
 import type { NodeRecord, WriteBatch } from '../../src/store/store.js';
 import { Documents } from '../store/synthetic.js';
 
 export type StoreWorkerRequest =
   | { op: 'build'; name: string; n: number; dims: number; batch: number; usearch: string }
-  | { op: 'open'; name: string; dims: number; usearch: string; queries: string[] };
+  | { op: 'open'; name: string; dims: number; usearch: string; queries: string[] }
+  | { op: 'reads'; name: string }
+  | { op: 'copy'; from: string; to: string };
 
 export type StoreWorkerAnswer =
   | { op: 'build'; ms: number; n: number; closeMs: number }
@@ -32,6 +36,13 @@ export type StoreWorkerAnswer =
       sizes: Record<string, number>;
       emptyTrace?: unknown;
     }
+  | {
+      op: 'reads';
+      /** openIdbStore(), and reading each snapshot on its own (bytes checked, nothing parsed). */
+      storeMs: number;
+      snapshots: { name: string; mb: number; ms: number; from: 'file' | 'indexeddb' }[];
+    }
+  | { op: 'copy'; mb: number }
   | { error: string }
   | { progress: number };
 
@@ -44,6 +55,9 @@ const scope = globalThis as unknown as {
 };
 
 const dir = 'viking://resources/bench';
+
+/** The snapshots openLongship reads, in its order. */
+const SNAPSHOTS = ['hnsw-owners', 'hnsw', 'bm25', 'nodes'];
 
 /** The synthetic embedder: a text's vector is the Documents vector of a number hashed from it. */
 function embedderFor(dims: number) {
@@ -164,9 +178,97 @@ async function open(request: Extract<StoreWorkerRequest, { op: 'open' }>): Promi
   };
 }
 
+/**
+ * The snapshots' share of a cold open: each read as openLongship reads it (the graph through
+ * snapshotInto, into a buffer here rather than the WASM heap), bytes checked, nothing parsed.
+ */
+async function reads(request: Extract<StoreWorkerRequest, { op: 'reads' }>): Promise<StoreWorkerAnswer> {
+  const started = performance.now();
+  const store = await openIdbStore(request.name, { indexedDB: defaultIndexedDB()! });
+  const storeMs = performance.now() - started;
+  const snapshots: Extract<StoreWorkerAnswer, { op: 'reads' }>['snapshots'] = [];
+  const inFiles = await headersInFiles(request.name);
+  for (const name of SNAPSHOTS) {
+    const t = performance.now();
+    let bytes = 0;
+    if (name === 'hnsw') {
+      const read = await store.snapshotInto(name, (length) => {
+        const into = new Uint8Array(length);
+        bytes = length;
+        return {
+          write: (piece: Uint8Array, offset: number) => into.set(piece, offset),
+          dispose: () => undefined,
+        };
+      });
+      if (!read) throw new Error(`snapshot ${name} is missing`);
+    } else {
+      const read = await store.snapshot(name);
+      if (!read) throw new Error(`snapshot ${name} is missing`);
+      bytes = read.bytes.length;
+    }
+    snapshots.push({
+      name,
+      mb: bytes / 2 ** 20,
+      ms: performance.now() - t,
+      from: inFiles.has(name) ? 'file' : 'indexeddb',
+    });
+  }
+  await store.close();
+  return { op: 'reads', storeMs, snapshots };
+}
+
+/**
+ * The same snapshots in IndexedDB Blobs, in a database of their own (`snapshotFiles: false`): an A/B
+ * of the two ways to keep them, read in the same processes. Kept once written.
+ */
+async function copy(request: Extract<StoreWorkerRequest, { op: 'copy' }>): Promise<StoreWorkerAnswer> {
+  const from = await openIdbStore(request.from, { indexedDB: defaultIndexedDB()! });
+  const to = await openIdbStore(request.to, { indexedDB: defaultIndexedDB()!, snapshotFiles: false });
+  let bytes = 0;
+  try {
+    for (const name of SNAPSHOTS) {
+      if ((await to.stats()).snapshots === SNAPSHOTS.length) break;
+      const snapshot = await from.snapshot(name);
+      if (!snapshot) throw new Error(`snapshot ${name} is missing`);
+      // seq 0: the copy's store has no changes; what is compared is the reading.
+      await to.putSnapshot({ name, seq: 0, bytes: snapshot.bytes });
+      bytes += snapshot.bytes.length;
+    }
+  } finally {
+    await from.close();
+    await to.close();
+  }
+  return { op: 'copy', mb: bytes / 2 ** 20 };
+}
+
+/** The snapshots whose header says their bytes are in a file, read through IndexedDB itself. */
+function headersInFiles(name: string): Promise<Set<string>> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(name);
+    request.onerror = () => reject(request.error);
+    request.onsuccess = () => {
+      const db = request.result;
+      const all = db.transaction('snapshots').objectStore('snapshots').getAll();
+      all.onerror = () => reject(all.error);
+      all.onsuccess = () => {
+        db.close();
+        resolve(new Set(all.result.filter((h) => h.file).map((h) => h.name)));
+      };
+    };
+  });
+}
+
 scope.onmessage = async ({ data }) => {
   try {
-    scope.postMessage(data.op === 'build' ? await build(data) : await open(data));
+    scope.postMessage(
+      data.op === 'build'
+        ? await build(data)
+        : data.op === 'open'
+          ? await open(data)
+          : data.op === 'reads'
+            ? await reads(data)
+            : await copy(data),
+    );
   } catch (error) {
     scope.postMessage({
       error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack}` : String(error),
