@@ -33,6 +33,12 @@ export interface Replacement {
   node: CatalogueNode;
 }
 
+/**
+ * The metadata of every loaded node that has none: one frozen object rather than 100k empty ones
+ * (nothing changes a catalogue node's metadata in place; a record is replaced whole).
+ */
+const NO_META: Record<string, unknown> = Object.freeze({});
+
 /** How many in-place replacements the catalogue remembers for {@link NodeCatalogueView.replacedSince}. */
 const JOURNAL = 1024;
 
@@ -242,6 +248,10 @@ export class NodeCatalogue implements NodeCatalogueView {
     };
     const catalogue = new NodeCatalogue();
     const sorted = catalogue.#sorted;
+    // Listed by URI, a directory's files mostly follow one another: each takes the parent string of
+    // the node before it when that is its parent too, rather than a copy of its own (for 100k files
+    // in a few directories, 100k strings fewer to allocate and collect).
+    let previousParent = '';
     for (let i = 0; i < count!; i++) {
       const f = flags[i]!;
       const at = 5 * i;
@@ -250,10 +260,14 @@ export class NodeCatalogue implements NodeCatalogueView {
       const uri = take();
       const l0 = take();
       const slash = uri.lastIndexOf('/');
-      const parent = f & PARENT_NULL ? null : f & PARENT_GIVEN ? take() : uri.slice(0, slash);
+      let parent: string | null;
+      if (f & PARENT_NULL) parent = null;
+      else if (f & PARENT_GIVEN) parent = take();
+      else if (slash === previousParent.length && uri.startsWith(previousParent)) parent = previousParent;
+      else parent = previousParent = uri.slice(0, slash);
       const name = f & NAME_GIVEN ? take() : uri.slice(slash + 1);
       const contextType = TYPES[(f >> TYPE_SHIFT) & 3];
-      const meta = f & META_GIVEN ? parseMeta(take()) : {};
+      const meta = f & META_GIVEN ? parseMeta(take()) : NO_META;
       if (!Number.isSafeInteger(key) || !contextType || !meta || (i > 0 && !(sorted[i - 1]!.uri < uri))) {
         throw corrupt(`node ${i} is not a valid node in URI order`);
       }
