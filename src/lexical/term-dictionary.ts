@@ -137,12 +137,6 @@ export function checkPackedTerms({ bytes, starts, table }: PackedTerms): void {
   const corrupt = (what: string) =>
     new LongshipError('CORRUPT_INDEX', `The lexical index snapshot lists its terms inconsistently: ${what}.`);
   if (starts[0] !== 0 || starts[count] !== bytes.length) throw corrupt('their extent');
-  for (let t = 0; t < count; t++) {
-    const start = starts[t]!;
-    const end = starts[t + 1]! - 1;
-    if (!(start < end && bytes[end] === NUL)) throw corrupt(`term ${t} is empty or unterminated`);
-    for (let i = start; i < end; i++) if (bytes[i] === NUL) throw corrupt(`term ${t} holds a NUL`);
-  }
   if (table.length !== tableLength(count)) throw corrupt('the table length');
   let filled = 0;
   for (let i = 0; i < table.length; i++) {
@@ -154,8 +148,17 @@ export function checkPackedTerms({ bytes, starts, table }: PackedTerms): void {
   const mask = table.length - 1;
   for (let t = 0; t < count; t++) {
     const start = starts[t]!;
-    const length = starts[t + 1]! - 1 - start;
-    for (let at = hash(bytes, start, start + length) & mask; ; at = (at + 1) & mask) {
+    const end = starts[t + 1]! - 1;
+    if (!(start < end && bytes[end] === NUL)) throw corrupt(`term ${t} is empty or unterminated`);
+    // FNV-1a as hash() computes it, checking for NULs on the way: one pass over the bytes.
+    let h = 0x811c9dc5;
+    for (let i = start; i < end; i++) {
+      const byte = bytes[i]!;
+      if (byte === NUL) throw corrupt(`term ${t} holds a NUL`);
+      h = Math.imul(h ^ byte, 0x01000193);
+    }
+    const length = end - start;
+    for (let at = (h >>> 0) & mask; ; at = (at + 1) & mask) {
       const held = table[at]!;
       if (held === t + 1) break;
       if (held === 0) throw corrupt(`term ${t} is not where the table puts it`);
