@@ -89,6 +89,15 @@ describe('Bm25Index snapshots', () => {
     expectCorrupt(() => loadLexicalIndex('snapshot' as unknown as Uint8Array));
   });
 
+  it('reads a format 1 snapshot (its terms without a hash table) as CORRUPT_INDEX, for the store to rebuild', () => {
+    // Written by format 1's serialize(): 'Reading files' / 'readFileSync blocks the thread.' and 'files and more files'.
+    const format1 = Buffer.from(
+      'TFNCTTI1RgoBAAAAAgAAAAcAAAAIAAAAFAAAAC0AAAAzMzMzMzPzPwAAAAAAAOg/AAAAAAAAAEAAAAAAAAD4PwAAAAAAAPA/bG9uZ3NoaXAtZW4tcG9ydGVyLTEAAAAAAAAAAAAACEAAAAAAAAAgQAAAAAAAACxAAAAAAAAAGEAAAAAAAQAAAAMAAAAEAAAABQAAAAYAAAAHAAAACAAAAAAAAAAGAAAAAAAAAAYAAAABAAAABAAAAAAAAAACAAAAAAAAAAIAAAAAAAAAAgAAAAAAAAACAAAAAQAAAAIAAAByZWFkAGZpbGUAcmVhZGZpbGVzeW5jAHN5bmMAYmxvY2sAdGhyZWFkAG1vcmUAAAAChahU',
+      'base64',
+    );
+    expectCorrupt(() => loadLexicalIndex(new Uint8Array(format1)), /format version 1, not 2/);
+  });
+
   it('refuses inconsistent contents even under a valid checksum', () => {
     const bytes = sample();
     const keys = KEYS_AT;
