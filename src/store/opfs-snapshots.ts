@@ -11,7 +11,7 @@
 // way. A missing or damaged file reads as a missing snapshot: the derived indexes rebuild.
 
 import { throwIfAborted } from '../abort.js';
-import type { Opfs, SyncAccessHandle } from '../env/opfs.js';
+import type { Opfs } from '../env/opfs.js';
 import { openSyncAccess } from '../env/opfs.js';
 import { LongshipError } from '../errors.js';
 import { fire, type IdbConnection, stateOf, under } from './idb-connection.js';
@@ -65,21 +65,11 @@ export class SnapshotFiles {
     await this.inTurn(false, async () => {
       const generation = newGeneration();
       const file = fileName(name, generation);
-      let handle: SyncAccessHandle | undefined;
       let previous: StoredSnapshotHeader | undefined;
       try {
-        handle = await openSyncAccess(await this.dir.getFileHandle(file, { create: true }), 'readwrite');
-        const sum = new SnapshotSummer();
-        for await (const chunk of rechunk(input.bytes)) {
-          throwIfAborted(signal);
-          const offset = sum.byteLength;
-          sum.add(chunk);
-          if (handle.write(chunk, { at: offset }) !== chunk.length) {
-            throw new LongshipError('STORE_ERROR', `snapshot ${name}: a short write to its file`);
-          }
-        }
-        handle.flush();
-        // The handle stays open until the header is in: no other tab can remove the file meanwhile.
+        // Closed before the header is in, so readers can open it at once; it is safe from sweeps
+        // meanwhile because every remover takes this turn.
+        const sum = await this.writeFile(file, input, signal);
         previous = await connection.write(
           ['snapshots', 'snapshotChunks'],
           'putSnapshot',
@@ -101,18 +91,34 @@ export class SnapshotFiles {
           signal,
         );
       } catch (error) {
-        handle?.close();
-        handle = undefined;
         await this.dir.removeEntry(file).catch(() => undefined);
         throw toStoreError(error, `snapshot ${name}: writing its file`);
-      } finally {
-        handle?.close();
       }
       // A reader still holding it keeps it: then it is a stray, removed later.
       if (previous?.file)
         await this.dir.removeEntry(fileName(name, previous.generation)).catch(() => undefined);
       await this.sweepNow(connection, name);
     });
+  }
+
+  /** Writes the bytes to a new file through a sync access handle, flushed and closed; their totals. */
+  private async writeFile(file: string, input: SnapshotInput, signal?: AbortSignal): Promise<SnapshotSummer> {
+    const handle = await openSyncAccess(await this.dir.getFileHandle(file, { create: true }), 'readwrite');
+    try {
+      const sum = new SnapshotSummer();
+      for await (const chunk of rechunk(input.bytes)) {
+        throwIfAborted(signal);
+        const offset = sum.byteLength;
+        sum.add(chunk);
+        if (handle.write(chunk, { at: offset }) !== chunk.length) {
+          throw new LongshipError('STORE_ERROR', `snapshot ${input.name}: a short write to its file`);
+        }
+      }
+      handle.flush();
+      return sum;
+    } finally {
+      handle.close();
+    }
   }
 
   /** Reads and checks the file a header names: undefined if it is missing, short or damaged. */

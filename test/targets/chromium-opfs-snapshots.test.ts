@@ -116,6 +116,15 @@ describe('snapshots in OPFS files (Chromium)', () => {
     expect(await call('b', { op: 'read', db, name: 'bm25', size: 1000, seed: 5 })).toMatchObject(equal);
   });
 
+  it('keeps the old snapshot and leaves no file when a write fails part way', async () => {
+    const db = 'opfs-failing';
+    await call('a', { op: 'put', db, name: 'hnsw', size: SIZE, seed: 16 });
+    const before = await call<string[]>('a', { op: 'files', db });
+    expect(await call('a', { op: 'putFailing', db, name: 'hnsw' })).toMatch(/the bytes ran out/);
+    expect(await call('a', { op: 'files', db })).toEqual(before);
+    expect(await call('b', { op: 'read', db, name: 'hnsw', size: SIZE, seed: 16 })).toMatchObject(equal);
+  });
+
   it('reads a damaged, truncated or missing file as a missing snapshot, disposing the sink', async () => {
     const db = 'opfs-damage';
     for (const how of ['flip', 'truncate', 'remove'] as const) {

@@ -8,6 +8,7 @@ import { newGeneration } from '../../src/store/snapshot-format.js';
 export type OpfsRequest =
   | { op: 'put'; db: string; name: string; size: number; seed: number; files?: 'auto' | false }
   | { op: 'read'; db: string; name: string; size: number; seed: number }
+  | { op: 'putFailing'; db: string; name: string }
   | { op: 'files'; db: string }
   | { op: 'header'; db: string; name: string }
   | { op: 'stray'; db: string; name: string }
@@ -108,6 +109,22 @@ async function handle(request: OpfsRequest): Promise<unknown> {
           bytes: pieces(expected(request.size, request.seed)),
         });
         return { ok: (await s.verify()).ok };
+      } finally {
+        await s.close();
+      }
+    }
+    case 'putFailing': {
+      // Bytes that fail part way, after a chunk has gone to the file.
+      async function* failing(): AsyncIterable<Uint8Array> {
+        yield expected(5 * 1024 * 1024, 0);
+        throw new Error('the bytes ran out');
+      }
+      const s = await store(request.db);
+      try {
+        await s.putSnapshot({ name: request.name, seq: 0, bytes: failing() });
+        return 'written';
+      } catch (error) {
+        return String(error);
       } finally {
         await s.close();
       }
