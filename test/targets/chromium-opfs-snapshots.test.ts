@@ -203,6 +203,8 @@ describe('snapshots in OPFS files (Chromium)', () => {
     await call('a', { op: 'put', db, name: 'hnsw', size: 1000, seed: 14 });
     const [old] = await call<string[]>('a', { op: 'files', db });
     await call('b', { op: 'hold', db, name: 'hnsw' });
+    // Read-only handles share: another reader still gets the fast path.
+    expect(await call('a', { op: 'openToo', db, name: 'hnsw' })).toBe(true);
     await call('a', { op: 'put', db, name: 'hnsw', size: 2000, seed: 15 });
     expect(await call('a', { op: 'read', db, name: 'hnsw', size: 2000, seed: 15 })).toMatchObject(equal);
     // Chromium will not remove a file a reader holds: it stays, a stray, until a sweep after.

@@ -14,6 +14,7 @@ export type OpfsRequest =
   | { op: 'stray'; db: string; name: string }
   | { op: 'damage'; db: string; name: string; how: 'flip' | 'truncate' | 'remove' }
   | { op: 'hold'; db: string; name: string }
+  | { op: 'openToo'; db: string; name: string }
   | { op: 'release' }
   | { op: 'where' };
 
@@ -205,6 +206,16 @@ async function handle(request: OpfsRequest): Promise<unknown> {
     case 'hold': {
       held = await syncOf(await currentFile(request.db, request.name), 'read-only');
       return true;
+    }
+    case 'openToo': {
+      // Whether a read-only sync access handle can be had while another worker holds one: the fast
+      // path for two tabs reading at once.
+      try {
+        (await syncOf(await currentFile(request.db, request.name), 'read-only')).close();
+        return true;
+      } catch (error) {
+        return String(error);
+      }
     }
     case 'release':
       held?.close();
