@@ -540,7 +540,8 @@ async function main() {
     ...(corporaDate ? { corporaDate } : {}),
     chromium: version,
     machine: measureMachine(),
-    args,
+    // Where the profile was kept is this machine's business, not the results'.
+    args: { ...args, profile: undefined },
     large,
     corpora,
   });
