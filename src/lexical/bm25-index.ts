@@ -470,8 +470,8 @@ export function createLexicalIndex(options?: LexicalIndexOptions): LexicalIndex 
 /**
  * Rebuilds an index from {@link LexicalIndex.serialize}'s bytes. `k1` and `b` may change; field
  * weights are the snapshot's. Throws `CORRUPT_INDEX` if the bytes are truncated or damaged, or were
- * written by another format or analyzer version. The index reads its postings from `bytes` in place
- * (it never writes them), so they must not change afterwards.
+ * written by another format or analyzer version. The index reads its postings and terms from
+ * `bytes` in place (it never writes them), so they must not change afterwards.
  *
  * @example
  * const copy = loadLexicalIndex(index.serialize());
