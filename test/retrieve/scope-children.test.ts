@@ -7,7 +7,11 @@ import { buildTree } from './fixture.js';
 /** Children by parent as URIs, computed from the nodes the way a scope defines them. */
 function expectedChildren(scope: Scope): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const node of scope.nodes) if (node.parent !== null) (out[node.parent] ??= []).push(node.uri);
+  for (const node of scope.nodes) {
+    if (node.parent === null) continue;
+    out[node.parent] ??= [];
+    out[node.parent]!.push(node.uri);
+  }
   return out;
 }
 
