@@ -1,5 +1,6 @@
 // The page's handle on Longship: createLongship() with one of the demo's worker scripts, started
-// here in the literal form Vite recognises and bundles. One SharedWorker serves every tab.
+// here in the literal form Vite recognises and bundles. One SharedWorker serves every tab, or with
+// `?worker=dedicated` a Worker of the tab's own (whose snapshots go to OPFS files; tabs take turns).
 import { createLongship } from '../../src/client/create-longship.js';
 import { bundledModel } from '../../src/embed/bundled-model.js';
 import type { RemoteLongship } from '../../src/worker/connect.js';
@@ -11,23 +12,35 @@ export interface BackendConfig {
   name: string;
   /** `model`: the bundled USE-lite; `words`: hashed words, no model. */
   embedder: 'model' | 'words';
+  /** `shared` (default): one SharedWorker for every tab; `dedicated`: a Worker of this tab's own. */
+  worker?: 'shared' | 'dedicated';
   onWait?: () => void;
 }
 
 const local = (path: string) => new URL(`/local/${path}`, location.href).href;
 
-export function startBackend({ name, embedder, onWait }: BackendConfig): Promise<Backend> {
+export function startBackend({ name, embedder, worker: kind, onWait }: BackendConfig): Promise<Backend> {
   // The options inline, with a literal type: Vite reads them to bundle the worker as a module.
   const worker =
-    embedder === 'words'
-      ? new SharedWorker(new URL('./words-worker.ts', import.meta.url), {
-          type: 'module',
-          name: `longship:${name}`,
-        })
-      : new SharedWorker(new URL('./model-worker.ts', import.meta.url), {
-          type: 'module',
-          name: `longship:${name}`,
-        });
+    kind === 'dedicated'
+      ? embedder === 'words'
+        ? new Worker(new URL('./words-worker.ts', import.meta.url), {
+            type: 'module',
+            name: `longship:${name}`,
+          })
+        : new Worker(new URL('./model-worker.ts', import.meta.url), {
+            type: 'module',
+            name: `longship:${name}`,
+          })
+      : embedder === 'words'
+        ? new SharedWorker(new URL('./words-worker.ts', import.meta.url), {
+            type: 'module',
+            name: `longship:${name}`,
+          })
+        : new SharedWorker(new URL('./model-worker.ts', import.meta.url), {
+            type: 'module',
+            name: `longship:${name}`,
+          });
   return createLongship({
     worker,
     name,

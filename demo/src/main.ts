@@ -18,6 +18,8 @@ const embedder = params.get('embedder') === 'words' ? 'words' : 'model';
 const dbName = params.get('db') ?? (embedder === 'words' ? 'longship-demo-words' : 'longship-demo');
 /** `?corpus=none` starts empty, for a folder of your own only. */
 const withCorpus = params.get('corpus') !== 'none';
+/** `?worker=dedicated`: a Worker of this tab's own instead of the SharedWorker of every tab. */
+const workerKind = params.get('worker') === 'dedicated' ? 'dedicated' : 'shared';
 const corpusKey = `${dbName}:corpus`;
 
 const ui = {
@@ -234,6 +236,7 @@ async function main() {
   backend = await startBackend({
     name: dbName,
     embedder,
+    worker: workerKind,
     onWait: () => setState('opening', 'Waiting for another tab to let go of the store…'),
   });
   // For the console (and the end-to-end tests): the engine's API, through comlink.

@@ -1,5 +1,5 @@
 // Crash safety: Chromium is SIGKILLed at random points while the demo indexes a folder, 20 times
-// on one profile. After every restart the store must pass verify(), answer a search, and still hold
+// on one profile, the store in a SharedWorker in some rounds and a dedicated Worker in others. After every restart the store must pass verify(), answer a search, and still hold
 // every page it held when the browser was killed, each page's text as in its file; at the end one
 // more run finishes the folder and every page is there. The hashed-words embedder keeps each round
 // short: what is under test is the store, not the model.
@@ -98,7 +98,16 @@ describe('crash safety', () => {
     const random = new Random(seed);
     const expected = await corpusPages();
     expect(expected.size).toBe(pages);
-    const url = demoUrl(server.origin, { embedder: 'words', corpus: 'none', db: 'crash' });
+    // Rounds 4–7, 12–15 and 20 run the store in a dedicated Worker, whose snapshots go to OPFS files,
+    // the others in the SharedWorker, whose snapshots stay in IndexedDB: each kind of kill hits both,
+    // and each reopens what the other left.
+    const urlOf = (round: number) =>
+      demoUrl(server.origin, {
+        embedder: 'words',
+        corpus: 'none',
+        db: 'crash',
+        worker: round % 8 >= 4 || round === rounds ? 'dedicated' : 'shared',
+      });
     const log: string[] = [];
     /** The pages the store held just before the last kill: committed, so they must survive it. */
     let committed: string[] = [];
@@ -107,7 +116,7 @@ describe('crash safety', () => {
       const chromium = await startChromium(profile);
       try {
         const page = chromium.context.pages()[0] ?? (await chromium.context.newPage());
-        await page.goto(url);
+        await page.goto(urlOf(round));
         await waitReady(page, 120_000);
         const found = await storedPages(page);
         if (round > 0) {
@@ -135,6 +144,19 @@ describe('crash safety', () => {
             resources: { uri: string }[];
           };
           expect(hits.resources.some((hit) => hit.uri.includes('npm-publish'))).toBe(true);
+          // This last round's dedicated Worker writes its snapshots to OPFS files on close.
+          await page.evaluate('longship.close()');
+          const files = await page.evaluate(async () => {
+            const root = await navigator.storage.getDirectory();
+            const dir = await root.getDirectoryHandle('longship-snapshots.crash');
+            const names: string[] = [];
+            for await (const name of (dir as unknown as { keys(): AsyncIterable<string> }).keys())
+              names.push(name);
+            return names;
+          });
+          for (const name of ['hnsw', 'bm25', 'nodes']) {
+            expect(files.some((file) => file.startsWith(`${name}.`))).toBe(true);
+          }
           await chromium.close();
           break;
         }
@@ -174,7 +196,7 @@ describe('crash safety', () => {
         if (!stillIndexing) expect(committed).toHaveLength(pages);
         await chromium.kill();
         log.push(
-          `round ${round}: ${start}; killed ${stillIndexing ? 'while indexing' : 'after the job'} with ${committed.length} stored (aimed at ${kind === 'count' ? `${at} done` : `${afterMs} ms after the job ${kind === 'after' ? 'ended' : 'started'}`})`,
+          `round ${round} (${new URL(urlOf(round)).searchParams.get('worker')} worker): ${start}; killed ${stillIndexing ? 'while indexing' : 'after the job'} with ${committed.length} stored (aimed at ${kind === 'count' ? `${at} done` : `${afterMs} ms after the job ${kind === 'after' ? 'ended' : 'started'}`})`,
         );
         if (stillIndexing) killedIndexing++;
         if (kind === 'after') expect(stillIndexing).toBe(false);

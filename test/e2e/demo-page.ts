@@ -45,6 +45,7 @@ export interface DemoParams {
   embedder?: 'model' | 'words';
   db?: string;
   corpus?: 'none';
+  worker?: 'shared' | 'dedicated';
 }
 
 export function demoUrl(origin: string, params: DemoParams = {}): string {
