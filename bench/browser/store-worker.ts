@@ -51,8 +51,12 @@ const bootMs = performance.now();
 
 const scope = globalThis as unknown as {
   onmessage: ((event: MessageEvent<StoreWorkerRequest>) => void) | null;
+  onconnect?: ((event: MessageEvent) => void) | null;
   postMessage(message: StoreWorkerAnswer): void;
 };
+
+/** Where answers go: the dedicated Worker's scope, or the port of the page a SharedWorker serves. */
+let reply = (message: StoreWorkerAnswer) => scope.postMessage(message);
 
 const dir = 'viking://resources/bench';
 
@@ -120,7 +124,7 @@ async function build(request: Extract<StoreWorkerRequest, { op: 'build' }>): Pro
       batch.putPostings.push({ key, title: `doc-${id}`, body });
     }
     await store.commit(batch);
-    scope.postMessage({ progress: first + count });
+    reply({ progress: first + count });
   }
   const written = performance.now();
   // close() writes the snapshots a later open starts from.
@@ -258,9 +262,9 @@ function headersInFiles(name: string): Promise<Set<string>> {
   });
 }
 
-scope.onmessage = async ({ data }) => {
+async function answer(data: StoreWorkerRequest): Promise<void> {
   try {
-    scope.postMessage(
+    reply(
       data.op === 'build'
         ? await build(data)
         : data.op === 'open'
@@ -270,8 +274,19 @@ scope.onmessage = async ({ data }) => {
             : await copy(data),
     );
   } catch (error) {
-    scope.postMessage({
+    reply({
       error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack}` : String(error),
     });
   }
-};
+}
+
+// As a SharedWorker (bench:browser --shared, createLongship()'s default kind), requests come on a port.
+if ('onconnect' in scope) {
+  scope.onconnect = ({ ports }) => {
+    const port = ports[0]!;
+    reply = (message) => port.postMessage(message);
+    port.onmessage = ({ data }) => answer(data as StoreWorkerRequest);
+  };
+} else {
+  scope.onmessage = ({ data }) => answer(data);
+}
