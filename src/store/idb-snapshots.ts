@@ -7,7 +7,7 @@
 import { throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
 import { fire, type IdbConnection, stateOf, under } from './idb-connection.js';
-import type { StoredSnapshotChunk } from './idb-schema.js';
+import type { StoredSnapshotChunk, StoredSnapshotHeader } from './idb-schema.js';
 import { newChecksum } from './snapshot-checksum.js';
 import {
   checkJoinedSnapshot,
@@ -19,7 +19,6 @@ import {
   piecesInto,
   rechunk,
   type SnapshotChunk,
-  type SnapshotHeader,
   SnapshotSummer,
 } from './snapshot-format.js';
 import type { Snapshot, SnapshotInput, SnapshotPieces, SnapshotSink } from './store.js';
@@ -83,13 +82,8 @@ export async function putIdbSnapshot(
   }
 }
 
-/** Reads and checks a snapshot: undefined if missing, incomplete or failing its checksum. */
-export async function readIdbSnapshot(
-  connection: IdbConnection,
-  name: string,
-): Promise<Snapshot | undefined> {
-  const stored = await readStored(connection, name);
-  if (!stored) return undefined;
+/** Checks and joins a snapshot kept in IndexedDB: undefined if incomplete or failing its checksum. */
+export async function readIdbSnapshot(stored: StoredSnapshot): Promise<Snapshot | undefined> {
   const joined = await readJoined(stored);
   if (joined !== undefined) return joined ?? undefined;
   return joinSnapshot(await checkPieces(stored));
@@ -101,12 +95,9 @@ export async function readIdbSnapshot(
  * is ever made: 66 MB of fresh memory costs ~0.2 s in page faults on a small VM.
  */
 export async function readIdbSnapshotInto<S extends SnapshotSink>(
-  connection: IdbConnection,
-  name: string,
+  stored: StoredSnapshot,
   open: (byteLength: number) => S,
 ): Promise<{ seq: number; sink: S } | undefined> {
-  const stored = await readStored(connection, name);
-  if (!stored) return undefined;
   const { header, chunks } = stored;
   const blobs = chunks.map((chunk) => chunk.bytes);
   if (!blobs.every((bytes) => bytes instanceof Blob)) return piecesInto(await checkPieces(stored), open);
@@ -146,7 +137,7 @@ export async function readIdbSnapshotInto<S extends SnapshotSink>(
  * reads one joined Blob faster than its parts side by side (31 MB: ~0.33 s against ~0.55 s). Null
  * when it fails its checks; undefined when its chunks are not all Blobs.
  */
-async function readJoined(stored: Stored): Promise<Snapshot | null | undefined> {
+async function readJoined(stored: StoredSnapshot): Promise<Snapshot | null | undefined> {
   const { header, chunks } = stored;
   const blobs = chunks.map((chunk) => chunk.bytes);
   if (!blobs.every((bytes) => bytes instanceof Blob)) return undefined;
@@ -154,18 +145,25 @@ async function readJoined(stored: Stored): Promise<Snapshot | null | undefined> 
   return (bytes && checkJoinedSnapshot(header, chunks, new Uint8Array(bytes))) ?? null;
 }
 
-type Stored = { header: SnapshotHeader; chunks: StoredSnapshotChunk[] };
+/** A snapshot's header and, unless its bytes are in a file, the chunks of its generation. */
+export type StoredSnapshot = { header: StoredSnapshotHeader; chunks: StoredSnapshotChunk[] };
 
-/** The header and the chunks of its generation, as stored. */
-function readStored(connection: IdbConnection, name: string): Promise<Stored | undefined> {
+/** The header and chunks of a snapshot, as stored, in one transaction; undefined if there is none. */
+export function readStoredSnapshot(
+  connection: IdbConnection,
+  name: string,
+): Promise<StoredSnapshot | undefined> {
   return connection.read(['snapshots', 'snapshotChunks'], 'snapshot', async (tx) => {
     const header = await tx.objectStore('snapshots').get(name);
     if (!header) return undefined;
-    return { header, chunks: await tx.objectStore('snapshotChunks').getAll(under(name, header.generation)) };
+    const chunks = header.file
+      ? []
+      : await tx.objectStore('snapshotChunks').getAll(under(name, header.generation));
+    return { header, chunks };
   });
 }
 
-async function checkPieces(stored: Stored): Promise<SnapshotPieces | undefined> {
+async function checkPieces(stored: StoredSnapshot): Promise<SnapshotPieces | undefined> {
   // A Blob is read once the transaction is over: it stays readable, and reads run side by side.
   const chunks = await Promise.all(
     stored.chunks.map(

@@ -10,8 +10,14 @@ import { type PlanReader, planCommit, type StoreState, vectorsDropped } from './
 import { decideEmbedder } from './embedder-check.js';
 import { fire, IdbConnection, stateOf, type Tx, under } from './idb-connection.js';
 import { toStoreError } from './idb-errors.js';
-import { type LongshipDB, STATE_KEY, type StoredSnapshotHeader, type StoreName } from './idb-schema.js';
-import { deleteIdbSnapshot, putIdbSnapshot, readIdbSnapshot, readIdbSnapshotInto } from './idb-snapshots.js';
+import { type LongshipDB, STATE_KEY, type StoreName } from './idb-schema.js';
+import {
+  deleteIdbSnapshot,
+  putIdbSnapshot,
+  readIdbSnapshot,
+  readIdbSnapshotInto,
+  readStoredSnapshot,
+} from './idb-snapshots.js';
 import type { SnapshotFiles } from './opfs-snapshots.js';
 import type {
   ChangeRecord,
@@ -265,24 +271,20 @@ export class IdbStore implements Store {
   }
 
   async snapshot(name: string): Promise<Snapshot | undefined> {
-    const header = await this.snapshotHeader(name);
-    if (!header) return undefined;
-    if (header.file) return this.files?.read(header);
-    return readIdbSnapshot(this.connection, name);
+    const stored = await readStoredSnapshot(this.connection, name);
+    if (!stored) return undefined;
+    if (stored.header.file) return this.files?.read(stored.header);
+    return readIdbSnapshot(stored);
   }
 
   async snapshotInto<S extends SnapshotSink>(
     name: string,
     open: (byteLength: number) => S,
   ): Promise<{ seq: number; sink: S } | undefined> {
-    const header = await this.snapshotHeader(name);
-    if (!header) return undefined;
-    if (header.file) return this.files?.readInto(header, open);
-    return readIdbSnapshotInto(this.connection, name, open);
-  }
-
-  private snapshotHeader(name: string): Promise<StoredSnapshotHeader | undefined> {
-    return this.read(['snapshots'], 'snapshot', (tx) => tx.objectStore('snapshots').get(name));
+    const stored = await readStoredSnapshot(this.connection, name);
+    if (!stored) return undefined;
+    if (stored.header.file) return this.files?.readInto(stored.header, open);
+    return readIdbSnapshotInto(stored, open);
   }
 
   /**
