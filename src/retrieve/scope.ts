@@ -211,17 +211,23 @@ export function withReplaced(scope: Scope, replaced: readonly Replacement[]): Sc
   // Children the held scope made are updated now (a few lists); others wait to be made from the new
   // nodes, so that a scope never holds on to the one it replaced.
   const held = madeChildren.get(scope);
-  let children: Map<string, NodeRecord[]> | undefined;
-  if (held) {
-    children = new Map(held);
-    for (const parent of parents) {
-      const siblings = children.get(parent);
-      if (siblings) children.set(parent, siblings.map(swap));
-    }
-  }
-  const made = children;
+  const children = held && swapChildren(held, parents, swap);
   return withChildren(
     { roots: roots.map(swap), nodes, byKey, vectorCount, vectorKeys },
-    () => made ?? childrenOf(nodes),
+    () => children ?? childrenOf(nodes),
   );
+}
+
+/** A copy of `children` whose lists under `parents` have their nodes swapped. */
+function swapChildren(
+  children: Map<string, NodeRecord[]>,
+  parents: ReadonlySet<string>,
+  swap: (node: NodeRecord) => NodeRecord,
+): Map<string, NodeRecord[]> {
+  const swapped = new Map(children);
+  for (const parent of parents) {
+    const siblings = swapped.get(parent);
+    if (siblings) swapped.set(parent, siblings.map(swap));
+  }
+  return swapped;
 }
