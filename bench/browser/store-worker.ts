@@ -2,18 +2,31 @@
 // clustered 512-d vector and a posting each) into an IndexedDB Longship in large commits, and it
 // times a cold open of that store to the first find() result. Vectors come from a function embedder
 // over bench/store's seeded Documents: building 100k documents with the model would take hours here.
+// It also times what ingestion adds to the model at that size (op 'ingest', issue 4's overhead).
+import { bundledModel } from '../../src/embed/bundled-model.js';
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
+import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { openLongship } from '../../src/engine.js';
 import { defaultIndexedDB } from '../../src/env/indexeddb.js';
 import { openIdbStore } from '../../src/store/idb-open.js';
-import type { NodeRecord, WriteBatch } from '../../src/store/store.js';
+import type { NodeRecord, Store, WriteBatch } from '../../src/store/store.js';
 import { Documents } from '../store/synthetic.js';
 
 export type StoreWorkerRequest =
   | { op: 'build'; name: string; n: number; dims: number; batch: number; usearch: string }
   | { op: 'open'; name: string; dims: number; usearch: string; queries: string[] }
   | { op: 'reads'; name: string }
-  | { op: 'copy'; from: string; to: string };
+  | { op: 'copy'; from: string; to: string }
+  | {
+      op: 'ingest';
+      name: string;
+      dims: number;
+      usearch: string;
+      docs: number;
+      /** The bundled model's folder and onnxruntime-web's dist folder, as served. */
+      modelDirectory: string;
+      wasmPaths: string;
+    };
 
 export type StoreWorkerAnswer =
   | { op: 'build'; ms: number; n: number; closeMs: number }
@@ -43,6 +56,16 @@ export type StoreWorkerAnswer =
       snapshots: { name: string; mb: number; ms: number; from: 'file' | 'indexeddb' }[];
     }
   | { op: 'copy'; mb: number }
+  | {
+      op: 'ingest';
+      /** Documents (node, vector, posting) committed 32 at a time into the n-document store, indexed. */
+      storeIndexMsPerDoc: number;
+      /** The first commit of 32 after the open, before those: the indexes made writable once. */
+      firstCommitMs: number;
+      /** The bundled model in this worker (WASM, one thread), loaded first, in batches of 32. */
+      embedMsPerDoc: number;
+      docs: number;
+    }
   | { error: string }
   | { progress: number };
 
@@ -59,6 +82,8 @@ const scope = globalThis as unknown as {
 let reply = (message: StoreWorkerAnswer) => scope.postMessage(message);
 
 const dir = 'viking://resources/bench';
+/** Documents per commit when timing ingestion: one embedding call's worth (src/ingest). */
+const PER_COMMIT = 32;
 
 /** The snapshots openLongship reads, in its order. */
 const SNAPSHOTS = ['hnsw-owners', 'hnsw', 'bm25', 'nodes'];
@@ -78,11 +103,11 @@ function embedderFor(dims: number) {
   });
 }
 
-function nodeRecord(uri: string, key: number, l0: string, l2: string): NodeRecord {
+function nodeRecord(uri: string, key: number, l0: string, l2: string, parent = dir): NodeRecord {
   const now = Date.now();
   return {
     uri,
-    parent: dir,
+    parent,
     name: uri.slice(uri.lastIndexOf('/') + 1),
     kind: 'file',
     contextType: 'resource',
@@ -97,6 +122,31 @@ function nodeRecord(uri: string, key: number, l0: string, l2: string): NodeRecor
   };
 }
 
+/** One commit of `count` documents under `parent`, ids from `first`, as ingestion commits them. */
+async function writeDocuments(
+  store: Store,
+  docs: Documents,
+  parent: string,
+  first: number,
+  count: number,
+): Promise<void> {
+  const keys = await store.allocateKeys(2 * count);
+  const batch: Required<Pick<WriteBatch, 'putNodes' | 'putVectors' | 'putPostings'>> = {
+    putNodes: [],
+    putVectors: [],
+    putPostings: [],
+  };
+  for (let i = 0; i < count; i++) {
+    const id = first + i;
+    const key = keys + 2 * i;
+    const body = docs.text(id);
+    batch.putNodes.push(nodeRecord(`${parent}/doc-${id}`, key, body.slice(0, 80), body, parent));
+    batch.putVectors.push({ key: key + 1, nodeKey: key, chunk: 0, vector: docs.vector(id) });
+    batch.putPostings.push({ key, title: `doc-${id}`, body });
+  }
+  await store.commit(batch);
+}
+
 async function build(request: Extract<StoreWorkerRequest, { op: 'build' }>): Promise<StoreWorkerAnswer> {
   const started = performance.now();
   const longship = await openLongship({
@@ -109,21 +159,7 @@ async function build(request: Extract<StoreWorkerRequest, { op: 'build' }>): Pro
   const { store } = longship;
   for (let first = 0; first < request.n; first += request.batch) {
     const count = Math.min(request.batch, request.n - first);
-    const keys = await store.allocateKeys(2 * count);
-    const batch: Required<Pick<WriteBatch, 'putNodes' | 'putVectors' | 'putPostings'>> = {
-      putNodes: [],
-      putVectors: [],
-      putPostings: [],
-    };
-    for (let i = 0; i < count; i++) {
-      const id = first + i;
-      const key = keys + 2 * i;
-      const body = docs.text(id);
-      batch.putNodes.push(nodeRecord(`${dir}/doc-${id}`, key, body.slice(0, 80), body));
-      batch.putVectors.push({ key: key + 1, nodeKey: key, chunk: 0, vector: docs.vector(id) });
-      batch.putPostings.push({ key, title: `doc-${id}`, body });
-    }
-    await store.commit(batch);
+    await writeDocuments(store, docs, dir, first, count);
     reply({ progress: first + count });
   }
   const written = performance.now();
@@ -262,6 +298,63 @@ function headersInFiles(name: string): Promise<Set<string>> {
   });
 }
 
+/**
+ * What the store and index add to embedding, at the store's size: `docs` documents committed 32 at a
+ * time (one embedding call's worth, as ingestion commits) into a directory of their own, which goes
+ * again after; then the same texts through the bundled model, loaded first, in its batches of 32.
+ */
+async function ingest(request: Extract<StoreWorkerRequest, { op: 'ingest' }>): Promise<StoreWorkerAnswer> {
+  const longship = await openLongship({
+    name: request.name,
+    embedder: embedderFor(request.dims),
+    usearch: new URL(request.usearch),
+  });
+  const docs = new Documents(request.dims, 42);
+  const parent = `${dir}-ingest`;
+  const firstId = 10_000_000; // far from the store's own documents
+  let storeIndexMs: number;
+  let firstCommitMs: number;
+  try {
+    await longship.mkdir(parent);
+    // The first write after an open turns the indexes read in place into writable ones, once: timed
+    // apart, so that the figure below is the steady cost of a document, as bench:store's.
+    let started = performance.now();
+    await writeDocuments(longship.store, docs, parent, firstId - PER_COMMIT, PER_COMMIT);
+    firstCommitMs = performance.now() - started;
+    started = performance.now();
+    for (let first = 0; first < request.docs; first += PER_COMMIT) {
+      await writeDocuments(
+        longship.store,
+        docs,
+        parent,
+        firstId + first,
+        Math.min(PER_COMMIT, request.docs - first),
+      );
+    }
+    storeIndexMs = performance.now() - started;
+    await longship.rm(parent, { recursive: true });
+  } finally {
+    await longship.close();
+  }
+  const embedder = new TransformersEmbedder({
+    model: { ...bundledModel, directory: request.modelDirectory },
+    wasmPaths: request.wasmPaths,
+  });
+  const texts = Array.from({ length: request.docs }, (_, i) => docs.text(firstId + i));
+  await embedder.embed(texts.slice(0, 8)); // loads the model
+  const started = performance.now();
+  await embedder.embed(texts);
+  const embedMs = performance.now() - started;
+  await embedder.dispose();
+  return {
+    op: 'ingest',
+    storeIndexMsPerDoc: storeIndexMs / request.docs,
+    firstCommitMs,
+    embedMsPerDoc: embedMs / request.docs,
+    docs: request.docs,
+  };
+}
+
 async function answer(data: StoreWorkerRequest): Promise<void> {
   try {
     reply(
@@ -271,7 +364,9 @@ async function answer(data: StoreWorkerRequest): Promise<void> {
           ? await open(data)
           : data.op === 'reads'
             ? await reads(data)
-            : await copy(data),
+            : data.op === 'ingest'
+              ? await ingest(data)
+              : await copy(data),
     );
   } catch (error) {
     reply({

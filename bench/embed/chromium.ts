@@ -3,13 +3,18 @@
 // not an incognito context: an incognito context's cache lives in memory and did not keep the
 // model (7 MB) or onnxruntime's WASM (14 MB), which every new worker then downloaded again.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { bundledModel } from '../../src/embed/bundled-model.js';
-import { bundleForBrowser, chromiumFlags, chromiumPath, launchChromium } from '../../test/targets/browser.js';
+import {
+  bundleForBrowser,
+  chromiumFlags,
+  chromiumPath,
+  launchChromium,
+  onnxruntimeWebDist,
+} from '../../test/targets/browser.js';
 import type { Measurement, MeasureRequest } from './measure.js';
 import { type BenchServer, isolationHeaders, serveBench } from './server.js';
 
@@ -45,7 +50,7 @@ export async function openChromiumBench(): Promise<ChromiumBench> {
     await browser.close();
     return answer;
   });
-  const dist = onnxruntimeWebDist();
+  const dist = onnxruntimeWebDist(root);
   return {
     version,
     async measure(request, build, modelPath = 'model/use-lite') {
@@ -113,13 +118,4 @@ async function inWorker(page: Page, request: MeasureRequest): Promise<unknown> {
     })`)) as { error?: string };
   if (answer.error) throw new Error(answer.error);
   return answer;
-}
-
-/** onnxruntime-web's dist folder relative to the root: the copy transformers.js imports. */
-function onnxruntimeWebDist(): string {
-  const require = createRequire(import.meta.url);
-  const fromTransformers = createRequire(require.resolve('@huggingface/transformers'));
-  return relative(root, dirname(fromTransformers.resolve('onnxruntime-web')))
-    .split('\\')
-    .join('/');
 }

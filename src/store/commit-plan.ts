@@ -125,6 +125,19 @@ export async function planCommit(
     return node !== undefined && !goneNodes.has(node.uri);
   };
 
+  // The point reads the checks below make one after another, asked for all at once first: where each
+  // read is a round trip (IndexedDB in a browser: ~5 a document), they then come back as one stream.
+  await Promise.all([
+    ...[...putNodes.values()].flatMap((n) => [
+      read.node(n.uri),
+      read.nodeByKey(n.key),
+      read.hasPosting(n.key),
+      ...(n.parent === null ? [] : [read.node(n.parent)]),
+    ]),
+    ...[...putVectors.values()].flatMap((v) => [read.vector(v.key), read.nodeByKey(v.nodeKey)]),
+    ...[...putPostings.values()].flatMap((p) => [read.hasPosting(p.key), read.nodeByKey(p.key)]),
+  ]);
+
   // A use bumps the node as this transaction sees it: read here, never by the caller beforehand.
   for (const use of b.useNodes) {
     const node = putNodes.get(use.uri) ?? (await storedUnlessGone(use.uri));
@@ -280,14 +293,18 @@ function checkDimensions(vectors: readonly VectorRecord[], embedder: EmbedderInf
 
 /** Memoises point reads: the planner asks about the same node several times. */
 function cachedReader(reader: PlanReader, checkpoint: () => void) {
+  // The read itself is kept, not its value: reads asked for together share one request.
   const memo = <K, V>(load: (k: K) => Promise<V>) => {
-    const cache = new Map<K, V>();
+    const cache = new Map<K, Promise<V>>();
     return async (k: K): Promise<V> => {
-      if (cache.has(k)) return cache.get(k) as V;
-      const value = await load(k);
+      let value = cache.get(k);
+      if (!value) {
+        value = load(k);
+        cache.set(k, value);
+      }
+      const result = await value;
       checkpoint();
-      cache.set(k, value);
-      return value;
+      return result;
     };
   };
   return {

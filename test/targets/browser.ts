@@ -3,8 +3,9 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { basename, extname, resolve, sep } from 'node:path';
+import { basename, dirname, extname, relative, resolve, sep } from 'node:path';
 import { build } from 'esbuild';
 import { type Browser, chromium } from 'playwright-core';
 
@@ -125,4 +126,16 @@ export async function bundleFilesForBrowser(entry: string): Promise<Record<strin
     external: ['node:*'],
   });
   return Object.fromEntries(result.outputFiles.map((file) => [basename(file.path), file.text]));
+}
+
+/**
+ * onnxruntime-web's dist folder relative to `root` (the folder a test or bench serves), '/'-separated:
+ * the copy transformers.js itself imports, whose files a page's `wasmPaths` must point at.
+ */
+export function onnxruntimeWebDist(root: string): string {
+  const require = createRequire(import.meta.url);
+  const fromTransformers = createRequire(require.resolve('@huggingface/transformers'));
+  return relative(root, dirname(fromTransformers.resolve('onnxruntime-web')))
+    .split('\\')
+    .join('/');
 }

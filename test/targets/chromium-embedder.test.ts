@@ -1,25 +1,20 @@
 // TransformersEmbedder in a module Worker in Chromium: the bundled model and onnxruntime-web's WASM
 // files served from localhost, vectors that match Node's, and no request to anywhere else.
-import { createRequire } from 'node:module';
-import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledModel } from '../../src/embed/bundled-model.js';
 import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
-import { bundleForBrowser, launchChromium, type StaticServer, serveFiles } from './browser.js';
+import {
+  bundleForBrowser,
+  launchChromium,
+  onnxruntimeWebDist,
+  type StaticServer,
+  serveFiles,
+} from './browser.js';
 import type { EmbedderWorkerAnswer, EmbedderWorkerRequest } from './embedder-worker.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-
-/** onnxruntime-web's dist folder, relative to the root: the copy transformers.js itself imports. */
-function onnxruntimeWebDist(): string {
-  const require = createRequire(import.meta.url);
-  const fromTransformers = createRequire(require.resolve('@huggingface/transformers'));
-  return relative(root, dirname(fromTransformers.resolve('onnxruntime-web')))
-    .split('\\')
-    .join('/');
-}
 
 const texts = [
   'How do I reset my password?',
@@ -91,7 +86,7 @@ describe('TransformersEmbedder in a Chromium module Worker', () => {
       await page.goto(`${server.origin}/`);
       const request: EmbedderWorkerRequest = {
         modelDirectory: `${server.origin}/model/use-lite/`,
-        wasmPaths: `${server.origin}/${onnxruntimeWebDist()}/`,
+        wasmPaths: `${server.origin}/${onnxruntimeWebDist(root)}/`,
         texts,
       };
       // A string, not a function: vitest would rewrite a function's code for Node. The page gets
@@ -130,7 +125,7 @@ describe('TransformersEmbedder in a Chromium module Worker', () => {
       expect(paths).toContain('/model/use-lite/onnx/model_quantized.onnx');
       expect(paths).toContain('/model/use-lite/tokenizer.json');
       // The plain WASM build, not the twice as large .asyncify one (see wasmPaths).
-      expect(paths).toContain(`/${onnxruntimeWebDist()}/ort-wasm-simd-threaded.wasm`);
+      expect(paths).toContain(`/${onnxruntimeWebDist(root)}/ort-wasm-simd-threaded.wasm`);
       expect(blocked).toEqual([]);
       expect(requested.filter((url) => !isLocal(url))).toEqual([]);
     } finally {

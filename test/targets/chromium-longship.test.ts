@@ -2,27 +2,22 @@
 // Locks. An app built by Vite indexes with the bundled model, reloads and finds again; a page
 // without a bundler runs the compiled files; two tabs write at once; a tab without a SharedWorker
 // waits for the store and takes it over when the owner's tab closes.
-import { createRequire } from 'node:module';
-import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type Rollup, build as viteBuild } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workerBundleOptions } from '../../tools/worker/bundle.js';
-import { bundleForBrowser, launchChromium, type StaticServer, serveFiles } from './browser.js';
+import {
+  bundleForBrowser,
+  launchChromium,
+  onnxruntimeWebDist,
+  type StaticServer,
+  serveFiles,
+} from './browser.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-
-/** onnxruntime-web's dist folder, relative to the root: the copy transformers.js itself imports. */
-function onnxruntimeWebDist(): string {
-  const require = createRequire(import.meta.url);
-  const fromTransformers = createRequire(require.resolve('@huggingface/transformers'));
-  return relative(root, dirname(fromTransformers.resolve('onnxruntime-web')))
-    .split('\\')
-    .join('/');
-}
 
 let browser: Browser;
 let server: StaticServer;
@@ -157,7 +152,7 @@ describe('createLongship in Chromium', () => {
       const config = {
         name: 'reload-test',
         modelDirectory: `${server.origin}/model/use-lite/`,
-        wasmPaths: `${server.origin}/${onnxruntimeWebDist()}/`,
+        wasmPaths: `${server.origin}/${onnxruntimeWebDist(root)}/`,
       };
       const open = `
         const c = ${JSON.stringify(config)};
@@ -234,7 +229,7 @@ describe('createLongship in Chromium', () => {
         const { createLongship } = await import('/dist/client/create-longship.js');
         // Only the onnxruntime files are named: the worker finds the .wasm and the model in the package.
         const longship = await createLongship({
-          name: 'no-bundler', shared: false, transformers: { wasmPaths: ${JSON.stringify(`${server.origin}/${onnxruntimeWebDist()}/`)} },
+          name: 'no-bundler', shared: false, transformers: { wasmPaths: ${JSON.stringify(`${server.origin}/${onnxruntimeWebDist(root)}/`)} },
         });
         await longship.write('viking://resources/tea.md', 'Green tea steeps for two minutes at 80 degrees.');
         const found = await longship.find('how long does green tea steep', { limit: 1 });
