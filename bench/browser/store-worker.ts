@@ -9,8 +9,8 @@ import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { openLongship } from '../../src/engine.js';
 import { defaultIndexedDB } from '../../src/env/indexeddb.js';
 import { openIdbStore } from '../../src/store/idb-open.js';
-import type { NodeRecord, Store, WriteBatch } from '../../src/store/store.js';
 import { Documents } from '../store/synthetic.js';
+import { writeDocuments } from '../store/write-documents.js';
 
 export type StoreWorkerRequest =
   | { op: 'build'; name: string; n: number; dims: number; batch: number; usearch: string }
@@ -101,50 +101,6 @@ function embedderFor(dims: number) {
         return docs.vector(hash >>> 0);
       }),
   });
-}
-
-function nodeRecord(uri: string, key: number, l0: string, l2: string, parent = dir): NodeRecord {
-  const now = Date.now();
-  return {
-    uri,
-    parent,
-    name: uri.slice(uri.lastIndexOf('/') + 1),
-    kind: 'file',
-    contextType: 'resource',
-    key,
-    l0,
-    l2,
-    summaryKind: 'extractive',
-    meta: {},
-    createdAt: now,
-    updatedAt: now,
-    useCount: 0,
-  };
-}
-
-/** One commit of `count` documents under `parent`, ids from `first`, as ingestion commits them. */
-async function writeDocuments(
-  store: Store,
-  docs: Documents,
-  parent: string,
-  first: number,
-  count: number,
-): Promise<void> {
-  const keys = await store.allocateKeys(2 * count);
-  const batch: Required<Pick<WriteBatch, 'putNodes' | 'putVectors' | 'putPostings'>> = {
-    putNodes: [],
-    putVectors: [],
-    putPostings: [],
-  };
-  for (let i = 0; i < count; i++) {
-    const id = first + i;
-    const key = keys + 2 * i;
-    const body = docs.text(id);
-    batch.putNodes.push(nodeRecord(`${parent}/doc-${id}`, key, body.slice(0, 80), body, parent));
-    batch.putVectors.push({ key: key + 1, nodeKey: key, chunk: 0, vector: docs.vector(id) });
-    batch.putPostings.push({ key, title: `doc-${id}`, body });
-  }
-  await store.commit(batch);
 }
 
 async function build(request: Extract<StoreWorkerRequest, { op: 'build' }>): Promise<StoreWorkerAnswer> {

@@ -22,9 +22,10 @@ import type { RetrievalSources } from '../../src/retrieve/sources.js';
 import { openIdbStore } from '../../src/store/idb-open.js';
 import { MemoryData } from '../../src/store/memory-data.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
-import type { NodeRecord, Store, WriteBatch } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
 import { markdownReport, type Row } from './report.js';
 import { Documents } from './synthetic.js';
+import { nodeRecord, writeDocuments } from './write-documents.js';
 
 interface Args {
   n: number;
@@ -128,44 +129,6 @@ function storeOpener(runtime: string): () => Promise<Store> {
     return () => openMemoryStore({ data, embedder: EMBEDDER });
   }
   throw new Error(`unknown runtime ${runtime}`);
-}
-
-function nodeRecord(uri: string, parent: string, key: number, l0: string, l2?: string): NodeRecord {
-  const now = Date.now();
-  return {
-    uri,
-    parent,
-    name: uri.slice(uri.lastIndexOf('/') + 1),
-    kind: l2 === undefined ? 'dir' : 'file',
-    contextType: 'resource',
-    key,
-    l0,
-    ...(l2 !== undefined ? { l2 } : {}),
-    summaryKind: 'extractive',
-    meta: {},
-    createdAt: now,
-    updatedAt: now,
-    useCount: 0,
-  };
-}
-
-/** One commit of `count` documents (node, vector, posting) under `dir`; resolves once indexed. */
-async function writeDocuments(store: Store, docs: Documents, dir: string, first: number, count: number) {
-  const keys = await store.allocateKeys(2 * count);
-  const batch: Required<Pick<WriteBatch, 'putNodes' | 'putVectors' | 'putPostings'>> = {
-    putNodes: [],
-    putVectors: [],
-    putPostings: [],
-  };
-  for (let i = 0; i < count; i++) {
-    const id = first + i;
-    const key = keys + 2 * i;
-    const body = docs.text(id);
-    batch.putNodes.push(nodeRecord(`${dir}/doc-${id}`, dir, key, body.slice(0, 80), body));
-    batch.putVectors.push({ key: key + 1, nodeKey: key, chunk: 0, vector: docs.vector(id) });
-    batch.putPostings.push({ key, title: `doc-${id}`, body });
-  }
-  await store.commit(batch);
 }
 
 async function benchRuntime(runtime: string, usearch: UsearchModule, embedMsPerDoc: number): Promise<Row> {
