@@ -8,6 +8,7 @@ import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { openLongship } from '../../src/engine.js';
 import { defaultIndexedDB } from '../../src/env/indexeddb.js';
+import { LongshipError } from '../../src/errors.js';
 import { openIdbStore } from '../../src/store/idb-open.js';
 import { Documents } from '../store/synthetic.js';
 import { writeDocuments } from '../store/write-documents.js';
@@ -64,6 +65,10 @@ export type StoreWorkerAnswer =
       firstCommitMs: number;
       /** The bundled model in this worker (WASM, one thread), loaded first, in batches of 32. */
       embedMsPerDoc: number;
+      /** addResource() of `docs` one-chunk notes with the bundled model, to its result. */
+      ingestMs: number;
+      /** The bundled model alone on the batches that ingestion asked it for. */
+      modelMs: number;
       docs: number;
     }
   | { error: string }
@@ -255,60 +260,91 @@ function headersInFiles(name: string): Promise<Set<string>> {
 }
 
 /**
- * What the store and index add to embedding, at the store's size: `docs` documents committed 32 at a
- * time (one embedding call's worth, as ingestion commits) into a directory of their own, which goes
- * again after; then the same texts through the bundled model, loaded first, in its batches of 32.
+ * What the store and index add to embedding, at the store's size, two ways. First, the store alone:
+ * `docs` documents committed 32 at a time (one embedding call's worth, as ingestion commits) into a
+ * directory of their own, each commit indexed, against the bundled model embedding the same texts.
+ * Then end to end: `addResource()` of `docs` one-chunk notes with the bundled model (behind the
+ * store's embedder id), against the model alone on exactly the batches ingestion asked it for. The
+ * documents go again after each.
  */
 async function ingest(request: Extract<StoreWorkerRequest, { op: 'ingest' }>): Promise<StoreWorkerAnswer> {
+  const model = new TransformersEmbedder({
+    model: { ...bundledModel, directory: request.modelDirectory },
+    wasmPaths: request.wasmPaths,
+  });
+  const synthetic = embedderFor(request.dims);
+  /** The batches the model embedded through the store's embedder; none while this is undefined. */
+  let asked: string[][] | undefined;
   const longship = await openLongship({
     name: request.name,
-    embedder: embedderFor(request.dims),
+    embedder: functionEmbedder({
+      id: synthetic.id,
+      dimensions: request.dims,
+      embed: (texts, signal) => {
+        const options = signal ? { signal } : {};
+        if (!asked) return synthetic.embed(texts, options);
+        asked.push([...texts]);
+        return model.embed(texts, options);
+      },
+    }),
     usearch: new URL(request.usearch),
   });
   const docs = new Documents(request.dims, 42);
   const parent = `${dir}-ingest`;
   const firstId = 10_000_000; // far from the store's own documents
-  let storeIndexMs: number;
-  let firstCommitMs: number;
+  const texts = Array.from({ length: request.docs }, (_, i) => docs.text(firstId + i));
+  const timed = async (run: () => Promise<unknown>) => {
+    const started = performance.now();
+    await run();
+    return performance.now() - started;
+  };
   try {
+    // What a run that failed half way left behind goes first.
+    await longship.rm(parent, { recursive: true }).catch((error: unknown) => {
+      if (!(error instanceof LongshipError && error.code === 'NOT_FOUND')) throw error;
+    });
     await longship.mkdir(parent);
     // The first write after an open turns the indexes read in place into writable ones, once: timed
-    // apart, so that the figure below is the steady cost of a document, as bench:store's.
-    let started = performance.now();
-    await writeDocuments(longship.store, docs, parent, firstId - PER_COMMIT, PER_COMMIT);
-    firstCommitMs = performance.now() - started;
-    started = performance.now();
-    for (let first = 0; first < request.docs; first += PER_COMMIT) {
-      await writeDocuments(
-        longship.store,
-        docs,
-        parent,
-        firstId + first,
-        Math.min(PER_COMMIT, request.docs - first),
-      );
-    }
-    storeIndexMs = performance.now() - started;
+    // apart, so that the figures below are the steady cost of a document, as bench:store's.
+    const firstCommitMs = await timed(() =>
+      writeDocuments(longship.store, docs, parent, firstId - PER_COMMIT, PER_COMMIT),
+    );
+    const storeIndexMs = await timed(async () => {
+      for (let first = 0; first < request.docs; first += PER_COMMIT) {
+        const count = Math.min(PER_COMMIT, request.docs - first);
+        await writeDocuments(longship.store, docs, parent, firstId + first, count);
+      }
+    });
     await longship.rm(parent, { recursive: true });
+
+    await model.embed(texts.slice(0, 8)); // loads the model
+    const embedMs = await timed(() => model.embed(texts));
+    const notes = texts.map((content, i) => ({ path: `note-${i}.txt`, content }));
+    asked = [];
+    // The job, then the refresh of the directories above it that the queue runs once it drains.
+    const ingestMs = await timed(async () => {
+      await longship.addResource(notes, { target: parent });
+      await longship.waitProcessed();
+    });
+    const batches = asked;
+    asked = undefined;
+    const modelMs = await timed(async () => {
+      for (const batch of batches) await model.embed(batch);
+    });
+    await longship.rm(parent, { recursive: true });
+    return {
+      op: 'ingest',
+      storeIndexMsPerDoc: storeIndexMs / request.docs,
+      firstCommitMs,
+      embedMsPerDoc: embedMs / request.docs,
+      ingestMs,
+      modelMs,
+      docs: request.docs,
+    };
   } finally {
     await longship.close();
+    await model.dispose();
   }
-  const embedder = new TransformersEmbedder({
-    model: { ...bundledModel, directory: request.modelDirectory },
-    wasmPaths: request.wasmPaths,
-  });
-  const texts = Array.from({ length: request.docs }, (_, i) => docs.text(firstId + i));
-  await embedder.embed(texts.slice(0, 8)); // loads the model
-  const started = performance.now();
-  await embedder.embed(texts);
-  const embedMs = performance.now() - started;
-  await embedder.dispose();
-  return {
-    op: 'ingest',
-    storeIndexMsPerDoc: storeIndexMs / request.docs,
-    firstCommitMs,
-    embedMsPerDoc: embedMs / request.docs,
-    docs: request.docs,
-  };
 }
 
 async function answer(data: StoreWorkerRequest): Promise<void> {
