@@ -9,6 +9,7 @@ import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { openLongship } from '../../src/engine.js';
 import { defaultIndexedDB } from '../../src/env/indexeddb.js';
 import { LongshipError } from '../../src/errors.js';
+import { keyPool } from '../../src/ingest/write-batch.js';
 import { openIdbStore } from '../../src/store/idb-open.js';
 import { Documents } from '../store/synthetic.js';
 import { writeDocuments } from '../store/write-documents.js';
@@ -118,9 +119,10 @@ async function build(request: Extract<StoreWorkerRequest, { op: 'build' }>): Pro
   await longship.mkdir(dir, { parents: true });
   const docs = new Documents(request.dims, 42);
   const { store } = longship;
+  const keys = keyPool(store);
   for (let first = 0; first < request.n; first += request.batch) {
     const count = Math.min(request.batch, request.n - first);
-    await writeDocuments(store, docs, dir, first, count);
+    await writeDocuments(store, keys, docs, dir, first, count);
     reply({ progress: first + count });
   }
   const written = performance.now();
@@ -290,6 +292,7 @@ async function ingest(request: Extract<StoreWorkerRequest, { op: 'ingest' }>): P
     usearch: new URL(request.usearch),
   });
   const docs = new Documents(request.dims, 42);
+  const keys = keyPool(longship.store);
   const parent = `${dir}-ingest`;
   const firstId = 10_000_000; // far from the store's own documents
   const texts = Array.from({ length: request.docs }, (_, i) => docs.text(firstId + i));
@@ -307,12 +310,12 @@ async function ingest(request: Extract<StoreWorkerRequest, { op: 'ingest' }>): P
     // The first write after an open turns the indexes read in place into writable ones, once: timed
     // apart, so that the figures below are the steady cost of a document, as bench:store's.
     const firstCommitMs = await timed(() =>
-      writeDocuments(longship.store, docs, parent, firstId - PER_COMMIT, PER_COMMIT),
+      writeDocuments(longship.store, keys, docs, parent, firstId - PER_COMMIT, PER_COMMIT),
     );
     const storeIndexMs = await timed(async () => {
       for (let first = 0; first < request.docs; first += PER_COMMIT) {
         const count = Math.min(PER_COMMIT, request.docs - first);
-        await writeDocuments(longship.store, docs, parent, firstId + first, count);
+        await writeDocuments(longship.store, keys, docs, parent, firstId + first, count);
       }
     });
     await longship.rm(parent, { recursive: true });

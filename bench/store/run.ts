@@ -16,6 +16,7 @@ import { VectorOwners } from '../../src/context/vector-owners.js';
 import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { loadVectorIndex } from '../../src/index/usearch-index.js';
 import { loadUsearch, type UsearchModule } from '../../src/index/usearch-module.js';
+import { keyPool } from '../../src/ingest/write-batch.js';
 import { loadLexicalIndex } from '../../src/lexical/bm25-index.js';
 import { loadScope } from '../../src/retrieve/scope.js';
 import type { RetrievalSources } from '../../src/retrieve/sources.js';
@@ -148,13 +149,14 @@ async function benchRuntime(runtime: string, usearch: UsearchModule, embedMsPerD
   let indexes = await openIndexes(store);
   const dir = `${ROOT}/bench`;
   const dirKey = await store.allocateKeys(1);
+  const keys = keyPool(indexes.store);
   await indexes.store.commit({
     putNodes: [nodeRecord(dir, ROOT, dirKey, 'Bench')],
     putPostings: [{ key: dirKey, body: 'Bench' }],
   });
   const [loadMs] = await timed(async () => {
     for (let first = 0; first < n; first += batch) {
-      await writeDocuments(indexes.store, docs, dir, first, Math.min(batch, n - first));
+      await writeDocuments(indexes.store, keys, docs, dir, first, Math.min(batch, n - first));
       if ((first / batch) % 10 === 9) log(`  ${first + batch} written`);
     }
   });
@@ -163,7 +165,7 @@ async function benchRuntime(runtime: string, usearch: UsearchModule, embedMsPerD
   // What ingestion does: one commit per embedding call (32 one-chunk documents), into an index of n.
   const [ingestMs] = await timed(async () => {
     for (let i = 0; i < INGEST_DOCS; i += DOCS_PER_INGEST_COMMIT) {
-      await writeDocuments(indexes.store, docs, dir, n + i, DOCS_PER_INGEST_COMMIT);
+      await writeDocuments(indexes.store, keys, docs, dir, n + i, DOCS_PER_INGEST_COMMIT);
     }
   });
   const ingestMsPerDoc = ingestMs / INGEST_DOCS;

@@ -1,5 +1,6 @@
 // The synthetic documents' records and their commits, shared by bench:store (Node) and bench:browser's
 // store worker (Chromium), so that both runtimes write exactly the same documents the same way.
+import type { KeySource } from '../../src/ingest/write-batch.js';
 import type { NodeRecord, Store, WriteBatch } from '../../src/store/store.js';
 import type { Documents } from './synthetic.js';
 
@@ -25,16 +26,18 @@ export function nodeRecord(uri: string, parent: string, key: number, l0: string,
 
 /**
  * One commit of `count` documents (node, vector, posting) under `dir`, ids from `first`; through an
- * indexed store, it resolves once they are indexed.
+ * indexed store, it resolves once they are indexed. Keys come from `keys`, a `keyPool(store)` as
+ * ingestion uses: a block of keys now and then, not a transaction of their own for every commit.
  */
 export async function writeDocuments(
   store: Store,
+  keys: KeySource,
   docs: Documents,
   dir: string,
   first: number,
   count: number,
 ): Promise<void> {
-  const keys = await store.allocateKeys(2 * count);
+  const firstKey = await keys(2 * count);
   const batch: Required<Pick<WriteBatch, 'putNodes' | 'putVectors' | 'putPostings'>> = {
     putNodes: [],
     putVectors: [],
@@ -42,7 +45,7 @@ export async function writeDocuments(
   };
   for (let i = 0; i < count; i++) {
     const id = first + i;
-    const key = keys + 2 * i;
+    const key = firstKey + 2 * i;
     const body = docs.text(id);
     batch.putNodes.push(nodeRecord(`${dir}/doc-${id}`, dir, key, body.slice(0, 80), body));
     batch.putVectors.push({ key: key + 1, nodeKey: key, chunk: 0, vector: docs.vector(id) });
