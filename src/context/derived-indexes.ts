@@ -39,8 +39,16 @@ export interface DerivedIndexesOptions {
   vectorIndex?: Omit<VectorIndexOptions, 'dimensions'>;
   /** Used when the BM25 index is built from scratch; a snapshot keeps the options it was built with. */
   lexicalIndex?: LexicalIndexOptions;
-  /** How long after a change the snapshots are written (default 2,000 ms). `Infinity`: only on flush/close. */
+  /**
+   * How long the indexes must go unchanged before their snapshots are written (default 2,000 ms), so
+   * that a job of many commits is not slowed by snapshots between them. `Infinity`: only on flush/close.
+   */
   snapshotDelayMs?: number;
+  /**
+   * The longest a change waits for its snapshot while changes keep coming (default 30,000 ms): what
+   * an open after a crash has to replay stays bounded.
+   */
+  snapshotMaxDelayMs?: number;
   /** Told about failures that do not fail a call: a snapshot write, a catch-up after a commit. */
   onError?: (error: unknown) => void;
 }
@@ -108,6 +116,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
   readonly #raw: Store;
   readonly #options: DerivedIndexesOptions;
   readonly #delayMs: number;
+  readonly #maxDelayMs: number;
   #vectors: VectorIndex | undefined;
   #lexical: LexicalIndex | undefined;
   #nodes: NodeCatalogue | undefined;
@@ -130,6 +139,8 @@ class StoreDerivedIndexes implements DerivedIndexes {
   /** Catch-ups, rebuilds and verify run one at a time. */
   #queue: Promise<unknown> = Promise.resolve();
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the pending snapshot is due at the latest (Date.now()), set by the change that made it pending. */
+  #deadline: number | undefined;
   #saving: Promise<void> | undefined;
   #failures = 0;
   #closed = false;
@@ -138,6 +149,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
     this.#options = { ...options, vectorIndex: { quantization: 'i8', ...options.vectorIndex } };
     this.#raw = options.store;
     this.#delayMs = options.snapshotDelayMs ?? 2000;
+    this.#maxDelayMs = options.snapshotMaxDelayMs ?? 30_000;
     this.store = catchingUpStore(options.store, (seq) => this.#afterCommit(seq));
   }
 
@@ -450,13 +462,22 @@ class StoreDerivedIndexes implements DerivedIndexes {
     return sides.some((side) => this.#stale(side));
   }
 
-  #schedule(delayMs = this.#delayMs): void {
-    if (this.#closed || this.#timer !== undefined || this.#saving || !Number.isFinite(delayMs)) return;
+  /**
+   * (Re)starts the wait for the next snapshot: debounced, each change pushes it back `delayMs`, but
+   * never past the deadline the first unsaved change set. After failures, further apart each time.
+   */
+  #schedule(): void {
+    const delayMs =
+      this.#failures === 0 ? this.#delayMs : Math.min(this.#delayMs * 2 ** this.#failures, MAX_RETRY_MS);
+    if (this.#closed || this.#saving || !Number.isFinite(delayMs)) return;
     if (!this.#dirty()) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#save().catch((error) => this.#report(error));
-    }, delayMs);
+    const now = Date.now();
+    this.#deadline ??= now + Math.max(delayMs, this.#maxDelayMs);
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(
+      () => this.#save().catch((error) => this.#report(error)),
+      Math.min(delayMs, this.#deadline - now),
+    );
     // Node: a pending snapshot must not keep the process alive. Elsewhere timers have no unref.
     (this.#timer as { unref?: () => void }).unref?.();
   }
@@ -466,6 +487,10 @@ class StoreDerivedIndexes implements DerivedIndexes {
    * previous snapshots in place; the next try comes later, further apart after each failure.
    */
   async #save(): Promise<void> {
+    // A flush takes the place of the pending save; the changes after it schedule the next.
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#deadline = undefined;
     while (this.#saving) await this.#saving.catch(() => undefined);
     const saving = this.#writeSnapshots();
     this.#saving = saving;
@@ -477,7 +502,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
       throw error;
     } finally {
       this.#saving = undefined;
-      this.#schedule(Math.min(this.#delayMs * 2 ** this.#failures, MAX_RETRY_MS));
+      this.#schedule();
     }
   }
 

@@ -3,7 +3,7 @@
 
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { type DerivedIndexes, snapshotNames } from '../../src/context/derived-indexes.js';
 import type { ContextTree } from '../../src/context/tree.js';
 import { loadUsearch, type UsearchModule } from '../../src/index/usearch-module.js';
@@ -271,6 +271,49 @@ describe('snapshots in the background', () => {
     await waitFor(async () => (await store.snapshot(snapshotNames.vector))?.seq === (await store.meta()).seq);
     expect((await indexes.verify()).problems).toEqual([]);
     await indexes.close();
+  });
+
+  it('wait while changes keep coming, but never past the longest delay', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const raw = await openMemoryStore({ embedder: embedderInfo });
+      const saves: number[] = [];
+      const store = withPutSnapshot(raw, async (input) => {
+        if (input.name === snapshotNames.vector) saves.push(Date.now());
+        await raw.putSnapshot(input);
+      });
+      const { tree, indexes } = await openParts(store, usearch, {
+        snapshotDelayMs: 200,
+        snapshotMaxDelayMs: 1000,
+      });
+      const started = Date.now();
+      const writeEvery = async (ms: number, count: number, name: string) => {
+        for (let i = 0; i < count; i++) {
+          await tree.write(`${R}/${name}-${i}.md`, text(i));
+          await vi.advanceTimersByTimeAsync(ms);
+        }
+      };
+      // A change every 100 ms: no quiet spell of 200 ms, so the snapshot waits for its deadline.
+      await writeEvery(100, 8, 'steady');
+      expect(saves).toEqual([]);
+      await writeEvery(100, 4, 'more');
+      expect(saves).toHaveLength(1);
+      expect(saves[0]! - started).toBeGreaterThanOrEqual(1000);
+      expect(saves[0]! - started).toBeLessThan(1100);
+      // Then one change, and quiet: saved 200 ms later.
+      const last = Date.now();
+      await tree.write(`${R}/last.md`, text(99));
+      await vi.advanceTimersByTimeAsync(150);
+      expect(saves).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(100);
+      expect(saves).toHaveLength(2);
+      expect(saves[1]! - last).toBeGreaterThanOrEqual(200);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect((await raw.snapshot(snapshotNames.vector))!.seq).toBe((await raw.meta()).seq);
+      await indexes.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('that fail do not affect commits, are retried, and leave the log for replay', async () => {
