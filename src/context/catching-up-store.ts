@@ -29,6 +29,7 @@ export function catchingUpStore(store: Store, afterCommit: (seq: number) => Prom
     scan: (table, batchSize) => store.scan(table, batchSize),
     nodesNeedingVectors: () => store.nodesNeedingVectors(),
     changesSince: (seq) => store.changesSince(seq),
+    committed: (seq) => store.committed?.(seq),
     pruneChanges: (throughSeq) => store.pruneChanges(throughSeq),
     meta: () => store.meta(),
     useEmbedder: (embedder, onMismatch) => store.useEmbedder(embedder, onMismatch),

@@ -9,7 +9,15 @@ import type { UsearchModule } from '../index/usearch-module.js';
 import type { VectorIndex, VectorIndexOptions } from '../index/vector-index.js';
 import { createLexicalIndex, loadLexicalIndex } from '../lexical/bm25-index.js';
 import type { LexicalIndex, LexicalIndexOptions } from '../lexical/lexical-index.js';
-import type { ChangeRecord, Store, VectorRecord, VerifyReport } from '../store/store.js';
+import type {
+  ChangeRecord,
+  CommittedChange,
+  NodeRecord,
+  PostingRecord,
+  Store,
+  VectorRecord,
+  VerifyReport,
+} from '../store/store.js';
 import { catchingUpStore } from './catching-up-store.js';
 import { catalogueProblems, lexicalIndexProblems, vectorIndexProblems } from './index-checks.js';
 import { NodeCatalogue, type NodeCatalogueView } from './node-catalogue.js';
@@ -393,7 +401,9 @@ class StoreDerivedIndexes implements DerivedIndexes {
     const from = this.appliedSeq;
     const { seq: last } = await this.#raw.meta();
     if (last <= from) return from;
-    const changes = await this.#raw.changesSince(from);
+    // One commit behind, and it was ours: its records are at hand, with no need to read them back.
+    const own = last === from + 1 ? this.#raw.committed?.(last) : undefined;
+    const changes = own ? [own.change] : await this.#raw.changesSince(from);
     const pending = {
       vector: replayable(changes, this.#applied.vector, last),
       lexical: replayable(changes, this.#applied.lexical, last),
@@ -412,13 +422,17 @@ class StoreDerivedIndexes implements DerivedIndexes {
     const touchedNodes = keysOf(nodeChanges, 'removedNodeKeys', 'addedNodeKeys');
     // The records as they are now: a later change may have replaced or removed them, and replaying
     // that change again later is harmless.
-    const vectors = await this.#raw.vectors([...keysOf(vectorChanges, 'addedVectorKeys')]);
-    const postings = await Promise.all(
-      [...keysOf(lexicalChanges, 'addedPostingKeys')].map((key) => this.#raw.posting(key)),
-    );
-    const nodes = await Promise.all(
-      [...keysOf(nodeChanges, 'addedNodeKeys')].map((key) => this.#raw.nodeByKey(key)),
-    );
+    const { vectors, postings, nodes } = own
+      ? ownRecords(own, { vectorChanges, lexicalChanges, nodeChanges })
+      : {
+          vectors: await this.#raw.vectors([...keysOf(vectorChanges, 'addedVectorKeys')]),
+          postings: await Promise.all(
+            [...keysOf(lexicalChanges, 'addedPostingKeys')].map((key) => this.#raw.posting(key)),
+          ),
+          nodes: await Promise.all(
+            [...keysOf(nodeChanges, 'addedNodeKeys')].map((key) => this.#raw.nodeByKey(key)),
+          ),
+        };
     // From here on nothing awaits, so a snapshot never sees half a replay.
     const { lexical, nodes: catalogue } = this.#held();
     const reached = changes.at(-1)?.seq ?? last;
@@ -568,6 +582,19 @@ function keysOf(changes: readonly ChangeRecord[], ...fields: KeyField[]): Set<nu
   const keys = new Set<number>();
   for (const change of changes) for (const field of fields) for (const key of change[field]) keys.add(key);
   return keys;
+}
+
+/** Our own commit's records, for the sides that have it still to apply, in key order as reads give them. */
+function ownRecords(
+  own: CommittedChange,
+  pending: Record<'vectorChanges' | 'lexicalChanges' | 'nodeChanges', readonly ChangeRecord[]>,
+): { vectors: VectorRecord[]; postings: PostingRecord[]; nodes: NodeRecord[] } {
+  const byKey = <T extends { key: number }>(records: T[]) => records.sort((a, b) => a.key - b.key);
+  return {
+    vectors: pending.vectorChanges.length > 0 ? byKey(own.vectors) : [],
+    postings: pending.lexicalChanges.length > 0 ? byKey(own.postings) : [],
+    nodes: pending.nodeChanges.length > 0 ? byKey(own.nodes) : [],
+  };
 }
 
 function addVectors(index: VectorIndex, owners: VectorOwners, records: readonly VectorRecord[]): void {

@@ -6,6 +6,7 @@ import { LongshipError } from '../errors.js';
 import { cloneAndCheckBatch } from './record-checks.js';
 import type {
   ChangeRecord,
+  CommittedChange,
   EmbedderInfo,
   NodeRecord,
   PostingRecord,
@@ -46,6 +47,12 @@ export interface CommitPlan {
   putRelations: RelationRecord[];
   change: ChangeRecord;
   state: StoreState;
+}
+
+/** What {@link Store.committed} answers for a plan once it is written: a copy, for `seq` only. */
+export function lastCommitted(plan: CommitPlan): (seq: number) => CommittedChange | undefined {
+  const { change, putNodes: nodes, putVectors: vectors, putPostings: postings } = plan;
+  return (seq) => (seq === change.seq ? structuredClone({ change, nodes, vectors, postings }) : undefined);
 }
 
 /** A Map key for a relation; NUL cannot occur in a URI. */

@@ -6,7 +6,14 @@
 import type { IDBPDatabase } from 'idb';
 import { throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
-import { type PlanReader, planCommit, type StoreState, vectorsDropped } from './commit-plan.js';
+import {
+  type CommitPlan,
+  lastCommitted,
+  type PlanReader,
+  planCommit,
+  type StoreState,
+  vectorsDropped,
+} from './commit-plan.js';
 import { decideEmbedder } from './embedder-check.js';
 import { fire, IdbConnection, stateOf, type Tx, under } from './idb-connection.js';
 import { toStoreError } from './idb-errors.js';
@@ -21,6 +28,7 @@ import {
 import type { SnapshotFiles } from './opfs-snapshots.js';
 import type {
   ChangeRecord,
+  CommittedChange,
   EmbedderInfo,
   EmbedderMismatch,
   NodeRecord,
@@ -56,6 +64,7 @@ const byFromTo = (a: RelationRecord, b: RelationRecord) =>
 /** The IndexedDB Store. Open it with `openIdbStore`. */
 export class IdbStore implements Store {
   private readonly connection: IdbConnection;
+  private last: ((seq: number) => CommittedChange | undefined) | undefined;
 
   /**
    * Takes an open connection; openIdbStore does the opening, upgrading and embedder check. `files`:
@@ -105,8 +114,9 @@ export class IdbStore implements Store {
     };
   }
 
-  commit(batch: WriteBatch, signal?: AbortSignal): Promise<number> {
-    return this.write(
+  async commit(batch: WriteBatch, signal?: AbortSignal): Promise<number> {
+    let written: CommitPlan | undefined;
+    const seq = await this.write(
       RECORD_STORES,
       'commit',
       async (tx) => {
@@ -126,10 +136,18 @@ export class IdbStore implements Store {
         for (const relation of plan.putRelations) fire(relations.put(relation));
         fire(tx.objectStore('changes').put(plan.change));
         fire(tx.objectStore('meta').put(plan.state, STATE_KEY));
+        written = plan;
         return plan.change.seq;
       },
       signal,
     );
+    // Only once the transaction has committed: an aborted one leaves the last commit as it was.
+    if (written) this.last = lastCommitted(written);
+    return seq;
+  }
+
+  committed(seq: number): CommittedChange | undefined {
+    return this.last?.(seq);
   }
 
   allocateKeys(count: number): Promise<number> {

@@ -4,7 +4,7 @@ import { throwIfAborted } from '../abort.js';
 // a caller holds aliases what is stored.
 
 import { LongshipError } from '../errors.js';
-import { planCommit } from './commit-plan.js';
+import { lastCommitted, planCommit } from './commit-plan.js';
 import { decideEmbedder } from './embedder-check.js';
 import { chunkId, MemoryData } from './memory-data.js';
 import {
@@ -19,6 +19,7 @@ import {
 } from './snapshot-format.js';
 import {
   type ChangeRecord,
+  type CommittedChange,
   type EmbedderInfo,
   type EmbedderMismatch,
   type NodeRecord,
@@ -85,6 +86,7 @@ export async function openMemoryStore(options: MemoryStoreOptions = {}): Promise
 /** The in-memory Store. Open it with {@link openMemoryStore}. */
 export class MemoryStore implements Store {
   private closed = false;
+  private last: ((seq: number) => CommittedChange | undefined) | undefined;
 
   constructor(private readonly data: MemoryData) {}
 
@@ -101,8 +103,13 @@ export class MemoryStore implements Store {
       const plan = await planCommit(batch, data.reader(), () => throwIfAborted(signal));
       throwIfAborted(signal);
       data.apply(plan);
+      this.last = lastCommitted(plan);
       return plan.change.seq;
     });
+  }
+
+  committed(seq: number): CommittedChange | undefined {
+    return this.last?.(seq);
   }
 
   async allocateKeys(count: number): Promise<number> {

@@ -125,6 +125,14 @@ export interface ChangeRecord {
   removedPostingKeys: number[];
 }
 
+/** One commit as written: its change, and the records it put, as the store now holds them. */
+export interface CommittedChange {
+  change: ChangeRecord;
+  nodes: NodeRecord[];
+  vectors: VectorRecord[];
+  postings: PostingRecord[];
+}
+
 /** Which embedder wrote the vectors; a store refuses vectors from another. */
 export interface EmbedderInfo {
   id: string;
@@ -241,6 +249,12 @@ export interface Store {
 
   /** Changes with a sequence number above `seq`, in order. */
   changesSince(seq: number): Promise<ChangeRecord[]>;
+  /**
+   * The last commit made through this object, copied, if its sequence number is `seq`; else
+   * undefined. The derived indexes catch up on their own commit from it rather than read back what
+   * it just wrote. Optional: without it they read.
+   */
+  committed?(seq: number): CommittedChange | undefined;
   /** Forgets changes up to and including `seq`, once every snapshot covers them. */
   pruneChanges(throughSeq: number): Promise<void>;
 

@@ -7,9 +7,11 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { type DerivedIndexes, snapshotNames } from '../../src/context/derived-indexes.js';
 import type { ContextTree } from '../../src/context/tree.js';
 import { loadUsearch, type UsearchModule } from '../../src/index/usearch-module.js';
+import { MemoryData } from '../../src/store/memory-data.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
 import type { Store } from '../../src/store/store.js';
 import { idbHarness, type StoreHarness } from '../store/harness.js';
+import { node } from '../store/records.js';
 import { embedderInfo, hashEmbedder, openParts } from './fixtures.js';
 
 let usearch: UsearchModule;
@@ -364,6 +366,50 @@ describe('snapshots in the background', () => {
     // The node catalogue is written after the BM25 index: the failure stopped it too.
     expect(second.indexes.openedFrom).toEqual({ vector: 'snapshot', lexical: 'rebuild', nodes: 'rebuild' });
     expectSame(await fingerprint(second.indexes), live, false);
+  });
+});
+
+describe('catching up on a commit', () => {
+  it('takes its own commit from the store, and reads back one another writer made', async () => {
+    const data = new MemoryData();
+    const raw = await openMemoryStore({ embedder: embedderInfo, data });
+    const reads: string[] = [];
+    const counted = new Proxy(raw, {
+      get(target, property) {
+        const value = Reflect.get(target, property);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          if (['changesSince', 'vectors', 'posting', 'nodeByKey'].includes(String(property)))
+            reads.push(String(property));
+          return value.apply(target, args);
+        };
+      },
+    });
+    const { tree, indexes } = await openParts(counted, usearch);
+    await populate(tree, 0, 4);
+    const key = await raw.allocateKeys(4);
+    const note = async (uri: string, nodeKey: number, vectorKey: number, body: string) => ({
+      putNodes: [node(uri, nodeKey, { l0: body })],
+      putPostings: [{ key: nodeKey, body }],
+      putVectors: [{ key: vectorKey, nodeKey, chunk: 0, vector: (await hashEmbedder.embed([body]))[0]! }],
+    });
+
+    reads.length = 0;
+    await indexes.store.commit(await note(`${R}/own.md`, key, key + 1, 'heron marsh'));
+    expect(reads).toEqual([]);
+    expect(indexes.lexical.search('heron').map((hit) => hit.key)).toEqual([key]);
+    const [query] = await hashEmbedder.embed(['heron marsh']);
+    expect(indexes.vectors.search(query!, 1)[0]!.key).toBe(key + 1);
+    expect(indexes.nodes.node(`${R}/own.md`)?.key).toBe(key);
+
+    // Written past the indexes, as another tab would: read back at the next catch-up.
+    const other = await openMemoryStore({ embedder: embedderInfo, data });
+    await other.commit(await note(`${R}/other.md`, key + 2, key + 3, 'egret shore'));
+    await indexes.catchUp();
+    expect(reads).toEqual(expect.arrayContaining(['changesSince', 'vectors', 'posting', 'nodeByKey']));
+    expect(indexes.lexical.search('egret').map((hit) => hit.key)).toEqual([key + 2]);
+    expect((await indexes.verify()).problems).toEqual([]);
+    await indexes.close();
   });
 });
 

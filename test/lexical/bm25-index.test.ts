@@ -364,4 +364,40 @@ describe('Bm25Index under random edits', () => {
       { numRuns: 200 },
     );
   });
+
+  it('edited after a load (new pairs beside the loaded lists), agrees with a fresh index and reloads', () => {
+    fc.assert(
+      fc.property(
+        fc.array(operation, { maxLength: 30 }),
+        fc.array(operation, { maxLength: 30 }),
+        (before, after) => {
+          const model = new Map<number, LexicalDoc>();
+          const apply = (index: LexicalIndex, step: (typeof before)[number]) => {
+            if (step.op === 'add') {
+              const doc = { key: step.key, title: step.title, body: step.body };
+              index.replace(doc);
+              model.set(step.key, doc);
+            } else {
+              expect(index.remove(step.key)).toBe(model.delete(step.key));
+            }
+          };
+          const first = createLexicalIndex();
+          for (const step of before) apply(first, step);
+          const index = loadLexicalIndex(first.serialize());
+          for (const step of after) apply(index, step);
+          expect(index.size).toBe(model.size);
+          const fresh = indexOf([...model.values()]);
+          const reloaded = loadLexicalIndex(index.serialize());
+          for (const word of [...vocabulary, 'read']) {
+            const hits = index.search(word, { limit: Infinity });
+            const want = new Map(fresh.search(word, { limit: Infinity }).map((hit) => [hit.key, hit.score]));
+            expect(keys(hits).sort((a, b) => a - b)).toEqual([...want.keys()].sort((a, b) => a - b));
+            for (const hit of hits) expect(hit.score).toBeCloseTo(want.get(hit.key)!, 9);
+            expect(reloaded.search(word, { limit: Infinity })).toEqual(hits);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
 });

@@ -70,5 +70,38 @@ for (const [name, harness] of [
       await store.pruneChanges(snap.seq + 1);
       await expect(replay(store, decode(snap.bytes), snap.seq)).rejects.toThrow('gap');
     });
+
+    it('committed() gives the last commit through this object as stored, a copy, and nothing else', async () => {
+      const h = harness();
+      const store = await h.open({ embedder: EMBEDDER });
+      const k = await seed(store);
+      const seq = await store.commit({
+        ...merge(withContent(node(`${R}/new`, k.free), [k.free + 1, k.free + 2])),
+        useNodes: [{ uri: `${R}/a/y`, at: 1234 }],
+      });
+      const own = store.committed!(seq)!;
+      expect(own.change).toEqual((await store.changesSince(seq - 1))[0]);
+      // The records as a read gives them, the use recorded included.
+      const byKey = <T extends { key: number }>(rows: T[]) => [...rows].sort((a, b) => a.key - b.key);
+      expect(byKey(own.nodes)).toEqual(
+        await Promise.all(own.change.addedNodeKeys.map((key) => store.nodeByKey(key))),
+      );
+      expect(own.nodes.find((n) => n.key === k.y)).toMatchObject({ useCount: 1, lastUsedAt: 1234 });
+      expect(byKey(own.vectors)).toEqual(await store.vectors(own.change.addedVectorKeys));
+      expect(byKey(own.postings)).toEqual(
+        await Promise.all(own.change.addedPostingKeys.map((key) => store.posting(key))),
+      );
+      own.nodes[0]!.l0 = 'changed by the caller';
+      expect(store.committed!(seq)!.nodes[0]!.l0).not.toBe('changed by the caller');
+      expect(store.committed!(seq - 1)).toBeUndefined();
+
+      // A refused commit leaves the last one as it was; another object's commit is not this one's.
+      await expect(store.commit({ putNodes: [node(`${R}/no/parent`, k.free + 5)] })).rejects.toThrow();
+      expect(store.committed!(seq)).toBeDefined();
+      await store.close();
+      const other = await h.open({ embedder: EMBEDDER });
+      expect(other.committed!(seq)).toBeUndefined();
+      await other.close();
+    });
   });
 }
