@@ -49,16 +49,28 @@ export class PostingArena {
     return arena;
   }
 
-  /**
-   * Calls `visit` with each run of term t's pairs (array, first entry, end), the snapshot's first.
-   * Empty runs are skipped.
-   */
+  /** Where term t's run `run` (0: the snapshot's, 1: added since) starts, in `runList(run)`. */
+  runStart(term: number, run: 0 | 1): number {
+    return run === 0 ? (term < this.baseStart.length ? this.baseStart[term]! : 0) : this.start[term]!;
+  }
+
+  /** Where that run ends. */
+  runEnd(term: number, run: 0 | 1): number {
+    return run === 0
+      ? term < this.baseUsed.length
+        ? this.baseStart[term]! + this.baseUsed[term]!
+        : 0
+      : this.start[term]! + this.used[term]!;
+  }
+
+  runList(run: 0 | 1): Uint32Array {
+    return run === 0 ? this.base : this.data;
+  }
+
+  /** Calls `visit` with each run of term t's pairs (array, first entry, end), the snapshot's first. */
   forEachRun(term: number, visit: (list: Uint32Array, from: number, to: number) => void): void {
-    if (term < this.baseUsed.length && this.baseUsed[term]! > 0) {
-      const from = this.baseStart[term]!;
-      visit(this.base, from, from + this.baseUsed[term]!);
-    }
-    if (this.used[term]! > 0) visit(this.data, this.start[term]!, this.start[term]! + this.used[term]!);
+    visit(this.base, this.runStart(term, 0), this.runEnd(term, 0));
+    visit(this.data, this.runStart(term, 1), this.runEnd(term, 1));
   }
 
   /** How many entries (two a pair) term t's list holds. */
