@@ -104,6 +104,19 @@ export class IdbStore implements Store {
       vector: (key) => vectors.get(key),
       vectorsOfNode: (nodeKey) => vectors.index('nodeKey').getAll(nodeKey),
       hasPosting: async (key) => (await tx.objectStore('postings').count(key)) > 0,
+      keyRange: async (lo, hi) => {
+        const range = IDBKeyRange.bound(lo, hi);
+        // Each request behind an async boundary: one that throws as it is made (the transaction
+        // aborting) must not leave the others' rejections unheard.
+        const request = async <T>(make: () => Promise<T>) => make();
+        const [nodesInRange, vectorsInRange, vectorsOfNodes, postingKeys] = await Promise.all([
+          request(() => nodes.index('key').getAll(range)),
+          request(() => vectors.getAll(range)),
+          request(() => vectors.index('nodeKey').getAll(range)),
+          request(() => tx.objectStore('postings').getAllKeys(range)),
+        ]);
+        return { nodes: nodesInRange, vectors: vectorsInRange, vectorsOfNodes, postingKeys };
+      },
       relationKeysOf: async (uri) => {
         const keys = [
           ...(await relations.getAllKeys(under(uri))),
