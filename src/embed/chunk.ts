@@ -102,12 +102,24 @@ function words(text: string): string[] {
 
 const windowLength = 1024;
 
+/** One segmenter each, made once: making one costs more than segmenting a short note. */
+const segmenters = new Map<'sentence' | 'word', Intl.Segmenter>();
+
+function segmenterFor(granularity: 'sentence' | 'word'): Intl.Segmenter {
+  let segmenter = segmenters.get(granularity);
+  if (!segmenter) {
+    segmenter = new Intl.Segmenter(undefined, { granularity });
+    segmenters.set(granularity, segmenter);
+  }
+  return segmenter;
+}
+
 // V8's segmenter spends time in proportion to the whole string on every segment it yields (ICU 78,
 // Node 20: 2,000 sentences of a 140 kB text take seconds), so it is fed windows of the text and
 // asked for about a window's worth of segments from each. The last segment taken may be cut short
 // by the window's end, so the next window starts where it starts.
 function segment(text: string, granularity: 'sentence' | 'word'): string[] {
-  const segmenter = new Intl.Segmenter(undefined, { granularity });
+  const segmenter = segmenterFor(granularity);
   const pieces: string[] = [];
   let start = 0;
   let length = windowLength;
