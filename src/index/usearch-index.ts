@@ -39,7 +39,8 @@ const leaks =
  * index.search(new Float32Array([1, 0.1, 0]), 1); // [{ key: 1, distance: ≈0.005 }]
  */
 export function createVectorIndex(module: UsearchModule, options: VectorIndexOptions): VectorIndex {
-  return new UsearchIndex(module, newHandle(module, options));
+  const { expansionAdd: add, expansionSearch: search } = { ...defaults, ...options };
+  return new UsearchIndex(module, newHandle(module, options), { add, search });
 }
 
 /**
@@ -122,7 +123,9 @@ class HeapBytes implements IndexBytes {
     } finally {
       if (!owned) module.exports._free(buffer);
     }
-    const index = new UsearchIndex(module, handle, view ? { buffer, length } : undefined);
+    // A loaded index has the expansions its handle was made with: the defaults.
+    const expansion = { add: defaults.expansionAdd, search: defaults.expansionSearch };
+    const index = new UsearchIndex(module, handle, expansion, view ? { buffer, length } : undefined);
     if (options.expansionSearch) index.changeExpansion({ search: options.expansionSearch });
     return index;
   }
@@ -193,17 +196,19 @@ class UsearchIndex implements VectorIndex {
   readonly quantization: Quantization;
   readonly connectivity: number;
   #handle: number;
-  /** Set through changeExpansion: the serialized bytes do not keep them. */
-  #expansion: { add?: number; search?: number } = {};
+  /** Kept here: the serialized bytes do not keep them, and the module has no getter. */
+  #expansion: { add: number; search: number };
   /** For a view, the bytes it reads (and owns). */
   readonly #viewed: { buffer: number; length: number } | undefined;
 
   constructor(
     private readonly module: UsearchModule,
     handle: number,
+    expansion: { add: number; search: number },
     viewed?: { buffer: number; length: number },
   ) {
     this.#handle = handle;
+    this.#expansion = expansion;
     this.#viewed = viewed;
     this.readOnly = viewed !== undefined;
     const x = module.exports;
@@ -420,7 +425,11 @@ class UsearchIndex implements VectorIndex {
     if (add !== undefined) checkParameter('expansionAdd', add);
     if (search !== undefined) checkParameter('expansionSearch', search);
     this.module.exports._longship_change_expansion(handle, add ?? 0, search ?? 0);
-    this.#expansion = { ...this.#expansion, ...(add ? { add } : {}), ...(search ? { search } : {}) };
+    this.#expansion = { add: add || this.#expansion.add, search: search || this.#expansion.search };
+  }
+
+  get expansion(): { add: number; search: number } {
+    return { ...this.#expansion };
   }
 
   serialize(): Uint8Array {
@@ -437,8 +446,12 @@ class UsearchIndex implements VectorIndex {
     if (!this.#handle) throw new LongshipError('DISPOSED', 'the index was disposed');
     if (!this.#viewed) return this;
     const { buffer, length } = this.#viewed;
-    const copy = new UsearchIndex(this.module, openHandle(this.module, buffer, length, false));
-    // The bytes do not carry the expansions; those set on the view carry over.
+    // The bytes do not carry the expansions; the view's carry over.
+    const copy = new UsearchIndex(
+      this.module,
+      openHandle(this.module, buffer, length, false),
+      this.#expansion,
+    );
     copy.changeExpansion(this.#expansion);
     this.dispose();
     return copy;

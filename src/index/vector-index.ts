@@ -75,6 +75,8 @@ export interface VectorIndex {
   contains(key: number): boolean;
   /** The stored vector (dequantized to f32), or undefined. For `cos` that is the unit vector (`i8`: its direction). */
   get(key: number): Float32Array | undefined;
+  /** The candidate list sizes in use: ef_construction (`add`) and ef_search (`search`). */
+  readonly expansion: { add: number; search: number };
   changeExpansion(options: { add?: number; search?: number }): void;
   /**
    * This index if it is writable. A view is copied into a writable index from the bytes it reads

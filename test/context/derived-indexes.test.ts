@@ -4,7 +4,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { type DerivedIndexes, snapshotNames } from '../../src/context/derived-indexes.js';
+import { type DerivedIndexes, STORE_EXPANSION, snapshotNames } from '../../src/context/derived-indexes.js';
 import type { ContextTree } from '../../src/context/tree.js';
 import { loadUsearch, type UsearchModule } from '../../src/index/usearch-module.js';
 import { MemoryData } from '../../src/store/memory-data.js';
@@ -20,6 +20,7 @@ beforeAll(async () => {
 });
 
 const R = 'viking://resources';
+const STORE_EXPANSION_AS_SET = { add: STORE_EXPANSION.expansionAdd, search: STORE_EXPANSION.expansionSearch };
 const WORDS = (
   'river mountain forest ocean desert valley glacier volcano island canyon meadow swamp ' +
   'tundra prairie reef delta lagoon plateau cliff cave dune marsh fjord geyser'
@@ -219,12 +220,15 @@ describe('a graph opened from its snapshot', () => {
     const second = await openOn(harness);
     expect(second.indexes.openedFrom.vector).toBe('snapshot');
     expect(second.indexes.vectors.readOnly).toBe(true);
+    // The snapshot does not keep the store's expansions: they are set again, and carry to the copy.
+    expect(second.indexes.vectors.expansion).toEqual(STORE_EXPANSION_AS_SET);
     const before = await fingerprint(second.indexes);
     // A relation writes no vector: still the view.
     await second.tree.link(`${R}/set0/doc4.md`, `${R}/set1/doc5.md`, 'related');
     expect(second.indexes.vectors.readOnly).toBe(true);
     await second.tree.write(`${R}/set0/new.md`, text(999), { parents: true });
     expect(second.indexes.vectors.readOnly).toBe(false);
+    expect(second.indexes.vectors.expansion).toEqual(STORE_EXPANSION_AS_SET);
     expect(second.indexes.vectors.size).toBe(before.size[0]! + 1);
     await second.tree.rm(`${R}/set0/new.md`);
     expectSame(await fingerprint(second.indexes), before, true);
@@ -237,13 +241,16 @@ describe('the vector index settings', () => {
     const harness = idbHarness(new IDBFactory());
     const first = await openOn(harness);
     expect(first.indexes.vectors.quantization).toBe('i8');
+    expect(first.indexes.vectors.expansion).toEqual(STORE_EXPANSION_AS_SET);
     await populate(first.tree, 0, 12);
     const live = await fingerprint(first.indexes);
     await first.indexes.close();
 
-    const f32 = await openOn(harness, { vectorIndex: { quantization: 'f32' } });
+    const f32 = await openOn(harness, { vectorIndex: { quantization: 'f32', expansionSearch: 40 } });
     expect(f32.indexes.openedFrom.vector).toBe('rebuild');
     expect(f32.indexes.vectors.quantization).toBe('f32');
+    // Settings given override the store's defaults one by one.
+    expect(f32.indexes.vectors.expansion).toEqual({ add: STORE_EXPANSION.expansionAdd, search: 40 });
     expect(f32.indexes.vectors.size).toBe(live.size[0]);
     expect((await f32.indexes.verify()).problems).toEqual([]);
     await f32.indexes.close();

@@ -207,12 +207,16 @@ describe('allocateIndexBytes: bytes written in place, then opened', () => {
     const room = allocateIndexBytes(usearch, bytes.length);
     room.write(bytes, 0);
     const view = room.open({ view: true });
+    // The bytes do not keep the expansions: a loaded index starts from the defaults.
+    expect(view.expansion).toEqual({ add: 128, search: 64 });
     view.changeExpansion({ search: 7 });
+    expect(view.expansion).toEqual({ add: 128, search: 7 });
     const narrow = answers(view);
     expect(narrow).not.toEqual(expected); // so that the expansion carrying over is seen
     const copy = view.writable();
     expect(copy).not.toBe(view);
     expect(copy.readOnly).toBe(false);
+    expect(copy.expansion).toEqual({ add: 128, search: 7 });
     expect(answers(copy)).toEqual(narrow);
     expectLongshipError(() => view.size, 'DISPOSED');
     expectLongshipError(() => view.writable(), 'DISPOSED');
