@@ -333,33 +333,43 @@ describe('Bm25Index under random edits', () => {
     fc.record({ op: fc.constant('remove' as const), key: fc.nat(12) }),
   );
 
+  type Operation = typeof operation extends fc.Arbitrary<infer T> ? T : never;
+
+  /** Applies a step to the index and to `model`, what the index should then hold. */
+  function apply(index: LexicalIndex, model: Map<number, LexicalDoc>, step: Operation): void {
+    if (step.op === 'add') {
+      const doc = { key: step.key, title: step.title, body: step.body };
+      index.replace(doc);
+      model.set(step.key, doc);
+    } else {
+      expect(index.remove(step.key)).toBe(model.delete(step.key));
+    }
+  }
+
+  /** The index finds exactly the model's matches, scores them as a fresh index would, and reloads the same. */
+  function expectHolds(index: LexicalIndex, model: Map<number, LexicalDoc>): void {
+    expect(index.size).toBe(model.size);
+    const fresh = indexOf([...model.values()]);
+    const reloaded = loadLexicalIndex(index.serialize());
+    for (const word of [...vocabulary, 'read']) {
+      const hits = index.search(word, { limit: Infinity });
+      const expected = [...model.values()]
+        .filter((doc) => `${doc.title} ${doc.body}`.includes(word === 'read' ? 'readFileSync' : word))
+        .map((doc) => doc.key);
+      expect(keys(hits).sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b));
+      const want = new Map(fresh.search(word, { limit: Infinity }).map((hit) => [hit.key, hit.score]));
+      for (const hit of hits) expect(hit.score).toBeCloseTo(want.get(hit.key)!, 9);
+      expect(reloaded.search(word, { limit: Infinity })).toEqual(hits);
+    }
+  }
+
   it('returns only present keys, keeps size, and scores like a fresh index and a reloaded one', () => {
     fc.assert(
       fc.property(fc.array(operation, { maxLength: 40 }), (operations) => {
         const index = createLexicalIndex();
         const model = new Map<number, LexicalDoc>();
-        for (const step of operations) {
-          if (step.op === 'add') {
-            const doc = { key: step.key, title: step.title, body: step.body };
-            index.replace(doc);
-            model.set(step.key, doc);
-          } else {
-            expect(index.remove(step.key)).toBe(model.delete(step.key));
-          }
-        }
-        expect(index.size).toBe(model.size);
-        const fresh = indexOf([...model.values()]);
-        const reloaded = loadLexicalIndex(index.serialize());
-        for (const word of [...vocabulary, 'read']) {
-          const hits = index.search(word, { limit: Infinity });
-          const expected = [...model.values()]
-            .filter((doc) => `${doc.title} ${doc.body}`.includes(word === 'read' ? 'readFileSync' : word))
-            .map((doc) => doc.key);
-          expect(keys(hits).sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b));
-          const want = new Map(fresh.search(word, { limit: Infinity }).map((hit) => [hit.key, hit.score]));
-          for (const hit of hits) expect(hit.score).toBeCloseTo(want.get(hit.key)!, 9);
-          expect(reloaded.search(word, { limit: Infinity })).toEqual(hits);
-        }
+        for (const step of operations) apply(index, model, step);
+        expectHolds(index, model);
       }),
       { numRuns: 200 },
     );
@@ -372,29 +382,11 @@ describe('Bm25Index under random edits', () => {
         fc.array(operation, { maxLength: 30 }),
         (before, after) => {
           const model = new Map<number, LexicalDoc>();
-          const apply = (index: LexicalIndex, step: (typeof before)[number]) => {
-            if (step.op === 'add') {
-              const doc = { key: step.key, title: step.title, body: step.body };
-              index.replace(doc);
-              model.set(step.key, doc);
-            } else {
-              expect(index.remove(step.key)).toBe(model.delete(step.key));
-            }
-          };
           const first = createLexicalIndex();
-          for (const step of before) apply(first, step);
+          for (const step of before) apply(first, model, step);
           const index = loadLexicalIndex(first.serialize());
-          for (const step of after) apply(index, step);
-          expect(index.size).toBe(model.size);
-          const fresh = indexOf([...model.values()]);
-          const reloaded = loadLexicalIndex(index.serialize());
-          for (const word of [...vocabulary, 'read']) {
-            const hits = index.search(word, { limit: Infinity });
-            const want = new Map(fresh.search(word, { limit: Infinity }).map((hit) => [hit.key, hit.score]));
-            expect(keys(hits).sort((a, b) => a - b)).toEqual([...want.keys()].sort((a, b) => a - b));
-            for (const hit of hits) expect(hit.score).toBeCloseTo(want.get(hit.key)!, 9);
-            expect(reloaded.search(word, { limit: Infinity })).toEqual(hits);
-          }
+          for (const step of after) apply(index, model, step);
+          expectHolds(index, model);
         },
       ),
       { numRuns: 200 },
