@@ -31,9 +31,9 @@ const OWNERS_SNAPSHOT = 'hnsw-owners';
 
 /**
  * The graph's expansions in a store: half the usual while inserting, twice while searching. At 100k
- * the graph finds more of its own exact top 10 so (recall@10 0.99 against 0.97 with 128 and 64), an
- * insert, which ingestion pays for every chunk, costs a fifth less, and a search, a fraction of a ms in
- * a find() of ~15, ~0.05 ms more (README, "Ingestion overhead").
+ * the graph then finds more of its own exact top 10 (recall@10 0.99 against 0.97 with 128 and 64), an
+ * insert, which ingestion pays for every chunk, costs a fifth less, and a search ~0.05 ms more, in a
+ * find() of several ms (README, "Ingestion overhead").
  */
 export const STORE_EXPANSION = { expansionAdd: 64, expansionSearch: 128 } as const;
 
