@@ -43,6 +43,12 @@ export interface LongshipOptions {
    */
   vectorIndex?: Omit<VectorIndexOptions, 'dimensions'>;
   /**
+   * When the indexes are snapshotted to the store: once they have gone `delayMs` without a change
+   * (default 2,000), or `maxDelayMs` after the first change a snapshot lacks while changes keep
+   * coming (default 30,000: what an open after a crash replays). `delayMs: Infinity`: only at close().
+   */
+  snapshots?: { delayMs?: number; maxDelayMs?: number };
+  /**
    * An optional chat model (e.g. {@link OpenAiCompatibleLlm}): search() plans typed queries with it,
    * and session commits extract memories with it. Without one both work offline, without it.
    */
@@ -116,6 +122,10 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       usearch,
       dimensions: embedder.dimensions,
       ...(options.vectorIndex ? { vectorIndex: options.vectorIndex } : {}),
+      ...(options.snapshots?.delayMs !== undefined ? { snapshotDelayMs: options.snapshots.delayMs } : {}),
+      ...(options.snapshots?.maxDelayMs !== undefined
+        ? { snapshotMaxDelayMs: options.snapshots.maxDelayMs }
+        : {}),
     });
     opened.push(() => indexes.close());
     const summarizer = options.summarizer ?? extractiveSummarizer;

@@ -1,10 +1,11 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { functionEmbedder } from '../src/embed/function-embedder.js';
 import { openLongship } from '../src/engine.js';
 import { LongshipError } from '../src/errors.js';
 import { openIdbStore } from '../src/store/idb-open.js';
+import { MemoryData } from '../src/store/memory-data.js';
 import { openMemoryStore } from '../src/store/memory-store.js';
 import { embedderInfo, hashEmbedder, uriOfVector } from './context/fixtures.js';
 
@@ -26,6 +27,41 @@ describe('openLongship', () => {
     expect(await again.read(`${R}/notes/river.md`)).toBe('The river floods every spring.');
     expect(await again.relations(`${R}/notes`)).toHaveLength(1);
     await again.close();
+  });
+
+  it('snapshots the indexes after the quiet spell asked for, or with Infinity only at close()', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const hnswSeq = async (data: MemoryData) =>
+        (await (await openMemoryStore({ data })).snapshot('hnsw'))?.seq;
+      const soon = new MemoryData();
+      const longship = await openLongship({
+        embedder: hashEmbedder,
+        store: await openMemoryStore({ embedder: embedderInfo, data: soon }),
+        snapshots: { delayMs: 500 },
+      });
+      await longship.write(`${R}/notes/river.md`, 'The river floods every spring.', { parents: true });
+      await vi.advanceTimersByTimeAsync(400);
+      expect(await hnswSeq(soon)).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(200);
+      expect(await hnswSeq(soon)).toBe((await longship.store.meta()).seq);
+      await longship.close();
+
+      const late = new MemoryData();
+      const never = await openLongship({
+        embedder: hashEmbedder,
+        store: await openMemoryStore({ embedder: embedderInfo, data: late }),
+        snapshots: { delayMs: Number.POSITIVE_INFINITY },
+      });
+      await never.write(`${R}/notes/lake.md`, 'The lake freezes every winter.', { parents: true });
+      await vi.advanceTimersByTimeAsync(120_000);
+      expect(await hnswSeq(late)).toBeUndefined();
+      const { seq } = await never.store.meta();
+      await never.close();
+      expect(await hnswSeq(late)).toBe(seq);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a find() waiting on its query embedding survives the write that makes the reopened graph writable', async () => {
