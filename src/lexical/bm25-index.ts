@@ -10,11 +10,7 @@ import type {
   LexicalLoadOptions,
   LexicalSearchOptions,
 } from './lexical-index.js';
-import { grown, PostingArena } from './posting-arena.js';
-
-/** A term's two runs of pairs: the loaded snapshot's, then those added since. */
-const RUNS = [0, 1] as const;
-
+import { grown, PostingArena, RUNS } from './posting-arena.js';
 import { TermDictionary } from './term-dictionary.js';
 import { boundedEditDistance, lowerBound } from './term-match.js';
 import { topHits } from './top-hits.js';

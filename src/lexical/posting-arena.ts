@@ -9,6 +9,9 @@
  * A run in `data` that outgrows its capacity moves to the end with twice the room; the space it
  * leaves is reclaimed when the arena is rewritten (compaction), which folds both runs into a new base.
  */
+/** A term's two runs of pairs: the loaded snapshot's (0), then those added since (1). */
+export const RUNS = [0, 1] as const;
+
 export class PostingArena {
   readonly base: Uint32Array;
   readonly baseStart: Uint32Array;
@@ -67,12 +70,6 @@ export class PostingArena {
     return run === 0 ? this.base : this.data;
   }
 
-  /** Calls `visit` with each run of term t's pairs (array, first entry, end), the snapshot's first. */
-  forEachRun(term: number, visit: (list: Uint32Array, from: number, to: number) => void): void {
-    visit(this.base, this.runStart(term, 0), this.runEnd(term, 0));
-    visit(this.data, this.runStart(term, 1), this.runEnd(term, 1));
-  }
-
   /** How many entries (two a pair) term t's list holds. */
   length(term: number): number {
     return (term < this.baseUsed.length ? this.baseUsed[term]! : 0) + this.used[term]!;
@@ -119,19 +116,20 @@ export class PostingArena {
     const start = new Uint32Array(keptTerms);
     const used = new Uint32Array(keptTerms);
     let end = 0;
-    const keep = (list: Uint32Array, from: number, to: number) => {
-      for (let i = from; i < to; i += 2) {
-        const slot = newSlot[list[i]!]!;
-        if (slot < 0) continue;
-        data[end++] = slot;
-        data[end++] = list[i + 1]!;
-      }
-    };
     for (let t = 0; t < this.terms; t++) {
       const to = newTerm[t]!;
       if (to < 0) continue;
       start[to] = end;
-      this.forEachRun(t, keep);
+      for (const run of RUNS) {
+        const list = this.runList(run);
+        const runEnd = this.runEnd(t, run);
+        for (let i = this.runStart(t, run); i < runEnd; i += 2) {
+          const slot = newSlot[list[i]!]!;
+          if (slot < 0) continue;
+          data[end++] = slot;
+          data[end++] = list[i + 1]!;
+        }
+      }
       used[to] = end - start[to]!;
     }
     const arena = new PostingArena(data.subarray(0, end), start, used);
@@ -145,11 +143,14 @@ export class PostingArena {
     for (let t = 0; t < this.terms; t++) offsets[t + 1] = offsets[t]! + this.length(t) / 2;
     const postings = new Uint32Array(offsets[this.terms]! * 2);
     let at = 0;
-    const copy = (list: Uint32Array, from: number, to: number) => {
-      postings.set(list.subarray(from, to), at);
-      at += to - from;
-    };
-    for (let t = 0; t < this.terms; t++) this.forEachRun(t, copy);
+    for (let t = 0; t < this.terms; t++) {
+      for (const run of RUNS) {
+        const from = this.runStart(t, run);
+        const to = this.runEnd(t, run);
+        postings.set(this.runList(run).subarray(from, to), at);
+        at += to - from;
+      }
+    }
     return { offsets, postings };
   }
 }
