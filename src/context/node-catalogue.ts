@@ -42,10 +42,11 @@ const NO_META: Record<string, unknown> = Object.freeze({});
 /** How many in-place replacements the catalogue remembers for {@link NodeCatalogueView.replacedSince}. */
 const JOURNAL = 1024;
 
-/** "LSNC", then the format version. */
+/** "LSNC", then the format version (2 kept each string's length in UTF-16 units, so none could be read alone). */
 const MAGIC = 0x434e534c;
-const FORMAT = 2;
-const HEADER_WORDS = 6;
+const FORMAT = 3;
+/** Six words; the float64s after them start 8-aligned. */
+const HEADER_BYTES = 24;
 const KINDS = ['dir', 'file'] as const;
 const TYPES = ['resource', 'memory', 'skill'] as const;
 const SUMMARIES = ['extractive', 'llm'] as const;
@@ -97,9 +98,16 @@ export class NodeCatalogue implements NodeCatalogueView {
     const sorted = this.#inOrder();
     const prefix = `${uri}/`;
     const start = lowerBound(sorted, prefix);
-    let end = start;
-    while (end < sorted.length && sorted[end]!.uri.startsWith(prefix)) end++;
-    return sorted.slice(start, end);
+    // What starts with the prefix sorts before whatever else follows it: the end is a search too,
+    // so a loaded node's URI is only read when the search needs it.
+    let low = start;
+    let high = sorted.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (sorted[mid]!.uri.startsWith(prefix)) low = mid + 1;
+      else high = mid;
+    }
+    return sorted.slice(start, low);
   }
 
   all(): readonly CatalogueNode[] {
@@ -159,9 +167,10 @@ export class NodeCatalogue implements NodeCatalogueView {
 
   /**
    * The nodes, by URI, in columns: numbers as float64s, a byte of flags, and the strings (URI, L0,
-   * and the parent, name and metadata JSON where they are not the obvious ones) as one UTF-8 text.
-   * Nodes whose `meta` JSON cannot carry exactly (a Date, a Map, `undefined`…) are listed by key
-   * only: {@link NodeCatalogue.load} says to read them back from the store.
+   * and the parent, name and metadata JSON where they are not the obvious ones) as one UTF-8 text,
+   * with the index of each node's first string and the byte offset of each string. Nodes whose
+   * `meta` JSON cannot carry exactly (a Date, a Map, `undefined`…) are listed by key only:
+   * {@link NodeCatalogue.load} says to read them back from the store.
    */
   serialize(): Uint8Array {
     const nodes: CatalogueNode[] = [];
@@ -173,8 +182,10 @@ export class NodeCatalogue implements NodeCatalogueView {
     const count = nodes.length;
     const numbers = new Float64Array(5 * count + readBack.length);
     const flags = new Uint8Array(count);
+    const firsts = new Uint32Array(count + 1);
     const strings: string[] = [];
     nodes.forEach((n, i) => {
+      firsts[i] = strings.length;
       const slash = n.uri.lastIndexOf('/');
       let f = (n.kind === 'file' ? FILE : 0) | (TYPES.indexOf(n.contextType) << TYPE_SHIFT);
       if (n.summaryKind === 'llm') f |= LLM;
@@ -195,11 +206,15 @@ export class NodeCatalogue implements NodeCatalogueView {
       flags[i] = f;
       numbers.set([n.key, n.createdAt, n.updatedAt, n.useCount, n.lastUsedAt ?? Number.NaN], 5 * i);
     });
+    firsts[count] = strings.length;
     numbers.set(readBack, 5 * count);
-    const lengths = Uint32Array.from(strings, (text) => text.length);
-    const text = new TextEncoder().encode(strings.join(''));
-    const header = Uint32Array.of(MAGIC, FORMAT, count, readBack.length, strings.length, text.length);
-    const parts = [header, new Uint32Array(HEADER_WORDS % 2), numbers, lengths, flags, text];
+    const encoder = new TextEncoder();
+    const encoded = strings.map((text) => encoder.encode(text));
+    const starts = new Uint32Array(strings.length + 1);
+    for (let j = 0; j < encoded.length; j++) starts[j + 1] = starts[j]! + encoded[j]!.length;
+    const textBytes = starts[strings.length]!;
+    const header = Uint32Array.of(MAGIC, FORMAT, count, readBack.length, strings.length, textBytes);
+    const parts = [header, numbers, firsts, starts, flags, ...encoded];
     const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
     let offset = 0;
     for (const part of parts) {
@@ -211,85 +226,36 @@ export class NodeCatalogue implements NodeCatalogueView {
 
   /**
    * Reads what {@link NodeCatalogue.serialize} wrote: the catalogue, and the keys of the nodes to
-   * read back from the store. CORRUPT_INDEX for bytes it cannot have written.
+   * read back from the store. CORRUPT_INDEX for bytes it cannot have written. The nodes read their
+   * fields from `bytes` when asked (the caller must leave them as they are): 100k nodes made whole
+   * at once took a third of a second of a cold open in Chromium, most of it fresh memory and the
+   * collector copying them, and a query reads a few of their strings.
    */
   static load(bytes: Uint8Array): { catalogue: NodeCatalogue; readBack: number[] } {
     // Typed views need aligned offsets: a misaligned input is copied once.
     const buffer = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
     const words = (at: number, n: number) => new Uint32Array(buffer.buffer, buffer.byteOffset + at, n);
-    const headerBytes = 4 * (HEADER_WORDS + (HEADER_WORDS % 2));
-    if (buffer.byteLength < headerBytes) throw corrupt('too short for its header');
-    const [magic, format, count, readBackCount, stringCount, textBytes] = words(
-      0,
-      HEADER_WORDS,
-    ) as unknown as number[];
+    if (buffer.byteLength < HEADER_BYTES) throw corrupt('too short for its header');
+    const [magic, format, count, readBackCount, stringCount, textBytes] = words(0, 6) as unknown as number[];
     if (magic !== MAGIC || format !== FORMAT) throw corrupt(`not a format ${FORMAT} catalogue`);
-    const numbersAt = headerBytes;
-    const lengthsAt = numbersAt + 8 * (5 * count! + readBackCount!);
-    const flagsAt = lengthsAt + 4 * stringCount!;
+    const numbersAt = HEADER_BYTES;
+    const firstsAt = numbersAt + 8 * (5 * count! + readBackCount!);
+    const startsAt = firstsAt + 4 * (count! + 1);
+    const flagsAt = startsAt + 4 * (stringCount! + 1);
     const textAt = flagsAt + count!;
     if (textAt + textBytes! !== buffer.byteLength) throw corrupt('its sections do not add up to its length');
-    const numbers = new Float64Array(
-      buffer.buffer,
-      buffer.byteOffset + numbersAt,
-      5 * count! + readBackCount!,
-    );
-    const lengths = words(lengthsAt, stringCount!);
-    const flags = buffer.subarray(flagsAt, textAt);
-    const text = new TextDecoder().decode(buffer.subarray(textAt));
-    let cursor = 0;
-    let next = 0;
-    const take = (): string => {
-      if (next >= lengths.length) throw corrupt('it lists fewer strings than its nodes need');
-      const start = cursor;
-      cursor += lengths[next++]!;
-      if (cursor > text.length) throw corrupt('a string runs past the text');
-      return text.slice(start, cursor);
+    const columns: Columns = {
+      numbers: new Float64Array(buffer.buffer, buffer.byteOffset + numbersAt, 5 * count! + readBackCount!),
+      firsts: words(firstsAt, count! + 1),
+      starts: words(startsAt, stringCount! + 1),
+      flags: buffer.subarray(flagsAt, textAt),
+      text: buffer.subarray(textAt),
     };
+    checkColumns(columns, count!);
     const catalogue = new NodeCatalogue();
     const sorted = catalogue.#sorted;
-    // Listed by URI, a directory's files mostly follow one another: each takes the parent string of
-    // the node before it when that is its parent too, rather than a copy of its own (for 100k files
-    // in a few directories, 100k strings fewer to allocate and collect).
-    let previousParent = '';
-    for (let i = 0; i < count!; i++) {
-      const f = flags[i]!;
-      const at = 5 * i;
-      const key = numbers[at]!;
-      const lastUsedAt = numbers[at + 4]!;
-      const uri = take();
-      const l0 = take();
-      const slash = uri.lastIndexOf('/');
-      let parent: string | null;
-      if (f & PARENT_NULL) parent = null;
-      else if (f & PARENT_GIVEN) parent = take();
-      else if (slash === previousParent.length && uri.startsWith(previousParent)) parent = previousParent;
-      else parent = previousParent = uri.slice(0, slash);
-      const name = f & NAME_GIVEN ? take() : uri.slice(slash + 1);
-      const contextType = TYPES[(f >> TYPE_SHIFT) & 3];
-      const meta = f & META_GIVEN ? parseMeta(take()) : NO_META;
-      if (!Number.isSafeInteger(key) || !contextType || !meta || (i > 0 && !(sorted[i - 1]!.uri < uri))) {
-        throw corrupt(`node ${i} is not a valid node in URI order`);
-      }
-      const node: CatalogueNode = {
-        uri,
-        parent,
-        name,
-        kind: KINDS[f & FILE]!,
-        contextType,
-        key,
-        l0,
-        summaryKind: SUMMARIES[f & LLM ? 1 : 0]!,
-        meta,
-        createdAt: numbers[at + 1]!,
-        updatedAt: numbers[at + 2]!,
-        useCount: numbers[at + 3]!,
-      };
-      if (!Number.isNaN(lastUsedAt)) node.lastUsedAt = lastUsedAt;
-      sorted.push(node);
-    }
-    if (next !== lengths.length || cursor !== text.length) throw corrupt('it holds strings no node uses');
-    const readBack = Array.from(numbers.subarray(5 * count!));
+    for (let i = 0; i < count!; i++) sorted.push(new StoredNode(columns, i));
+    const readBack = Array.from(columns.numbers.subarray(5 * count!));
     if (!readBack.every((key) => Number.isSafeInteger(key))) throw corrupt('a read-back key is not a key');
     return { catalogue, readBack };
   }
@@ -320,6 +286,224 @@ export class NodeCatalogue implements NodeCatalogueView {
     this.#stale = new Set();
     this.#added = [];
     return this.#sorted;
+  }
+}
+
+/** A loaded snapshot's sections, shared by its nodes (see {@link NodeCatalogue.serialize}). */
+interface Columns {
+  /** key, createdAt, updatedAt, useCount, lastUsedAt (NaN: none) of each node, then the read-back keys. */
+  numbers: Float64Array;
+  /** The index of each node's first string; one more at the end. */
+  firsts: Uint32Array;
+  /** The byte offset of each string in `text`; one more at the end. */
+  starts: Uint32Array;
+  flags: Uint8Array;
+  text: Uint8Array;
+}
+
+/** How many strings a node with these flags has: URI, L0, then the parent, name and metadata given. */
+function stringsOf(f: number): number {
+  return 2 + (f & PARENT_GIVEN ? 1 : 0) + (f & NAME_GIVEN ? 1 : 0) + (f & META_GIVEN ? 1 : 0);
+}
+
+/**
+ * What a node can be read from without reading its strings: every section in bounds, every node
+ * with the strings its flags name, keys that are keys, and URIs in order (compared as UTF-8, which
+ * orders as UTF-16 does except around the surrogates, where the strings themselves are compared).
+ */
+function checkColumns({ numbers, firsts, starts, flags, text }: Columns, count: number): void {
+  if (firsts[0] !== 0 || firsts[count] !== starts.length - 1)
+    throw corrupt('its string counts do not add up');
+  if (starts[0] !== 0 || starts[starts.length - 1] !== text.length)
+    throw corrupt('its strings do not fill its text');
+  for (let j = 1; j < starts.length; j++) {
+    if (starts[j]! < starts[j - 1]!) throw corrupt('a string runs backwards');
+  }
+  let previous = -1;
+  for (let i = 0; i < count; i++) {
+    const f = flags[i]!;
+    const key = numbers[5 * i]!;
+    if (
+      firsts[i + 1]! - firsts[i]! !== stringsOf(f) ||
+      !Number.isSafeInteger(key) ||
+      !TYPES[(f >> TYPE_SHIFT) & 3]
+    ) {
+      throw corrupt(`node ${i} is not a valid node`);
+    }
+    const uri = firsts[i]!;
+    if (f & META_GIVEN) {
+      // A JSON object, by its ends: the rest is parsed when the metadata is first read.
+      const meta = firsts[i + 1]! - 1;
+      if (text[starts[meta]!] !== 0x7b || text[starts[meta + 1]! - 1] !== 0x7d)
+        throw corrupt(`node ${i}'s metadata is not a JSON object`);
+    }
+    if (previous >= 0 && !ascending(text, starts, previous, uri))
+      throw corrupt(`node ${i} is out of URI order`);
+    previous = uri;
+  }
+}
+
+/** Whether string `a` sorts before string `b` in code-unit order. */
+function ascending(text: Uint8Array, starts: Uint32Array, a: number, b: number): boolean {
+  const aEnd = starts[a + 1]!;
+  const bEnd = starts[b + 1]!;
+  let i = starts[a]!;
+  let j = starts[b]!;
+  while (i < aEnd && j < bEnd && text[i] === text[j]) {
+    i++;
+    j++;
+  }
+  if (i === aEnd) return j < bEnd;
+  if (j === bEnd) return false;
+  // Lead bytes from 0xEE up start U+E000–U+FFFF (0xEE, 0xEF) or a pair of surrogates (0xF0…),
+  // which UTF-16 orders the other way round.
+  if (text[i]! < 0xee && text[j]! < 0xee) return text[i]! < text[j]!;
+  return readString(text, starts, a) < readString(text, starts, b);
+}
+
+const utf8 = new TextDecoder();
+
+function readString(text: Uint8Array, starts: Uint32Array, j: number): string {
+  return utf8.decode(text.subarray(starts[j]!, starts[j + 1]!));
+}
+
+/**
+ * A node of a loaded snapshot: its fields read from the snapshot's columns when first asked, its
+ * strings decoded once. Reads as a CatalogueNode does; `toJSON()` gives the plain record.
+ */
+class StoredNode implements CatalogueNode {
+  readonly #columns: Columns;
+  readonly #at: number;
+  #uri: string | undefined;
+  #l0: string | undefined;
+  #parent: string | null | undefined;
+  #name: string | undefined;
+  #meta: Record<string, unknown> | undefined;
+
+  constructor(columns: Columns, at: number) {
+    this.#columns = columns;
+    this.#at = at;
+  }
+
+  get uri(): string {
+    if (this.#uri === undefined) this.#uri = this.#string(0);
+    return this.#uri;
+  }
+
+  get l0(): string {
+    if (this.#l0 === undefined) this.#l0 = this.#string(1);
+    return this.#l0;
+  }
+
+  get parent(): string | null {
+    if (this.#parent === undefined) {
+      const f = this.#flags;
+      const uri = this.uri;
+      this.#parent =
+        f & PARENT_NULL ? null : f & PARENT_GIVEN ? this.#string(2) : uri.slice(0, uri.lastIndexOf('/'));
+    }
+    return this.#parent;
+  }
+
+  get name(): string {
+    if (this.#name === undefined) {
+      const f = this.#flags;
+      const uri = this.uri;
+      this.#name =
+        f & NAME_GIVEN ? this.#string(f & PARENT_GIVEN ? 3 : 2) : uri.slice(uri.lastIndexOf('/') + 1);
+    }
+    return this.#name;
+  }
+
+  get meta(): Record<string, unknown> {
+    if (this.#meta === undefined) {
+      const f = this.#flags;
+      if (f & META_GIVEN) {
+        const meta = parseMeta(this.#string(stringsOf(f) - 1));
+        if (!meta) throw corrupt(`the metadata of ${this.uri} is not a JSON object`);
+        this.#meta = meta;
+      } else {
+        this.#meta = NO_META;
+      }
+    }
+    return this.#meta;
+  }
+
+  get kind(): CatalogueNode['kind'] {
+    return KINDS[this.#flags & FILE]!;
+  }
+
+  get contextType(): CatalogueNode['contextType'] {
+    return TYPES[(this.#flags >> TYPE_SHIFT) & 3]!;
+  }
+
+  get summaryKind(): CatalogueNode['summaryKind'] {
+    return SUMMARIES[this.#flags & LLM ? 1 : 0]!;
+  }
+
+  get key(): number {
+    return this.#columns.numbers[5 * this.#at]!;
+  }
+
+  get createdAt(): number {
+    return this.#columns.numbers[5 * this.#at + 1]!;
+  }
+
+  get updatedAt(): number {
+    return this.#columns.numbers[5 * this.#at + 2]!;
+  }
+
+  get useCount(): number {
+    return this.#columns.numbers[5 * this.#at + 3]!;
+  }
+
+  get lastUsedAt(): number | undefined {
+    const at = this.#columns.numbers[5 * this.#at + 4]!;
+    return Number.isNaN(at) ? undefined : at;
+  }
+
+  /** The plain record, as the catalogue would hold it had the node been set rather than loaded. */
+  toJSON(): CatalogueNode {
+    const {
+      uri,
+      parent,
+      name,
+      kind,
+      contextType,
+      key,
+      l0,
+      summaryKind,
+      meta,
+      createdAt,
+      updatedAt,
+      useCount,
+    } = this;
+    const node: CatalogueNode = {
+      uri,
+      parent,
+      name,
+      kind,
+      contextType,
+      key,
+      l0,
+      summaryKind,
+      meta,
+      createdAt,
+      updatedAt,
+      useCount,
+    };
+    const { lastUsedAt } = this;
+    if (lastUsedAt !== undefined) node.lastUsedAt = lastUsedAt;
+    return node;
+  }
+
+  get #flags(): number {
+    return this.#columns.flags[this.#at]!;
+  }
+
+  #string(nth: number): string {
+    const { text, starts, firsts } = this.#columns;
+    return readString(text, starts, firsts[this.#at]! + nth);
   }
 }
 

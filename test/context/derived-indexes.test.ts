@@ -63,7 +63,8 @@ async function fingerprint(indexes: DerivedIndexes) {
   const vectors = await hashEmbedder.embed(QUERIES);
   return {
     size: [indexes.vectors.size, indexes.lexical.size],
-    nodes: indexes.nodes.all(),
+    // As plain data: nodes loaded from a snapshot read their fields from it (getters).
+    nodes: JSON.parse(JSON.stringify(indexes.nodes.all())),
     vector: vectors.map((query) => indexes.vectors.search(query, 10)),
     // Every vector: i8 distances tie often, and a tie at the cut would pick either key.
     exactVector: vectors.map((query) => indexes.vectors.search(query, indexes.vectors.size, { exact: true })),
