@@ -10,7 +10,7 @@ import type {
   LexicalLoadOptions,
   LexicalSearchOptions,
 } from './lexical-index.js';
-import { grown, PostingArena, RUNS } from './posting-arena.js';
+import { grown, PostingArena, packedLayout, RUNS } from './posting-arena.js';
 import { TermDictionary } from './term-dictionary.js';
 import { boundedEditDistance, lowerBound } from './term-match.js';
 import { topHits } from './top-hits.js';
@@ -163,9 +163,10 @@ export class Bm25Index implements LexicalIndex {
       for (const run of RUNS) {
         const list = postings.runList(run);
         const end = postings.runEnd(term, run);
-        for (let i = postings.runStart(term, run); i < end; i += 2) {
-          const slot = list[i]!;
-          const tf = list[i + 1]!;
+        const { step, mask, tfAt, shift } = postings.runLayout(run);
+        for (let i = postings.runStart(term, run); i < end; i += step) {
+          const slot = list[i]! & mask;
+          const tf = list[i + tfAt]! >>> shift;
           const score = scores[slot]!;
           // Every contribution is > 0, so 0 means "not yet touched".
           if (score === 0) touched[count++] = slot;
@@ -191,6 +192,7 @@ export class Bm25Index implements LexicalIndex {
       lengths: this.#lengths.subarray(0, this.#slots),
       offsets,
       postings,
+      slotBits: 0,
       terms: this.#terms.pack(),
     });
   }
@@ -333,7 +335,8 @@ export class Bm25Index implements LexicalIndex {
       for (const run of RUNS) {
         const list = postings.runList(run);
         const end = postings.runEnd(t, run);
-        for (let i = postings.runStart(t, run); i < end; i += 2) start[list[i]! + 1]! += 2;
+        const { step, mask } = postings.runLayout(run);
+        for (let i = postings.runStart(t, run); i < end; i += step) start[(list[i]! & mask) + 1]! += 2;
       }
     }
     for (let s = 0; s < this.#slots; s++) start[s + 1]! += start[s]!;
@@ -346,11 +349,13 @@ export class Bm25Index implements LexicalIndex {
       for (const run of RUNS) {
         const list = postings.runList(run);
         const end = postings.runEnd(t, run);
-        for (let i = postings.runStart(t, run); i < end; i += 2) {
-          const at = cursor[list[i]!]!;
+        const { step, mask, tfAt, shift } = postings.runLayout(run);
+        for (let i = postings.runStart(t, run); i < end; i += step) {
+          const slot = list[i]! & mask;
+          const at = cursor[slot]!;
           pairs[at] = t;
-          pairs[at + 1] = list[i + 1]!;
-          cursor[list[i]!] = at + 2;
+          pairs[at + 1] = list[i + tfAt]! >>> shift;
+          cursor[slot] = at + 2;
         }
       }
     }
@@ -442,7 +447,7 @@ export class Bm25Index implements LexicalIndex {
     for (let t = 0; t < termCount; t++) this.#df[t] = offsets[t + 1]! - offsets[t]!;
     // Looked up in the snapshot's bytes; decodeSnapshot has checked that each term is listed once.
     this.#terms = TermDictionary.packed(terms);
-    this.#postings = PostingArena.packed(postings, offsets);
+    this.#postings = PostingArena.packed(postings, offsets, packedLayout(snapshot.slotBits));
     this.#forward = undefined;
     this.#slots = docs;
     this.#live = docs;

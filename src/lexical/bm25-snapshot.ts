@@ -12,22 +12,32 @@ export interface Bm25Snapshot {
   lengths: Float64Array;
   /** Term t's postings are pairs `offsets[t]` to `offsets[t + 1]` of `postings`. */
   offsets: Uint32Array;
-  /** (document slot, weighted term frequency in units of 1/scale) pairs, slots ascending per term. */
+  /**
+   * (document slot, weighted term frequency in units of 1/scale) pairs, slots ascending per term:
+   * two words a pair, or, decoded with `slotBits` > 0, one word, `tf << slotBits | slot`.
+   */
   postings: Uint32Array;
+  /** 0 for two words a pair; given to encodeSnapshot, which packs when it can. */
+  slotBits: number;
   terms: PackedTerms;
 }
 
-// Layout, little-endian: the 72-byte header below, the analyzer id (UTF-8, padded to 8 bytes),
-// keys (f64 × docs), lengths (f64 × docs), offsets (u32 × terms + 1), postings (u32 × 2 × pairs),
+// Layout, little-endian: the 80-byte header below, the analyzer id (UTF-8, padded to 8 bytes),
+// keys (f64 × docs), lengths (f64 × docs), offsets (u32 × terms + 1), postings (u32 × pairs when
+// the header's slot bits are > 0: each pair in one word, its frequency above the slot; else
+// u32 × 2 × pairs: at 100k documents the packed postings are 15 MB rather than 30 to read),
 // the terms' starts (u32 × terms + 1) and hash table (u32 × tableLength(terms)), the terms (UTF-8,
 // each ended by a NUL, padded to 4 bytes), then a u32 checksum of everything before it (see
 // PackedTerms). Every section is read in place (no copy: on some machines the first write to fresh
 // memory costs several ms a MB), terms included, so loading costs a checksum pass and a validation
-// pass rather than parsing. Format 1 held the terms without their table. Every engine Longship runs on is little-endian, as
+// pass rather than parsing. Format 1 held the terms without their table, format 2 its pairs in two
+// words each. Every engine Longship runs on is little-endian, as
 // the sections are written in the platform's byte order.
 const MAGIC = 'LSBM25F\n';
-export const SNAPSHOT_VERSION = 2;
-const HEADER_BYTES = 72;
+export const SNAPSHOT_VERSION = 3;
+const HEADER_BYTES = 80;
+/** Packing leaves a frequency 32 − slot bits: at most this many bits of slot, so that it keeps 8. */
+const MAX_SLOT_BITS = 24;
 const TRAILER_BYTES = 4;
 
 const corrupt = (message: string, cause?: unknown) =>
@@ -42,14 +52,17 @@ export function encodeSnapshot(snapshot: Bm25Snapshot): Uint8Array {
   const terms = snapshot.terms;
   const termCount = terms.starts.length - 1;
   const docs = snapshot.keys.length;
-  const layout = sections(docs, termCount, snapshot.postings.length / 2, analyzer.length, terms.bytes.length);
+  const postings = packPairs(snapshot, docs);
+  const slotBits = postings === snapshot.postings ? snapshot.slotBits : slotBitsFor(docs);
+  const pairs = slotBits > 0 ? postings.length : postings.length / 2;
+  const layout = sections(docs, termCount, pairs, slotBits, analyzer.length, terms.bytes.length);
   const bytes = new Uint8Array(layout.total);
   const view = new DataView(bytes.buffer);
   for (let i = 0; i < MAGIC.length; i++) bytes[i] = MAGIC.charCodeAt(i);
   view.setUint32(8, SNAPSHOT_VERSION, true);
   view.setUint32(12, docs, true);
   view.setUint32(16, termCount, true);
-  view.setUint32(20, snapshot.postings.length / 2, true);
+  view.setUint32(20, pairs, true);
   view.setUint32(24, analyzer.length, true);
   view.setUint32(28, terms.bytes.length, true);
   view.setFloat64(32, snapshot.settings.k1, true);
@@ -57,11 +70,12 @@ export function encodeSnapshot(snapshot: Bm25Snapshot): Uint8Array {
   view.setFloat64(48, snapshot.settings.fieldWeights.title, true);
   view.setFloat64(56, snapshot.settings.fieldWeights.headings, true);
   view.setFloat64(64, snapshot.settings.fieldWeights.body, true);
+  view.setUint32(72, slotBits, true);
   bytes.set(analyzer, HEADER_BYTES);
   new Float64Array(bytes.buffer, layout.keys, docs).set(snapshot.keys);
   new Float64Array(bytes.buffer, layout.lengths, docs).set(snapshot.lengths);
   new Uint32Array(bytes.buffer, layout.offsets, snapshot.offsets.length).set(snapshot.offsets);
-  new Uint32Array(bytes.buffer, layout.postings, snapshot.postings.length).set(snapshot.postings);
+  new Uint32Array(bytes.buffer, layout.postings, postings.length).set(postings);
   new Uint32Array(bytes.buffer, layout.starts, termCount + 1).set(terms.starts);
   new Uint32Array(bytes.buffer, layout.table, terms.table.length).set(terms.table);
   bytes.set(terms.bytes, layout.terms);
@@ -91,7 +105,11 @@ export function decodeSnapshot(input: unknown): Bm25Snapshot {
   const pairs = header.getUint32(20, true);
   const analyzerBytes = header.getUint32(24, true);
   const termBytes = header.getUint32(28, true);
-  const layout = sections(docs, termCount, pairs, analyzerBytes, termBytes);
+  const slotBits = header.getUint32(72, true);
+  if (slotBits > MAX_SLOT_BITS || header.getUint32(76, true) !== 0) {
+    throw corrupt('The lexical index snapshot has an invalid posting layout.');
+  }
+  const layout = sections(docs, termCount, pairs, slotBits, analyzerBytes, termBytes);
   if (layout.total !== input.length) throw corrupt('The lexical index snapshot is truncated or overlong.');
 
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -131,7 +149,10 @@ export function decodeSnapshot(input: unknown): Bm25Snapshot {
   const keys = new Float64Array(buffer, at + layout.keys, docs);
   const lengths = new Float64Array(buffer, at + layout.lengths, docs);
   const offsets = new Uint32Array(buffer, at + layout.offsets, termCount + 1);
-  const postings = new Uint32Array(buffer, at + layout.postings, pairs * 2);
+  const step = slotBits > 0 ? 1 : 2;
+  const postings = new Uint32Array(buffer, at + layout.postings, pairs * step);
+  const mask = slotBits > 0 ? 2 ** slotBits - 1 : -1;
+  const tfAt = slotBits > 0 ? 0 : 1;
   for (let i = 0; i < docs; i++) {
     const key = keys[i]!;
     const length = lengths[i]!;
@@ -147,9 +168,9 @@ export function decodeSnapshot(input: unknown): Bm25Snapshot {
     // Every term in a snapshot is in some document; slots ascend strictly, so none repeats.
     if (!(start < end && end <= pairs)) throw corrupt('The lexical index postings are inconsistent.');
     let previous = -1;
-    for (let i = start * 2; i < end * 2; i += 2) {
-      const slot = postings[i]!;
-      if (slot <= previous || slot >= docs || postings[i + 1] === 0) {
+    for (let i = start * step; i < end * step; i += step) {
+      const slot = postings[i]! & mask;
+      if (slot <= previous || slot >= docs || postings[i + tfAt]! >>> slotBits === 0) {
         throw corrupt(`The postings of term ${t} in the lexical index snapshot are inconsistent.`);
       }
       previous = slot;
@@ -162,15 +183,41 @@ export function decodeSnapshot(input: unknown): Bm25Snapshot {
     table: new Uint32Array(buffer, at + layout.table, tableLength(termCount)),
   };
   checkPackedTerms(terms);
-  return { settings, keys, lengths, offsets, postings, terms };
+  return { settings, keys, lengths, offsets, postings, slotBits, terms };
 }
 
-function sections(docs: number, terms: number, pairs: number, analyzerBytes: number, termBytes: number) {
+/** The bits a slot of `docs` documents takes; 0 when there are too many to pack. */
+function slotBitsFor(docs: number): number {
+  const bits = Math.max(1, Math.ceil(Math.log2(Math.max(docs, 2))));
+  return bits <= MAX_SLOT_BITS ? bits : 0;
+}
+
+/** The snapshot's pairs one word each when every frequency fits above the slot; else as given. */
+function packPairs({ postings, slotBits: given }: Bm25Snapshot, docs: number): Uint32Array {
+  const slotBits = slotBitsFor(docs);
+  if (given > 0 || slotBits === 0) return postings;
+  const limit = 2 ** (32 - slotBits);
+  for (let i = 1; i < postings.length; i += 2) if (postings[i]! >= limit) return postings;
+  const packed = new Uint32Array(postings.length / 2);
+  for (let i = 0, j = 0; i < postings.length; i += 2, j++) {
+    packed[j] = postings[i + 1]! * 2 ** slotBits + postings[i]!;
+  }
+  return packed;
+}
+
+function sections(
+  docs: number,
+  terms: number,
+  pairs: number,
+  slotBits: number,
+  analyzerBytes: number,
+  termBytes: number,
+) {
   const keys = pad(HEADER_BYTES + analyzerBytes, 8);
   const lengths = keys + docs * 8;
   const offsets = lengths + docs * 8;
   const postings = offsets + (terms + 1) * 4;
-  const starts = postings + pairs * 8;
+  const starts = postings + pairs * (slotBits > 0 ? 4 : 8);
   const table = starts + (terms + 1) * 4;
   const termStart = table + tableLength(terms) * 4;
   const total = pad(termStart + termBytes, 4) + TRAILER_BYTES;

@@ -8,14 +8,38 @@
  * long list (at 100k documents the first commit after an open used to copy ~100 MB that way).
  * A run in `data` that outgrows its capacity moves to the end with twice the room; the space it
  * leaves is reclaimed when the arena is rewritten (compaction), which folds both runs into a new base.
+ * A snapshot's base may hold each pair in one word (see {@link RunLayout}): half the bytes to read.
  */
 /** A term's two runs of pairs: the loaded snapshot's (0), then those added since (1). */
 export const RUNS = [0, 1] as const;
 
+/**
+ * How a run's entries are read: each takes `step` words from i, its slot is `list[i] & mask` and
+ * its frequency `list[i + tfAt] >>> shift`. Pairs are two words; a packed snapshot puts the
+ * frequency above the slot's `shift` bits in one word. One formula for both, so the hot loops
+ * stay branch-free.
+ */
+export interface RunLayout {
+  readonly step: 1 | 2;
+  readonly mask: number;
+  readonly tfAt: 0 | 1;
+  readonly shift: number;
+}
+
+/** (slot, frequency) in two words; `& -1` keeps any slot below 2^31. */
+const PAIRS: RunLayout = { step: 2, mask: -1, tfAt: 1, shift: 0 };
+
+/** The layout of pairs packed with the slot in the low `slotBits` bits (0: not packed, pairs). */
+export function packedLayout(slotBits: number): RunLayout {
+  return slotBits === 0 ? PAIRS : { step: 1, mask: 2 ** slotBits - 1, tfAt: 0, shift: slotBits };
+}
+
 export class PostingArena {
   readonly base: Uint32Array;
+  /** Where each term's base run starts and how many words it takes, in `base`. */
   readonly baseStart: Uint32Array;
   readonly baseUsed: Uint32Array;
+  readonly baseLayout: RunLayout;
   data = new Uint32Array(1024);
   /** Entries of `data` in use, including space abandoned by moved runs. */
   end = 0;
@@ -28,26 +52,31 @@ export class PostingArena {
     base: Uint32Array = new Uint32Array(0),
     baseStart: Uint32Array = new Uint32Array(0),
     baseUsed: Uint32Array = new Uint32Array(0),
+    baseLayout: RunLayout = PAIRS,
   ) {
     this.base = base;
     this.baseStart = baseStart;
     this.baseUsed = baseUsed;
+    this.baseLayout = baseLayout;
     const terms = Math.max(baseStart.length, 256);
     this.start = new Uint32Array(terms);
     this.used = new Uint32Array(terms);
     this.capacity = new Uint32Array(terms);
   }
 
-  /** Lists laid end to end, as a snapshot stores them: term t's pairs are pairs offsets[t] to offsets[t + 1]. */
-  static packed(postings: Uint32Array, offsets: Uint32Array): PostingArena {
+  /**
+   * Lists laid end to end, as a snapshot stores them: term t's pairs are pairs offsets[t] to
+   * offsets[t + 1], read as `layout` says.
+   */
+  static packed(postings: Uint32Array, offsets: Uint32Array, layout: RunLayout = PAIRS): PostingArena {
     const terms = offsets.length - 1;
     const baseStart = new Uint32Array(terms);
     const baseUsed = new Uint32Array(terms);
     for (let t = 0; t < terms; t++) {
-      baseStart[t] = offsets[t]! * 2;
-      baseUsed[t] = (offsets[t + 1]! - offsets[t]!) * 2;
+      baseStart[t] = offsets[t]! * layout.step;
+      baseUsed[t] = (offsets[t + 1]! - offsets[t]!) * layout.step;
     }
-    const arena = new PostingArena(postings, baseStart, baseUsed);
+    const arena = new PostingArena(postings, baseStart, baseUsed, layout);
     arena.terms = terms;
     return arena;
   }
@@ -70,9 +99,15 @@ export class PostingArena {
     return run === 0 ? this.base : this.data;
   }
 
-  /** How many entries (two a pair) term t's list holds. */
-  length(term: number): number {
-    return (term < this.baseUsed.length ? this.baseUsed[term]! : 0) + this.used[term]!;
+  runLayout(run: 0 | 1): RunLayout {
+    return run === 0 ? this.baseLayout : PAIRS;
+  }
+
+  /** How many pairs term t's list holds. */
+  pairs(term: number): number {
+    return (
+      (term < this.baseUsed.length ? this.baseUsed[term]! / this.baseLayout.step : 0) + this.used[term]! / 2
+    );
   }
 
   /** A new, empty list; returns its term id. */
@@ -123,11 +158,12 @@ export class PostingArena {
       for (const run of RUNS) {
         const list = this.runList(run);
         const runEnd = this.runEnd(t, run);
-        for (let i = this.runStart(t, run); i < runEnd; i += 2) {
-          const slot = newSlot[list[i]!]!;
+        const { step, mask, tfAt, shift } = this.runLayout(run);
+        for (let i = this.runStart(t, run); i < runEnd; i += step) {
+          const slot = newSlot[list[i]! & mask]!;
           if (slot < 0) continue;
           data[end++] = slot;
-          data[end++] = list[i + 1]!;
+          data[end++] = list[i + tfAt]! >>> shift;
         }
       }
       used[to] = end - start[to]!;
@@ -140,15 +176,18 @@ export class PostingArena {
   /** Offsets (in pairs) and the pairs end to end, for a snapshot. */
   packed(): { offsets: Uint32Array; postings: Uint32Array } {
     const offsets = new Uint32Array(this.terms + 1);
-    for (let t = 0; t < this.terms; t++) offsets[t + 1] = offsets[t]! + this.length(t) / 2;
+    for (let t = 0; t < this.terms; t++) offsets[t + 1] = offsets[t]! + this.pairs(t);
     const postings = new Uint32Array(offsets[this.terms]! * 2);
     let at = 0;
     for (let t = 0; t < this.terms; t++) {
       for (const run of RUNS) {
-        const from = this.runStart(t, run);
-        const to = this.runEnd(t, run);
-        postings.set(this.runList(run).subarray(from, to), at);
-        at += to - from;
+        const list = this.runList(run);
+        const end = this.runEnd(t, run);
+        const { step, mask, tfAt, shift } = this.runLayout(run);
+        for (let i = this.runStart(t, run); i < end; i += step) {
+          postings[at++] = list[i]! & mask;
+          postings[at++] = list[i + tfAt]! >>> shift;
+        }
       }
     }
     return { offsets, postings };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LongshipError } from '../../src/errors.js';
 import { ANALYZER_ID } from '../../src/lexical/analyzer.js';
 import { createLexicalIndex, loadLexicalIndex } from '../../src/lexical/bm25-index.js';
+import { decodeSnapshot, encodeSnapshot } from '../../src/lexical/bm25-snapshot.js';
 import { tableLength } from '../../src/lexical/term-dictionary.js';
 
 function expectCorrupt(action: () => unknown, message?: RegExp): void {
@@ -27,6 +28,8 @@ function sample(): Uint8Array {
   index.add({ key: 8, body: 'ERR_INVALID_ARG means an argument was invalid. 東京タワー' });
   index.add({ key: 2 ** 40, body: 'files and more files' });
   index.add({ key: 5, body: '' });
+  // Five documents: three bits a slot, so a packed posting can name a slot past them.
+  index.add({ key: 13, body: 'zebra' });
   return index.serialize();
 }
 
@@ -42,15 +45,36 @@ function resealed(bytes: Uint8Array, edit: (view: DataView, bytes: Uint8Array) =
   return copy;
 }
 
-const HEADER_BYTES = 72;
+const HEADER_BYTES = 80;
 // Where the keys start: after the header and the analyzer id, padded to 8 bytes.
 const KEYS_AT = Math.ceil((HEADER_BYTES + ANALYZER_ID.length) / 8) * 8;
 
 describe('Bm25Index snapshots', () => {
+  it('packs each posting into one word, and keeps two words a pair when a frequency will not fit', () => {
+    const bytes = sample();
+    const packed = decodeSnapshot(bytes);
+    expect(packed.slotBits).toBe(3);
+    expect(packed.postings.length).toBe(packed.offsets.at(-1));
+    // The same pairs with one frequency too large for the 29 bits above a slot.
+    const pairs = new Uint32Array(2 * packed.postings.length);
+    packed.postings.forEach((word, i) => {
+      pairs[2 * i] = word & 7;
+      pairs[2 * i + 1] = word >>> 3;
+    });
+    pairs[1] = 2 ** 29;
+    const unpacked = decodeSnapshot(encodeSnapshot({ ...packed, postings: pairs, slotBits: 0 }));
+    expect(unpacked.slotBits).toBe(0);
+    expect([...unpacked.postings]).toEqual([...pairs]);
+    // And loaded, both score alike where the frequencies are alike.
+    pairs[1] = packed.postings[0]! >>> 3;
+    const again = encodeSnapshot({ ...packed, postings: pairs, slotBits: 0 });
+    expect([...decodeSnapshot(again).postings]).toEqual([...packed.postings]);
+  });
+
   it('load back an index that answers the same', () => {
     const bytes = sample();
     const index = loadLexicalIndex(bytes);
-    expect(index.size).toBe(4);
+    expect(index.size).toBe(5);
     expect(index.search('files', { limit: Infinity }).map((hit) => hit.key)).toEqual([2 ** 40, 3]);
     expect(loadLexicalIndex(createLexicalIndex().serialize()).size).toBe(0);
   });
@@ -83,7 +107,9 @@ describe('Bm25Index snapshots', () => {
     expectCorrupt(() => loadLexicalIndex(otherAnalyzer), /analysed by/);
     // Format 1 (terms without their hash table) reads as corrupt: the store rebuilds the index.
     expectCorrupt(() => loadLexicalIndex(resealed(bytes, (view) => view.setUint32(8, 1, true))), /version 1/);
-    expectCorrupt(() => loadLexicalIndex(resealed(bytes, (view) => view.setUint32(8, 3, true))), /version 3/);
+    // Format 2 (two words a pair) too.
+    expectCorrupt(() => loadLexicalIndex(resealed(bytes, (view) => view.setUint32(8, 2, true))), /version 2/);
+    expectCorrupt(() => loadLexicalIndex(resealed(bytes, (view) => view.setUint32(8, 4, true))), /version 4/);
     expectCorrupt(() => loadLexicalIndex(new TextEncoder().encode('{"format":"longship-lexical"}')));
     expectCorrupt(() => loadLexicalIndex({ format: 'longship-lexical' } as unknown as Uint8Array));
     expectCorrupt(() => loadLexicalIndex('snapshot' as unknown as Uint8Array));
@@ -95,7 +121,7 @@ describe('Bm25Index snapshots', () => {
       'TFNCTTI1RgoBAAAAAgAAAAcAAAAIAAAAFAAAAC0AAAAzMzMzMzPzPwAAAAAAAOg/AAAAAAAAAEAAAAAAAAD4PwAAAAAAAPA/bG9uZ3NoaXAtZW4tcG9ydGVyLTEAAAAAAAAAAAAACEAAAAAAAAAgQAAAAAAAACxAAAAAAAAAGEAAAAAAAQAAAAMAAAAEAAAABQAAAAYAAAAHAAAACAAAAAAAAAAGAAAAAAAAAAYAAAABAAAABAAAAAAAAAACAAAAAAAAAAIAAAAAAAAAAgAAAAAAAAACAAAAAQAAAAIAAAByZWFkAGZpbGUAcmVhZGZpbGVzeW5jAHN5bmMAYmxvY2sAdGhyZWFkAG1vcmUAAAAChahU',
       'base64',
     );
-    expectCorrupt(() => loadLexicalIndex(new Uint8Array(format1)), /format version 1, not 2/);
+    expectCorrupt(() => loadLexicalIndex(new Uint8Array(format1)), /format version 1, not 3/);
   });
 
   it('refuses inconsistent contents even under a valid checksum', () => {
@@ -114,21 +140,42 @@ describe('Bm25Index snapshots', () => {
       ),
     );
     // A negative length.
-    expectCorrupt(() => loadLexicalIndex(resealed(bytes, (view) => view.setFloat64(keys + 4 * 8, -1, true))));
-    // A posting that points past the documents, one with frequency 0, one out of order.
-    const postings = keys + 8 * 8 + (new DataView(bytes.buffer).getUint32(16, true) + 1) * 4;
+    expectCorrupt(() => loadLexicalIndex(resealed(bytes, (view) => view.setFloat64(keys + 5 * 8, -1, true))));
+    // Packed postings (frequency above three bits of slot): one past the documents, one with
+    // frequency 0, one out of order.
+    const header = new DataView(bytes.buffer);
+    expect(header.getUint32(72, true)).toBe(3);
+    const postings = keys + 10 * 8 + (header.getUint32(16, true) + 1) * 4;
+    const firstPosting = header.getUint32(postings, true);
     expectCorrupt(
-      () => loadLexicalIndex(resealed(bytes, (view) => view.setUint32(postings, 99, true))),
+      () => loadLexicalIndex(resealed(bytes, (view) => view.setUint32(postings, (1 << 3) | 6, true))),
       /postings/,
     );
     expectCorrupt(
-      () => loadLexicalIndex(resealed(bytes, (view) => view.setUint32(postings + 4, 0, true))),
+      () => loadLexicalIndex(resealed(bytes, (view) => view.setUint32(postings, firstPosting & 7, true))),
       /postings/,
+    );
+    // A term's second posting made a copy of its first.
+    const { offsets } = decodeSnapshot(bytes);
+    const long = offsets.findIndex((offset, t) => offsets[t + 1]! - offset >= 2);
+    const secondPosting = postings + 4 * (offsets[long]! + 1);
+    expectCorrupt(
+      () =>
+        loadLexicalIndex(
+          resealed(bytes, (view) =>
+            view.setUint32(secondPosting, view.getUint32(secondPosting - 4, true), true),
+          ),
+        ),
+      /postings/,
+    );
+    // A slot layout it cannot read.
+    expectCorrupt(
+      () => loadLexicalIndex(resealed(bytes, (view) => view.setUint32(72, 30, true))),
+      /posting layout/,
     );
     // The terms: where they start, their hash table, their bytes.
-    const header = new DataView(bytes.buffer);
     const termCount = header.getUint32(16, true);
-    const starts = postings + header.getUint32(20, true) * 8;
+    const starts = postings + header.getUint32(20, true) * 4;
     const table = starts + (termCount + 1) * 4;
     const tableEntries = tableLength(termCount);
     const text = table + tableEntries * 4;
