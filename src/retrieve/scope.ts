@@ -5,6 +5,7 @@ import type { Replacement } from '../context/node-catalogue.js';
 import { isWithin, parseUri, roots as typeRoots, type VikingUri } from '../context/uri.js';
 import { LongshipError } from '../errors.js';
 import type { ContextType, NodeKind, NodeRecord } from '../store/store.js';
+import { NodesByKey } from './nodes-by-key.js';
 import { type RetrievalSources, vectorKeysOf } from './sources.js';
 
 /** Which nodes may be returned. Every field narrows; an empty filter allows everything. */
@@ -25,8 +26,8 @@ export interface Scope {
   /** The roots that exist: directories to walk, or a file when the target is one. */
   roots: NodeRecord[];
   /** Every node below the roots (a file root is its own scope), roots excluded, root by root. */
-  nodes: NodeRecord[];
-  byKey: Map<number, NodeRecord>;
+  nodes: readonly NodeRecord[];
+  byKey: NodesByKey;
   /**
    * The children in scope of each directory in scope (roots included), by the parent's URI. Made on
    * first read: only a walk (THINKING) reads it, and at 100k nodes it is a third of a scope's cost.
@@ -88,17 +89,17 @@ export async function loadScope(sources: RetrievalSources, rootUris: readonly Vi
     ? (uri: string) => catalogue.below(uri)
     : (uri: string) => sources.store.descendants(uri);
   const roots: NodeRecord[] = [];
-  const byKey = new Map<number, NodeRecord>();
+  const lists: (readonly NodeRecord[])[] = [];
   for (const uri of rootUris) {
     // Roots nested in one another (a target inside a type's root) are walked once.
     if (roots.some((root) => isWithin(uri, root.uri as VikingUri))) continue;
     const root = await node(uri);
     if (!root) continue;
     roots.push(root);
-    for (const n of root.kind === 'file' ? [root] : await below(uri)) byKey.set(n.key, n);
+    lists.push(root.kind === 'file' ? [root] : await below(uri));
   }
   // Roots are disjoint and both sources list descendants by URI: no sort needed.
-  const nodes = [...byKey.values()];
+  const { byKey, nodes } = NodesByKey.of(lists.length === 1 ? lists[0]! : lists.flat());
   const vectorKeys = await vectorKeysOf(
     sources,
     nodes.map((n) => n.key),
@@ -200,12 +201,9 @@ export function withReplaced(scope: Scope, replaced: readonly Replacement[]): Sc
   }
   if (latest.size === 0) return scope;
   const swap = (node: NodeRecord) => latest.get(node.key) ?? node;
-  const byKey = new Map(scope.byKey);
+  const byKey = scope.byKey.withReplaced(latest.values());
   const parents = new Set<string>();
-  for (const node of latest.values()) {
-    if (byKey.has(node.key)) byKey.set(node.key, node);
-    if (node.parent !== null) parents.add(node.parent);
-  }
+  for (const node of latest.values()) if (node.parent !== null) parents.add(node.parent);
   const nodes = scope.nodes.map(swap);
   const { roots, vectorCount, vectorKeys } = scope;
   // Children the held scope made are updated now (a few lists); others wait to be made from the new
