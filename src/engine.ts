@@ -153,6 +153,7 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       embedder,
       vectorKeyToNodeKey: (key) => indexes.nodeOfVector(key),
       vectorKeysOfNode: (key) => indexes.vectorKeysOfNode(key),
+      vectorCountOfNode: (key) => indexes.vectorCountOfNode(key),
     };
     const retriever = createRetriever(sources);
     const find = (query: string, findOptions?: FindOptions) => retriever.find(query, findOptions);

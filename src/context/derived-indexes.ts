@@ -89,6 +89,8 @@ export interface DerivedIndexes {
   nodeOfVector(vectorKey: number): number | undefined;
   /** The vector keys (chunks) of a node. */
   vectorKeysOfNode(nodeKey: number): readonly number[];
+  /** How many vectors the node has (as many as vectorKeysOfNode lists, with no list made). */
+  vectorCountOfNode(nodeKey: number): number;
   /** How each side was last opened or rebuilt. */
   readonly openedFrom: Readonly<Record<Side, OpenedFrom>>;
   /** The change sequence every side includes. */
@@ -191,6 +193,10 @@ class StoreDerivedIndexes implements DerivedIndexes {
 
   vectorKeysOfNode(nodeKey: number): readonly number[] {
     return this.#owners.keysOf(nodeKey);
+  }
+
+  vectorCountOfNode(nodeKey: number): number {
+    return this.#owners.countOf(nodeKey);
   }
 
   get appliedSeq(): number {

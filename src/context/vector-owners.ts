@@ -46,6 +46,18 @@ export class VectorOwners {
     return at < 0 || this.#moved[at] ? undefined : this.#nodeKeys[at];
   }
 
+  /** How many vector keys a node has: {@link keysOf}'s length, with no list made. */
+  countOf(nodeKey: number): number {
+    const keys = this.#keysOf.get(nodeKey);
+    if (keys !== undefined) return typeof keys === 'number' ? 1 : keys.length;
+    const first = this.#byNode.find(nodeKey);
+    if (first < 0) return 0;
+    const nodeKeys = this.#nodeKeys;
+    let end = first + 1;
+    while (end < nodeKeys.length && nodeKeys[end] === nodeKey) end++;
+    return end - first;
+  }
+
   /** The vector keys of a node, in the order they were added. */
   keysOf(nodeKey: number): readonly number[] {
     const keys = this.#keysOf.get(nodeKey);

@@ -100,12 +100,10 @@ export async function loadScope(sources: RetrievalSources, rootUris: readonly Vi
   }
   // Roots are disjoint and both sources list descendants by URI: no sort needed.
   const { byKey, nodes } = NodesByKey.of(lists.length === 1 ? lists[0]! : lists.flat());
-  const vectorKeys = await vectorKeysOf(
-    sources,
-    nodes.map((n) => n.key),
-  );
+  const vectorKeys = await vectorKeysOf(sources, nodes);
+  const countOf = sources.vectorCountOfNode?.bind(sources) ?? ((key: number) => vectorKeys(key).length);
   let vectorCount = 0;
-  for (const n of nodes) vectorCount += vectorKeys(n.key).length;
+  for (const n of nodes) vectorCount += countOf(n.key);
   return withChildren({ roots, nodes, byKey, vectorCount, vectorKeys }, () => childrenOf(nodes));
 }
 

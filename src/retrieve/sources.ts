@@ -34,6 +34,11 @@ export interface RetrievalSources {
    */
   vectorKeysOfNode?(nodeKey: number): readonly number[];
   /**
+   * How many vectors a node has: vectorKeysOfNode's length without the list (a scope counts the
+   * vectors of every node in it, 100k at once after an open). Optional: the lists are counted.
+   */
+  vectorCountOfNode?(nodeKey: number): number;
+  /**
    * Every node of the store without its L1/L2, kept in step with it. Optional: without it each
    * scope is read from the store (`node`, `descendants`) — at 100k nodes, seconds.
    */
@@ -46,14 +51,14 @@ export interface RetrievalSources {
  */
 export async function vectorKeysOf(
   sources: RetrievalSources,
-  nodeKeys: readonly number[],
+  nodes: readonly { key: number }[],
 ): Promise<(nodeKey: number) => readonly number[]> {
   if (sources.vectorKeysOfNode) {
     const fromMap = sources.vectorKeysOfNode.bind(sources);
     return (nodeKey) => fromMap(nodeKey);
   }
   const keys = new Map<number, readonly number[]>();
-  for (const nodeKey of nodeKeys) {
+  for (const { key: nodeKey } of nodes) {
     if (!keys.has(nodeKey))
       keys.set(
         nodeKey,

@@ -50,10 +50,14 @@ function apply(
 function expectAgrees(owners: VectorOwners, model: Model, probes: readonly number[]): void {
   expect(owners.size).toBe(model.nodeOf.size);
   for (const [vectorKey, nodeKey] of model.nodeOf) expect(owners.nodeOf(vectorKey)).toBe(nodeKey);
-  for (const [nodeKey, keys] of model.keysOf) expect(owners.keysOf(nodeKey)).toEqual(keys);
+  for (const [nodeKey, keys] of model.keysOf) {
+    expect(owners.keysOf(nodeKey)).toEqual(keys);
+    expect(owners.countOf(nodeKey)).toBe(keys.length);
+  }
   for (const probe of probes) {
     expect(owners.nodeOf(probe)).toBe(model.nodeOf.get(probe));
     expect(owners.keysOf(probe)).toEqual(model.keysOf.get(probe) ?? []);
+    expect(owners.countOf(probe)).toBe(model.keysOf.get(probe)?.length ?? 0);
   }
 }
 
