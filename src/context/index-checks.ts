@@ -100,7 +100,6 @@ const CATALOGUE_FIELDS = [
   'name',
   'kind',
   'contextType',
-  'l0',
   'summaryKind',
   'createdAt',
   'updatedAt',

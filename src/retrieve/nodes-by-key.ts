@@ -1,18 +1,18 @@
 // A scope's nodes by key. A Map of a 100k-node scope took ~45 ms to build in the first find after
 // an open; a typed hash over their keys (KeyIndex) takes ~10, with nothing for the collector.
 import { KeyIndex } from '../context/key-index.js';
-import type { NodeRecord } from '../store/store.js';
+import type { RetrievalNode } from './sources.js';
 
 export class NodesByKey {
-  readonly #nodes: readonly NodeRecord[];
+  readonly #nodes: readonly RetrievalNode[];
   readonly #index: KeyIndex;
   /** Nodes replaced in place since the lookup was made (a use recorded), by key. */
-  readonly #replaced: ReadonlyMap<number, NodeRecord>;
+  readonly #replaced: ReadonlyMap<number, RetrievalNode>;
 
   private constructor(
-    nodes: readonly NodeRecord[],
+    nodes: readonly RetrievalNode[],
     index: KeyIndex,
-    replaced: ReadonlyMap<number, NodeRecord>,
+    replaced: ReadonlyMap<number, RetrievalNode>,
   ) {
     this.#nodes = nodes;
     this.#index = index;
@@ -20,7 +20,7 @@ export class NodesByKey {
   }
 
   /** The lookup, and `nodes` with any key given twice kept once (its first). */
-  static of(nodes: readonly NodeRecord[]): { byKey: NodesByKey; nodes: readonly NodeRecord[] } {
+  static of(nodes: readonly RetrievalNode[]): { byKey: NodesByKey; nodes: readonly RetrievalNode[] } {
     const keys = new Float64Array(nodes.length);
     for (let i = 0; i < nodes.length; i++) keys[i] = nodes[i]!.key;
     const index = new KeyIndex(keys);
@@ -39,13 +39,13 @@ export class NodesByKey {
     return this.#index.find(key) >= 0;
   }
 
-  get(key: number): NodeRecord | undefined {
+  get(key: number): RetrievalNode | undefined {
     const at = this.#index.find(key);
     return at < 0 ? undefined : (this.#replaced.get(key) ?? this.#nodes[at]);
   }
 
   /** This lookup with `nodes` in place of those with the same keys (others are ignored). */
-  withReplaced(nodes: Iterable<NodeRecord>): NodesByKey {
+  withReplaced(nodes: Iterable<RetrievalNode>): NodesByKey {
     const replaced = new Map(this.#replaced);
     for (const node of nodes) if (this.has(node.key)) replaced.set(node.key, node);
     return new NodesByKey(this.#nodes, this.#index, replaced);
