@@ -100,6 +100,7 @@ const CATALOGUE_FIELDS = [
   'name',
   'kind',
   'contextType',
+  'l0',
   'summaryKind',
   'createdAt',
   'updatedAt',

@@ -1,4 +1,4 @@
-// Every node of the store as retrieval needs it: the record without its L0/L1/L2 text. Finding where
+// Every node of the store as retrieval needs it: the record without its L1/L2 text. Finding where
 // a query looks (a scope: the nodes below some roots) from the store means reading every node
 // record below them, 100k of them in a large store; the derived indexes keep this catalogue in
 // memory instead, in step with the change log, and snapshot it beside the graph and BM25.
@@ -6,11 +6,8 @@
 import { LongshipError } from '../errors.js';
 import type { NodeRecord } from '../store/store.js';
 
-/**
- * A node as the catalogue keeps it: the record without `l0`, `l1`, `l2` and `hash`. Abstracts are
- * most of a node's bytes, and a query shows a few: results read theirs from the store.
- */
-export type CatalogueNode = Omit<NodeRecord, 'l0' | 'l1' | 'l2' | 'hash'>;
+/** A node as the catalogue keeps it: the record without `l1`, `l2` and `hash`. */
+export type CatalogueNode = Omit<NodeRecord, 'l1' | 'l2' | 'hash'>;
 
 /** What retrieval reads. */
 export interface NodeCatalogueView {
@@ -45,18 +42,15 @@ const NO_META: Record<string, unknown> = Object.freeze({});
 /** How many in-place replacements the catalogue remembers for {@link NodeCatalogueView.replacedSince}. */
 const JOURNAL = 1024;
 
-/**
- * "LSNC", then the format version (2 kept each string's length in UTF-16 units, so none could be
- * read alone; 3 kept the L0 too).
- */
+/** "LSNC", then the format version (2 kept each string's length in UTF-16 units, so none could be read alone). */
 const MAGIC = 0x434e534c;
-const FORMAT = 4;
+const FORMAT = 3;
 /** Six words; the float64s after them start 8-aligned. */
 const HEADER_BYTES = 24;
 const KINDS = ['dir', 'file'] as const;
 const TYPES = ['resource', 'memory', 'skill'] as const;
 const SUMMARIES = ['extractive', 'llm'] as const;
-// One byte of flags a node: kind, context type, summary kind, and which strings follow its URI.
+// One byte of flags a node: kind, context type, summary kind, and which strings follow its URI and L0.
 const FILE = 1;
 const TYPE_SHIFT = 1;
 const LLM = 8;
@@ -121,8 +115,8 @@ export class NodeCatalogue implements NodeCatalogueView {
   }
 
   /** Adds or replaces the node with `record.key` (its URI may have changed: a move). */
-  set(record: CatalogueNode & Partial<Pick<NodeRecord, 'l0' | 'l1' | 'l2' | 'hash'>>): void {
-    const { l0: _l0, l1: _l1, l2: _l2, hash: _hash, ...node } = record;
+  set(record: NodeRecord): void {
+    const { l1: _l1, l2: _l2, hash: _hash, ...node } = record;
     const { byKey, byUri } = this.#maps();
     const old = byKey.get(node.key);
     const inPlace =
@@ -172,8 +166,8 @@ export class NodeCatalogue implements NodeCatalogueView {
   }
 
   /**
-   * The nodes, by URI, in columns: numbers as float64s, a byte of flags, and the strings (URI, and
-   * the parent, name and metadata JSON where they are not the obvious ones) as one UTF-8 text,
+   * The nodes, by URI, in columns: numbers as float64s, a byte of flags, and the strings (URI, L0,
+   * and the parent, name and metadata JSON where they are not the obvious ones) as one UTF-8 text,
    * with the index of each node's first string and the byte offset of each string. Nodes whose
    * `meta` JSON cannot carry exactly (a Date, a Map, `undefined`…) are listed by key only:
    * {@link NodeCatalogue.load} says to read them back from the store.
@@ -195,7 +189,7 @@ export class NodeCatalogue implements NodeCatalogueView {
       const slash = n.uri.lastIndexOf('/');
       let f = (n.kind === 'file' ? FILE : 0) | (TYPES.indexOf(n.contextType) << TYPE_SHIFT);
       if (n.summaryKind === 'llm') f |= LLM;
-      strings.push(n.uri);
+      strings.push(n.uri, n.l0);
       if (n.parent === null) f |= PARENT_NULL;
       else if (n.parent !== n.uri.slice(0, slash)) {
         f |= PARENT_GIVEN;
@@ -307,9 +301,9 @@ interface Columns {
   text: Uint8Array;
 }
 
-/** How many strings a node with these flags has: URI, then the parent, name and metadata given. */
+/** How many strings a node with these flags has: URI, L0, then the parent, name and metadata given. */
 function stringsOf(f: number): number {
-  return 1 + (f & PARENT_GIVEN ? 1 : 0) + (f & NAME_GIVEN ? 1 : 0) + (f & META_GIVEN ? 1 : 0);
+  return 2 + (f & PARENT_GIVEN ? 1 : 0) + (f & NAME_GIVEN ? 1 : 0) + (f & META_GIVEN ? 1 : 0);
 }
 
 /**
@@ -381,6 +375,7 @@ class StoredNode implements CatalogueNode {
   readonly #columns: Columns;
   readonly #at: number;
   #uri: string | undefined;
+  #l0: string | undefined;
   #parent: string | null | undefined;
   #name: string | undefined;
   #meta: Record<string, unknown> | undefined;
@@ -395,12 +390,17 @@ class StoredNode implements CatalogueNode {
     return this.#uri;
   }
 
+  get l0(): string {
+    if (this.#l0 === undefined) this.#l0 = this.#string(1);
+    return this.#l0;
+  }
+
   get parent(): string | null {
     if (this.#parent === undefined) {
       const f = this.#flags;
       const uri = this.uri;
       this.#parent =
-        f & PARENT_NULL ? null : f & PARENT_GIVEN ? this.#string(1) : uri.slice(0, uri.lastIndexOf('/'));
+        f & PARENT_NULL ? null : f & PARENT_GIVEN ? this.#string(2) : uri.slice(0, uri.lastIndexOf('/'));
     }
     return this.#parent;
   }
@@ -410,7 +410,7 @@ class StoredNode implements CatalogueNode {
       const f = this.#flags;
       const uri = this.uri;
       this.#name =
-        f & NAME_GIVEN ? this.#string(f & PARENT_GIVEN ? 2 : 1) : uri.slice(uri.lastIndexOf('/') + 1);
+        f & NAME_GIVEN ? this.#string(f & PARENT_GIVEN ? 3 : 2) : uri.slice(uri.lastIndexOf('/') + 1);
     }
     return this.#name;
   }
@@ -464,8 +464,20 @@ class StoredNode implements CatalogueNode {
 
   /** The plain record, as the catalogue would hold it had the node been set rather than loaded. */
   toJSON(): CatalogueNode {
-    const { uri, parent, name, kind, contextType, key, summaryKind, meta, createdAt, updatedAt, useCount } =
-      this;
+    const {
+      uri,
+      parent,
+      name,
+      kind,
+      contextType,
+      key,
+      l0,
+      summaryKind,
+      meta,
+      createdAt,
+      updatedAt,
+      useCount,
+    } = this;
     const node: CatalogueNode = {
       uri,
       parent,
@@ -473,6 +485,7 @@ class StoredNode implements CatalogueNode {
       kind,
       contextType,
       key,
+      l0,
       summaryKind,
       meta,
       createdAt,

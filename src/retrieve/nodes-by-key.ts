@@ -1,18 +1,18 @@
 // A scope's nodes by key. A Map of a 100k-node scope took ~45 ms to build in the first find after
 // an open; a typed hash over their keys (KeyIndex) takes ~10, with nothing for the collector.
 import { KeyIndex } from '../context/key-index.js';
-import type { RetrievalNode } from './sources.js';
+import type { NodeRecord } from '../store/store.js';
 
 export class NodesByKey {
-  readonly #nodes: readonly RetrievalNode[];
+  readonly #nodes: readonly NodeRecord[];
   readonly #index: KeyIndex;
   /** Nodes replaced in place since the lookup was made (a use recorded), by key. */
-  readonly #replaced: ReadonlyMap<number, RetrievalNode>;
+  readonly #replaced: ReadonlyMap<number, NodeRecord>;
 
   private constructor(
-    nodes: readonly RetrievalNode[],
+    nodes: readonly NodeRecord[],
     index: KeyIndex,
-    replaced: ReadonlyMap<number, RetrievalNode>,
+    replaced: ReadonlyMap<number, NodeRecord>,
   ) {
     this.#nodes = nodes;
     this.#index = index;
@@ -20,7 +20,7 @@ export class NodesByKey {
   }
 
   /** The lookup, and `nodes` with any key given twice kept once (its first). */
-  static of(nodes: readonly RetrievalNode[]): { byKey: NodesByKey; nodes: readonly RetrievalNode[] } {
+  static of(nodes: readonly NodeRecord[]): { byKey: NodesByKey; nodes: readonly NodeRecord[] } {
     const keys = new Float64Array(nodes.length);
     for (let i = 0; i < nodes.length; i++) keys[i] = nodes[i]!.key;
     const index = new KeyIndex(keys);
@@ -39,13 +39,13 @@ export class NodesByKey {
     return this.#index.find(key) >= 0;
   }
 
-  get(key: number): RetrievalNode | undefined {
+  get(key: number): NodeRecord | undefined {
     const at = this.#index.find(key);
     return at < 0 ? undefined : (this.#replaced.get(key) ?? this.#nodes[at]);
   }
 
   /** This lookup with `nodes` in place of those with the same keys (others are ignored). */
-  withReplaced(nodes: Iterable<RetrievalNode>): NodesByKey {
+  withReplaced(nodes: Iterable<NodeRecord>): NodesByKey {
     const replaced = new Map(this.#replaced);
     for (const node of nodes) if (this.has(node.key)) replaced.set(node.key, node);
     return new NodesByKey(this.#nodes, this.#index, replaced);

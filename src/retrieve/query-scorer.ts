@@ -4,15 +4,15 @@
 import { LongshipError } from '../errors.js';
 import type { SearchHit } from '../index/vector-index.js';
 import type { LexicalHit } from '../lexical/lexical-index.js';
-import type { NodeKind } from '../store/store.js';
+import type { NodeKind, NodeRecord } from '../store/store.js';
 import { createFuser, type Fuser, type FusionSettings, type RawScores, ranksOf } from './fusion.js';
 import { keyScores } from './key-scores.js';
 import type { Scope } from './scope.js';
-import type { RetrievalNode, RetrievalSources } from './sources.js';
+import type { RetrievalSources } from './sources.js';
 import { topBy } from './top.js';
 
 export interface ScoredNode {
-  node: RetrievalNode;
+  node: NodeRecord;
   raw: RawScores;
   fused: number;
 }
@@ -24,9 +24,9 @@ export interface QueryScorer {
    * The best-scoring nodes among `nodes` by the global searches (lexical ∪ vector), fused, best
    * first. `admits` may say which node keys are in `nodes` more cheaply than a set of them.
    */
-  best(nodes: readonly RetrievalNode[], count: number, admits?: (nodeKey: number) => boolean): ScoredNode[];
+  best(nodes: readonly NodeRecord[], count: number, admits?: (nodeKey: number) => boolean): ScoredNode[];
   /** Exact scores of `nodes`, in their order. */
-  score(nodes: readonly RetrievalNode[]): ScoredNode[];
+  score(nodes: readonly NodeRecord[]): ScoredNode[];
 }
 
 export interface ScorerSettings extends FusionSettings {
@@ -102,7 +102,7 @@ export async function createQueryScorer(
    * `k` hits of a search, or, when they have at most `exactBelow` vectors, all scored exactly.
    */
   const vectorSearch = (
-    nodes: readonly RetrievalNode[],
+    nodes: readonly NodeRecord[],
     admits: (nodeKey: number) => boolean,
     k: number,
     exactBelow = 0,
@@ -150,7 +150,7 @@ export async function createQueryScorer(
     );
     return best;
   };
-  const keySet = (nodes: readonly RetrievalNode[]): ((nodeKey: number) => boolean) => {
+  const keySet = (nodes: readonly NodeRecord[]): ((nodeKey: number) => boolean) => {
     const keys = new Set(nodes.map((node) => node.key));
     return (nodeKey) => keys.has(nodeKey);
   };
@@ -160,7 +160,7 @@ export async function createQueryScorer(
   const kinds: readonly NodeKind[] = ['dir', 'file'];
   const groups: {
     kinds: readonly NodeKind[];
-    nodes: readonly RetrievalNode[];
+    nodes: readonly NodeRecord[];
     admits: (key: number) => boolean;
   }[] = settings.byKind
     ? kinds.map((kind) => ({
@@ -191,7 +191,7 @@ export async function createQueryScorer(
     for (const kind of group.kinds) fuserOf[kind] = fuser;
   }
 
-  const score = (nodes: readonly RetrievalNode[]): ScoredNode[] => {
+  const score = (nodes: readonly NodeRecord[]): ScoredNode[] => {
     // Exact below the limit (few keys: exact is faster than a graph that rejects most candidates,
     // and right); above it, a search for the best, the rest without a similarity.
     const similarity = vectorSearch(
@@ -207,7 +207,7 @@ export async function createQueryScorer(
   };
 
   const best = (
-    nodes: readonly RetrievalNode[],
+    nodes: readonly NodeRecord[],
     count: number,
     admits?: (nodeKey: number) => boolean,
   ): ScoredNode[] => {

@@ -1,10 +1,10 @@
 // QUICK mode: one flat search over every node in scope. BM25's best and the vector index's best
 // (a filtered search restricted to the scope's vector keys, best chunk per node) are pooled, each
 // scored exactly on both sides and fused; those above the threshold are the candidates.
+import type { NodeRecord } from '../store/store.js';
 import { type FindFilter, filterPredicate, type Scope } from './scope.js';
 import type { SearchContext, SearchOutcome } from './search-context.js';
 import { traceScore } from './search-context.js';
-import type { RetrievalNode } from './sources.js';
 
 export function quickSearch(context: SearchContext, filter: FindFilter | undefined): SearchOutcome {
   const { scope, scorer, settings, trace } = context;
@@ -24,7 +24,7 @@ export function quickSearch(context: SearchContext, filter: FindFilter | undefin
   return { candidates, stop: { reason: 'flat', rounds: 0, directoriesVisited: 0 } };
 }
 
-const eligibleByScope = new WeakMap<Scope, Map<string, RetrievalNode[]>>();
+const eligibleByScope = new WeakMap<Scope, Map<string, NodeRecord[]>>();
 /** Filters remembered per scope; beyond that the oldest is forgotten. */
 const FILTERS_PER_SCOPE = 16;
 
@@ -35,11 +35,11 @@ const FILTERS_PER_SCOPE = 16;
 export function eligibleNodes(
   scope: Scope,
   filter: FindFilter | undefined,
-  matches: (node: RetrievalNode) => boolean,
-): RetrievalNode[] {
+  matches: (node: NodeRecord) => boolean,
+): NodeRecord[] {
   const key = filterKey(filter);
   if (key === undefined) return scope.nodes.filter(matches);
-  const filters = eligibleByScope.get(scope) ?? new Map<string, RetrievalNode[]>();
+  const filters = eligibleByScope.get(scope) ?? new Map<string, NodeRecord[]>();
   eligibleByScope.set(scope, filters);
   let nodes = filters.get(key);
   if (!nodes) {

@@ -1,10 +1,10 @@
 // From scored candidates to what find() returns: the hotness blend, the top `limit`, relations,
 // and the OpenViking result shape (snake_case fields, kept because its users know them).
-import type { ContextType } from '../store/store.js';
+import type { ContextType, NodeRecord } from '../store/store.js';
 import type { RawScores } from './fusion.js';
 import { blendHotness, hotnessOf } from './hotness.js';
 import type { Settings } from './settings.js';
-import type { RetrievalNode, RetrievalSources } from './sources.js';
+import type { RetrievalSources } from './sources.js';
 import { round4 } from './trace.js';
 
 /** A node linked to a result (`link` / `relations`), with its abstract. */
@@ -34,7 +34,7 @@ export interface MatchedContext {
 
 /** A node kept by a search, before the final cut. */
 export interface Candidate {
-  node: RetrievalNode;
+  node: NodeRecord;
   raw: RawScores;
   fused: number;
   /** Fused, or propagated in the walk. */
@@ -70,7 +70,7 @@ export function rank(candidates: Iterable<Candidate>, settings: Settings): Ranke
 }
 
 /** `preferences` for `viking://user/memories/preferences/x`, `profile` for `…/memories/profile`. */
-export function categoryOf(node: RetrievalNode): string {
+export function categoryOf(node: NodeRecord): string {
   if (typeof node.meta.category === 'string') return node.meta.category;
   if (node.contextType !== 'memory') return '';
   return /\/memories\/([^/]+)/.exec(node.uri)?.[1] ?? '';
@@ -103,10 +103,7 @@ async function relationsOf(sources: RetrievalSources, uri: string, max: number):
   );
 }
 
-/**
- * The result items, with relations read from the store, and the abstracts of nodes that came from
- * the node catalogue (which keeps none).
- */
+/** The result items, with relations read from the store. */
 export function toMatched(
   sources: RetrievalSources,
   ranked: readonly Ranked[],
@@ -117,7 +114,7 @@ export function toMatched(
       uri: item.node.uri,
       context_type: item.node.contextType,
       is_leaf: item.node.kind === 'file',
-      abstract: item.node.l0 ?? (await sources.store.node(item.node.uri))?.l0 ?? '',
+      abstract: item.node.l0,
       category: categoryOf(item.node),
       score: item.final,
       match_reason: reasonOf(item),

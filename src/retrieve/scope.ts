@@ -4,9 +4,9 @@
 import type { Replacement } from '../context/node-catalogue.js';
 import { isWithin, parseUri, roots as typeRoots, type VikingUri } from '../context/uri.js';
 import { LongshipError } from '../errors.js';
-import type { ContextType, NodeKind } from '../store/store.js';
+import type { ContextType, NodeKind, NodeRecord } from '../store/store.js';
 import { NodesByKey } from './nodes-by-key.js';
-import { type RetrievalNode, type RetrievalSources, vectorKeysOf } from './sources.js';
+import { type RetrievalSources, vectorKeysOf } from './sources.js';
 
 /** Which nodes may be returned. Every field narrows; an empty filter allows everything. */
 export interface FindFilter {
@@ -24,15 +24,15 @@ export interface FindFilter {
 
 export interface Scope {
   /** The roots that exist: directories to walk, or a file when the target is one. */
-  roots: RetrievalNode[];
+  roots: NodeRecord[];
   /** Every node below the roots (a file root is its own scope), roots excluded, root by root. */
-  nodes: readonly RetrievalNode[];
+  nodes: readonly NodeRecord[];
   byKey: NodesByKey;
   /**
    * The children in scope of each directory in scope (roots included), by the parent's URI. Made on
    * first read: only a walk (THINKING) reads it, and at 100k nodes it is a third of a scope's cost.
    */
-  readonly children: Map<string, RetrievalNode[]>;
+  readonly children: Map<string, NodeRecord[]>;
   /** How many vectors `nodes` have together. */
   vectorCount: number;
   /** The vector keys of a node in `nodes`. */
@@ -62,7 +62,7 @@ export function resolveRoots(targetUri: string | undefined, filter: FindFilter |
 }
 
 /** Whether a node may be returned under `filter`: checked and unpacked once, it runs over every node in scope. */
-export function filterPredicate(filter: FindFilter | undefined): (node: RetrievalNode) => boolean {
+export function filterPredicate(filter: FindFilter | undefined): (node: NodeRecord) => boolean {
   if (!filter) return () => true;
   const { kind } = filter;
   const types = filter.contextType === undefined ? undefined : filterTypes(filter);
@@ -88,8 +88,8 @@ export async function loadScope(sources: RetrievalSources, rootUris: readonly Vi
   const below = catalogue
     ? (uri: string) => catalogue.below(uri)
     : (uri: string) => sources.store.descendants(uri);
-  const roots: RetrievalNode[] = [];
-  const lists: (readonly RetrievalNode[])[] = [];
+  const roots: NodeRecord[] = [];
+  const lists: (readonly NodeRecord[])[] = [];
   for (const uri of rootUris) {
     // Roots nested in one another (a target inside a type's root) are walked once.
     if (roots.some((root) => isWithin(uri, root.uri as VikingUri))) continue;
@@ -108,10 +108,10 @@ export async function loadScope(sources: RetrievalSources, rootUris: readonly Vi
 }
 
 /** Each scope's `children`, once made. */
-const madeChildren = new WeakMap<Scope, Map<string, RetrievalNode[]>>();
+const madeChildren = new WeakMap<Scope, Map<string, NodeRecord[]>>();
 
 /** The scope, its `children` made by `make` when first read, then kept. */
-function withChildren(fields: Omit<Scope, 'children'>, make: () => Map<string, RetrievalNode[]>): Scope {
+function withChildren(fields: Omit<Scope, 'children'>, make: () => Map<string, NodeRecord[]>): Scope {
   const scope = Object.defineProperty(fields, 'children', {
     get: () => {
       let children = madeChildren.get(scope);
@@ -126,8 +126,8 @@ function withChildren(fields: Omit<Scope, 'children'>, make: () => Map<string, R
   return scope;
 }
 
-function childrenOf(nodes: readonly RetrievalNode[]): Map<string, RetrievalNode[]> {
-  const children = new Map<string, RetrievalNode[]>();
+function childrenOf(nodes: readonly NodeRecord[]): Map<string, NodeRecord[]> {
+  const children = new Map<string, NodeRecord[]>();
   for (const n of nodes) {
     if (n.parent === null) continue;
     const siblings = children.get(n.parent);
@@ -192,13 +192,13 @@ interface HeldScope {
  * object), sharing what did not change. The scope itself when none of the nodes is in it.
  */
 export function withReplaced(scope: Scope, replaced: readonly Replacement[]): Scope {
-  const latest = new Map<number, RetrievalNode>();
+  const latest = new Map<number, NodeRecord>();
   for (const { node } of replaced) {
     if (scope.byKey.has(node.key) || scope.roots.some((root) => root.key === node.key))
       latest.set(node.key, node);
   }
   if (latest.size === 0) return scope;
-  const swap = (node: RetrievalNode) => latest.get(node.key) ?? node;
+  const swap = (node: NodeRecord) => latest.get(node.key) ?? node;
   const byKey = scope.byKey.withReplaced(latest.values());
   const parents = new Set<string>();
   for (const node of latest.values()) if (node.parent !== null) parents.add(node.parent);
@@ -216,10 +216,10 @@ export function withReplaced(scope: Scope, replaced: readonly Replacement[]): Sc
 
 /** A copy of `children` whose lists under `parents` have their nodes swapped. */
 function swapChildren(
-  children: Map<string, RetrievalNode[]>,
+  children: Map<string, NodeRecord[]>,
   parents: ReadonlySet<string>,
-  swap: (node: RetrievalNode) => RetrievalNode,
-): Map<string, RetrievalNode[]> {
+  swap: (node: NodeRecord) => NodeRecord,
+): Map<string, NodeRecord[]> {
   const swapped = new Map(children);
   for (const parent of parents) {
     const siblings = swapped.get(parent);

@@ -4,13 +4,7 @@ import type { NodeCatalogueView } from '../context/node-catalogue.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { VectorIndex } from '../index/vector-index.js';
 import type { LexicalIndex } from '../lexical/lexical-index.js';
-import type { NodeRecord, Store } from '../store/store.js';
-
-/**
- * A node as retrieval reads it: from the node catalogue, without its L0/L1/L2 text, or from the
- * store, with it. Results read the abstracts they show from the store when the node lacks one.
- */
-export type RetrievalNode = Omit<NodeRecord, 'l0' | 'l1' | 'l2' | 'hash'> & { l0?: string };
+import type { Store } from '../store/store.js';
 
 /** The store methods retrieval calls: reads only. */
 export type RetrievalStore = Pick<Store, 'meta' | 'node' | 'descendants' | 'vectorsOfNode' | 'relations'>;

@@ -3,17 +3,17 @@
 // with the roots; each popped directory's children are scored exactly with the fused score, and
 // `α · child + (1 − α) · parent` decides what is kept and which subdirectories are queued.
 import { LongshipError } from '../errors.js';
+import type { NodeRecord } from '../store/store.js';
 import { PriorityQueue } from './priority-queue.js';
 import type { Candidate } from './results.js';
 import { type FindFilter, filterPredicate } from './scope.js';
 import { type SearchContext, type SearchOutcome, traceScore } from './search-context.js';
-import type { RetrievalNode } from './sources.js';
 import { topBy } from './top.js';
 import { round4, type StopReason, type TraceScore, type Verdict } from './trace.js';
 
 interface Entry {
   uri: string;
-  node: RetrievalNode;
+  node: NodeRecord;
   /** The directory's score, handed down to its children. */
   score: number;
   /** Its place in the queue: its score, or the score of a leaf hit below it when higher. */

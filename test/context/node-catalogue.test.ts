@@ -67,7 +67,7 @@ it('agrees with a model through sets, moves and deletes: below() is a prefix ran
         if (probes.length > 0) catalogue.below(probes[0]!);
       }
       const byUri = (a: { uri: string }, b: { uri: string }) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0);
-      const expected = [...model.values()].sort(byUri).map(({ l0, l1, l2, hash, ...rest }) => rest);
+      const expected = [...model.values()].sort(byUri).map(({ l1, l2, hash, ...rest }) => rest);
       const { catalogue: copy, readBack } = NodeCatalogue.load(catalogue.serialize());
       expect(readBack).toEqual([]);
       for (const c of [catalogue, copy]) {
@@ -82,13 +82,13 @@ it('agrees with a model through sets, moves and deletes: below() is a prefix ran
   );
 });
 
-it('keeps no L0, L1, L2 or hash, and moves its version on every change', () => {
+it('keeps no L1, L2 or hash, and moves its version on every change', () => {
   const catalogue = new NodeCatalogue();
   const before = catalogue.version;
   catalogue.set(record(1, 'viking://resources/a'));
   expect(catalogue.version).toBeGreaterThan(before);
   const held = catalogue.nodeByKey(1)!;
-  expect('l0' in held || 'l1' in held || 'l2' in held || 'hash' in held).toBe(false);
+  expect('l1' in held || 'l2' in held || 'hash' in held).toBe(false);
   const afterSet = catalogue.version;
   catalogue.set(record(1, 'viking://resources/b', { useCount: 3, lastUsedAt: 9 }));
   expect(catalogue.version).toBeGreaterThan(afterSet);
@@ -129,7 +129,13 @@ it('refuses bytes it cannot have written with CORRUPT_INDEX', () => {
   const text = new TextDecoder().decode(bytes);
   const swapped = new TextEncoder().encode(text.replace('resources/a', 'resources/c'));
   // The strings come last, after one byte of flags a node: this is node b's.
-  const strings = ['resources/a', '{"tag":"x"}', 'resources/b'];
+  const strings = [
+    'resources/a',
+    'abstract of viking://resources/a',
+    '{"tag":"x"}',
+    'resources/b',
+    'abstract of viking://resources/b',
+  ];
   const flagsAt = bytes.length - strings.join('').length - 2 * 'viking://'.length - 1;
   const bad = {
     empty: new Uint8Array(0),

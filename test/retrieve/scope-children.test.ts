@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { loadScope, resolveRoots, type Scope, withReplaced } from '../../src/retrieve/scope.js';
+import type { NodeRecord } from '../../src/store/store.js';
 import { corpus } from './corpus.js';
 import { buildTree } from './fixture.js';
 
@@ -26,7 +27,7 @@ it("a scope's children, made when first read, and after in-place replacements wh
 
   // One node replaced in place (a use recorded): its parent's list holds the new record.
   const old = fresh.nodes.find((node) => node.kind === 'file' && node.parent !== null)!;
-  const node = { ...old, useCount: old.useCount + 1 };
+  const node: NodeRecord = { ...old, useCount: old.useCount + 1 };
   const replacement = [{ old, node }];
   const unread = await loadScope(sources, roots);
   for (const held of [fresh, unread]) {
