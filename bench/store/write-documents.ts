@@ -37,6 +37,21 @@ export async function writeDocuments(
   first: number,
   count: number,
 ): Promise<void> {
+  await store.commit(await documentBatch(keys, docs, dir, first, count));
+}
+
+/**
+ * The batch {@link writeDocuments} commits. Made apart so that a benchmark can time the commit alone:
+ * drawing the synthetic texts and vectors is the benchmark's work, not the store's (~0.02 ms a
+ * document in Node, 7% of what the store and index take).
+ */
+export async function documentBatch(
+  keys: KeySource,
+  docs: Documents,
+  dir: string,
+  first: number,
+  count: number,
+): Promise<WriteBatch> {
   const firstKey = await keys(2 * count);
   const batch: Required<Pick<WriteBatch, 'putNodes' | 'putVectors' | 'putPostings'>> = {
     putNodes: [],
@@ -51,5 +66,5 @@ export async function writeDocuments(
     batch.putVectors.push({ key: key + 1, nodeKey: key, chunk: 0, vector: docs.vector(id) });
     batch.putPostings.push({ key, title: `doc-${id}`, body });
   }
-  await store.commit(batch);
+  return batch;
 }
