@@ -348,7 +348,8 @@ class StoreDerivedIndexes implements DerivedIndexes {
     if (!snapshot) return undefined;
     if (side === 'lexical') {
       const { k1, b } = this.#options.lexicalIndex ?? {};
-      this.#replace('lexical', loadLexicalIndex(snapshot.bytes, { k1, b }));
+      // The store checked the bytes against the checksum it took when they were written.
+      this.#replace('lexical', loadLexicalIndex(snapshot.bytes, { k1, b, verified: true }));
     } else {
       const { catalogue, readBack } = NodeCatalogue.load(snapshot.bytes);
       // The few nodes whose metadata JSON could not carry come from the store as they are now.

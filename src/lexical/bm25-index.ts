@@ -80,12 +80,13 @@ export class Bm25Index implements LexicalIndex {
   }
 
   static load(bytes: Uint8Array, options: LexicalLoadOptions = {}): Bm25Index {
-    const snapshot = decodeSnapshot(bytes);
+    const verified = options.verified ?? false;
+    const snapshot = decodeSnapshot(bytes, { verified });
     const built = snapshot.settings;
     const index = new Bm25Index(
       settingsFrom({ k1: options.k1 ?? built.k1, b: options.b ?? built.b }, built.fieldWeights),
     );
-    index.#restore(snapshot);
+    index.#restore(snapshot, verified);
     return index;
   }
 
@@ -426,7 +427,7 @@ export class Bm25Index implements LexicalIndex {
   }
 
   /** Takes over a decoded snapshot: its postings become the read-only base of the arena, uncopied. */
-  #restore(snapshot: Bm25Snapshot): void {
+  #restore(snapshot: Bm25Snapshot, verified: boolean): void {
     const { keys, lengths, offsets, postings, terms } = snapshot;
     const docs = keys.length;
     this.#reserveSlots(docs);
@@ -434,8 +435,8 @@ export class Bm25Index implements LexicalIndex {
     this.#lengths.set(lengths);
     this.#alive.fill(1, 0, docs);
     // A key listed twice is found in a sorted copy: far cheaper than mapping every key now.
-    const sorted = keys.slice().sort();
-    for (let s = 1; s < docs; s++) {
+    const sorted = verified ? undefined : keys.slice().sort();
+    for (let s = 1; sorted && s < docs; s++) {
       if (sorted[s] === sorted[s - 1]) {
         throw new LongshipError('CORRUPT_INDEX', `The lexical index snapshot lists key ${sorted[s]} twice.`);
       }

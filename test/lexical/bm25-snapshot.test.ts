@@ -124,6 +124,25 @@ describe('Bm25Index snapshots', () => {
     expectCorrupt(() => loadLexicalIndex(new Uint8Array(format1)), /format version 1, not 3/);
   });
 
+  it('skips its own checksum and the per-posting checks for bytes a store has verified, and no more', () => {
+    const bytes = sample();
+    const header = new DataView(bytes.buffer);
+    const postings = KEYS_AT + 10 * 8 + (header.getUint32(16, true) + 1) * 4;
+    // A posting's frequency changed, the checksum left stale: only the checks skipped would see it.
+    const changed = bytes.slice();
+    new DataView(changed.buffer).setUint32(postings, header.getUint32(postings, true) + 8, true);
+    expectCorrupt(() => loadLexicalIndex(changed), /checksum/);
+    expect(loadLexicalIndex(changed, { verified: true }).size).toBe(5);
+    // Its header and sections are still checked.
+    expectCorrupt(() => loadLexicalIndex(bytes.subarray(0, bytes.length - 4), { verified: true }));
+    expectCorrupt(() =>
+      loadLexicalIndex(
+        resealed(bytes, (view) => view.setUint32(8, 2, true)),
+        { verified: true },
+      ),
+    );
+  });
+
   it('refuses inconsistent contents even under a valid checksum', () => {
     const bytes = sample();
     const keys = KEYS_AT;
