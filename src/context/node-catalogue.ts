@@ -464,33 +464,19 @@ class StoredNode implements CatalogueNode {
 
   /** The plain record, as the catalogue would hold it had the node been set rather than loaded. */
   toJSON(): CatalogueNode {
-    const {
-      uri,
-      parent,
-      name,
-      kind,
-      contextType,
-      key,
-      l0,
-      summaryKind,
-      meta,
-      createdAt,
-      updatedAt,
-      useCount,
-    } = this;
     const node: CatalogueNode = {
-      uri,
-      parent,
-      name,
-      kind,
-      contextType,
-      key,
-      l0,
-      summaryKind,
-      meta,
-      createdAt,
-      updatedAt,
-      useCount,
+      uri: this.uri,
+      parent: this.parent,
+      name: this.name,
+      kind: this.kind,
+      contextType: this.contextType,
+      key: this.key,
+      l0: this.l0,
+      summaryKind: this.summaryKind,
+      meta: this.meta,
+      createdAt: this.createdAt,
+      updatedAt: this.updatedAt,
+      useCount: this.useCount,
     };
     const { lastUsedAt } = this;
     if (lastUsedAt !== undefined) node.lastUsedAt = lastUsedAt;
