@@ -51,11 +51,7 @@ export class VectorOwners {
     const keys = this.#keysOf.get(nodeKey);
     if (keys !== undefined) return typeof keys === 'number' ? 1 : keys.length;
     const first = this.#byNode.find(nodeKey);
-    if (first < 0) return 0;
-    const nodeKeys = this.#nodeKeys;
-    let end = first + 1;
-    while (end < nodeKeys.length && nodeKeys[end] === nodeKey) end++;
-    return end - first;
+    return first < 0 ? 0 : this.#runEnd(first) - first;
   }
 
   /** The vector keys of a node, in the order they were added. */
@@ -64,11 +60,20 @@ export class VectorOwners {
     if (keys !== undefined) return typeof keys === 'number' ? [keys] : keys;
     const first = this.#byNode.find(nodeKey);
     if (first < 0) return [];
-    // A node of the snapshot that is not in #keysOf is unchanged: all its keys are still there.
+    const end = this.#runEnd(first);
+    return end === first + 1 ? [this.#vectorKeys[first]!] : Array.from(this.#vectorKeys.subarray(first, end));
+  }
+
+  /**
+   * The end of the snapshot's run of keys of the node listed at `first` (a node's keys lie
+   * together). A node of the snapshot that is not in #keysOf is unchanged: all its keys are there.
+   */
+  #runEnd(first: number): number {
     const nodeKeys = this.#nodeKeys;
+    const nodeKey = nodeKeys[first];
     let end = first + 1;
     while (end < nodeKeys.length && nodeKeys[end] === nodeKey) end++;
-    return end === first + 1 ? [this.#vectorKeys[first]!] : Array.from(this.#vectorKeys.subarray(first, end));
+    return end;
   }
 
   set(vectorKey: number, nodeKey: number): void {

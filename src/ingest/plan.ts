@@ -122,7 +122,7 @@ export async function planResource(
   for (const [uri, node] of previous) if (!byHash.has(node.contentHash)) byHash.set(node.contentHash, uri);
   const drafts = draft(documents, options);
   // Files hash on their own, so all at once: crypto.subtle answers each digest a round trip later,
-  // and one after another those waits added ~0.5 ms a document to an ingestion in Chromium.
+  // and awaited one after another those round trips queued (256 notes in Node: ~15 ms of ~175).
   const fileHashes = new Map(
     await Promise.all(
       drafts
