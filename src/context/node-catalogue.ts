@@ -9,7 +9,10 @@ import type { NodeRecord } from '../store/store.js';
 /** A node as the catalogue keeps it: the record without `l1`, `l2` and `hash`. */
 export type CatalogueNode = Omit<NodeRecord, 'l1' | 'l2' | 'hash'>;
 
-/** What retrieval reads. */
+/**
+ * What retrieval reads. Nodes loaded from a snapshot read their fields from it through getters:
+ * spreading or structured-cloning one copies none of them (its `toJSON()` gives the plain record).
+ */
 export interface NodeCatalogueView {
   /** Moves on every change: a scope read at one version holds until the next. */
   readonly version: number;
