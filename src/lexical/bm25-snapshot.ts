@@ -52,8 +52,7 @@ export function encodeSnapshot(snapshot: Bm25Snapshot): Uint8Array {
   const terms = snapshot.terms;
   const termCount = terms.starts.length - 1;
   const docs = snapshot.keys.length;
-  const postings = packPairs(snapshot, docs);
-  const slotBits = postings === snapshot.postings ? snapshot.slotBits : slotBitsFor(docs);
+  const { postings, slotBits } = packPairs(snapshot, docs);
   const pairs = slotBits > 0 ? postings.length : postings.length / 2;
   const layout = sections(docs, termCount, pairs, slotBits, analyzer.length, terms.bytes.length);
   const bytes = new Uint8Array(layout.total);
@@ -196,16 +195,20 @@ function slotBitsFor(docs: number): number {
 }
 
 /** The snapshot's pairs one word each when every frequency fits above the slot; else as given. */
-function packPairs({ postings, slotBits: given }: Bm25Snapshot, docs: number): Uint32Array {
+function packPairs(
+  { postings, slotBits: given }: Bm25Snapshot,
+  docs: number,
+): { postings: Uint32Array; slotBits: number } {
   const slotBits = slotBitsFor(docs);
-  if (given > 0 || slotBits === 0) return postings;
+  const asGiven = { postings, slotBits: given };
+  if (given > 0 || slotBits === 0) return asGiven;
   const limit = 2 ** (32 - slotBits);
-  for (let i = 1; i < postings.length; i += 2) if (postings[i]! >= limit) return postings;
+  for (let i = 1; i < postings.length; i += 2) if (postings[i]! >= limit) return asGiven;
   const packed = new Uint32Array(postings.length / 2);
   for (let i = 0, j = 0; i < postings.length; i += 2, j++) {
     packed[j] = postings[i + 1]! * 2 ** slotBits + postings[i]!;
   }
-  return packed;
+  return { postings: packed, slotBits };
 }
 
 function sections(
