@@ -38,9 +38,12 @@ enum : int { longship_f32_k = 0, longship_f16_k = 1, longship_i8_k = 2 };
 
 struct longship_index_t {
     index_dense_t index;
-    // Set by view(): the serialized bytes the index points into. Owned here, freed with
-    // the index; while set, the index is read-only (USearch would write into the view).
-    std::uint8_t* viewed = nullptr;
+    // Set by longship_load(): the serialized bytes the index's nodes and vectors lie in, owned here and freed
+    // with the index. A load writes into them where they are (USearch's adopt_viewed_bytes()), so
+    // that opening copies nothing and faults in no second copy; a view refuses writes.
+    std::uint8_t* bytes = nullptr;
+    std::size_t graph_at = 0; // where the graph starts in `bytes`: what lies before it is vectors and head
+    bool read_only = false;
     std::vector<vector_key_t> allowed; // scratch for filtered search, reused between calls
     // Cosine over f32/f16 stores unit vectors and measures 1 − a·b (kernels.hpp unit_cos_*). False for
     // bytes serialized before that (no unit_mark_k in their head): their vectors keep their lengths.
@@ -162,7 +165,7 @@ std::uint64_t check_dense_head(std::uint8_t const* bytes, index_dense_metadata_r
 
 // USearch checks that the graph's nodes fit in the bytes, not that its links stay inside the graph:
 // a corrupt entry slot, level or neighbour slot made search read out of bounds and trap. Runs after a
-// successful load()/view(), which validated the connectivity and the size of every node.
+// successful view(), which validated the connectivity and the size of every node.
 bool graph_is_sound(std::uint8_t const* bytes, std::uint64_t length, std::uint64_t offset) {
     using level_t = std::int16_t;
     using count_t = std::uint32_t;
@@ -221,7 +224,7 @@ std::uint64_t dense_head_at(std::uint8_t const* bytes, bool wide) {
     return (wide ? 16 : 8) + rows * columns;
 }
 
-// load()/view() leave the key -> slot table out (search never reads it): the calls that look keys up
+// longship_load() leaves the key -> slot table out (search never reads it): the calls that look keys up
 // fill it first, once. False when out of memory.
 bool keys_ready(longship_index_t* handle) { return handle->index.restore_key_lookups(); }
 
@@ -267,14 +270,14 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_index_new(std::size_t dims, int 
 EMSCRIPTEN_KEEPALIVE void longship_index_free(longship_index_t* handle) {
     if (!handle)
         return;
-    std::uint8_t* viewed = handle->viewed;
-    delete handle; // the index first: it points into the viewed bytes
-    std::free(viewed);
+    std::uint8_t* bytes = handle->bytes;
+    delete handle; // the index first: it points into the bytes
+    std::free(bytes);
 }
 
 EMSCRIPTEN_KEEPALIVE longship_status_t longship_reserve(longship_index_t* handle, std::size_t capacity,
                                                         char const** error) {
-    if (handle->viewed)
+    if (handle->read_only)
         return fail(longship_read_only_k, "A viewed index is read-only", error);
     if (capacity > handle->index.capacity() && !handle->index.try_reserve(limits_for(capacity)))
         return fail(longship_out_of_memory_k, "Out of memory while reserving capacity", error);
@@ -286,7 +289,7 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_add(longship_index_t* handle, do
                                                     char const** error) {
     *added = 0;
     index_dense_t& index = handle->index;
-    if (handle->viewed)
+    if (handle->read_only)
         return fail(longship_read_only_k, "A viewed index is read-only", error);
     if (!keys_ready(handle) || !ensure_capacity(index, count))
         return fail(longship_out_of_memory_k, "Out of memory while growing the index", error);
@@ -396,7 +399,7 @@ EMSCRIPTEN_KEEPALIVE void longship_f32_distances(longship_index_t* handle, float
 
 EMSCRIPTEN_KEEPALIVE longship_status_t longship_remove(longship_index_t* handle, double key, std::size_t* removed,
                                                        char const** error) {
-    if (handle->viewed)
+    if (handle->read_only)
         return fail(longship_read_only_k, "A viewed index is read-only", error);
     if (!keys_ready(handle))
         return fail(longship_out_of_memory_k, "Out of memory while indexing the keys", error);
@@ -444,8 +447,9 @@ EMSCRIPTEN_KEEPALIVE int longship_scalar(longship_index_t* handle) {
     }
 }
 EMSCRIPTEN_KEEPALIVE std::size_t longship_memory_usage(longship_index_t* handle) {
-    std::size_t viewed = handle->viewed ? handle->index.serialized_length() : 0;
-    return handle->index.memory_usage() + viewed;
+    // A view's count leaves its nodes out; a loaded index counts them, and not the vectors in its bytes.
+    std::size_t bytes = handle->read_only ? handle->index.serialized_length() : handle->graph_at;
+    return handle->index.memory_usage() + bytes;
 }
 
 EMSCRIPTEN_KEEPALIVE void longship_change_expansion(longship_index_t* handle, std::size_t add, std::size_t search) {
@@ -470,8 +474,14 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_save(longship_index_t* handle, s
     return longship_ok_k;
 }
 
-// Replaces the index with serialized bytes. With view != 0 the index keeps pointing into
-// `buffer` and takes ownership of it; otherwise it copies and the caller frees `buffer`.
+// Makes a view writable where it lies: its bytes are the module's own heap, which it owns.
+EMSCRIPTEN_KEEPALIVE void longship_adopt(longship_index_t* handle) {
+    handle->index.adopt_viewed_bytes();
+    handle->read_only = false;
+}
+
+// Replaces the index with serialized bytes, which it reads in place and takes ownership of (the caller
+// frees `buffer` only on failure). With view != 0 the index is read-only until longship_adopt().
 EMSCRIPTEN_KEEPALIVE longship_status_t longship_load(longship_index_t* handle, std::uint8_t* buffer,
                                                      std::size_t length, int view, char const** error) {
     // USearch trusts the header's sizes; check the bytes hold what the header claims first.
@@ -493,7 +503,7 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_load(longship_index_t* handle, s
 
     memory_mapped_file_t file(reinterpret_cast<byte_t*>(buffer), length);
     handle->index.defer_key_lookups();
-    auto result = view ? handle->index.view(std::move(file)) : handle->index.load(std::move(file));
+    auto result = handle->index.view(std::move(file));
     if (!result)
         return fail(result, longship_corrupt_k, error);
     if (!graph_is_sound(buffer, length, graph)) {
@@ -501,14 +511,18 @@ EMSCRIPTEN_KEEPALIVE longship_status_t longship_load(longship_index_t* handle, s
         return fail(longship_corrupt_k, "The graph is corrupt: a level, link or entry point is out of range", error);
     }
 
-    // load()/view() rebuild the metric from the header with USearch's own loops.
+    // view() rebuilds the metric from the header with USearch's own loops.
     metric_punned_t metric = make_metric(head.dimensions, head.kind_metric, head.kind_scalar, unit);
     if (!handle->index.try_change_metric(metric))
         return fail(longship_out_of_memory_k, "Out of memory while restoring the metric", error);
     handle->unit = unit;
     handle->normalized.resize(head.dimensions);
-    std::free(handle->viewed);
-    handle->viewed = view ? buffer : nullptr;
+    std::free(handle->bytes);
+    handle->bytes = buffer;
+    handle->graph_at = graph;
+    handle->read_only = true;
+    if (!view)
+        longship_adopt(handle);
     return longship_ok_k;
 }
 

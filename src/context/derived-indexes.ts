@@ -331,7 +331,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
         index.dispose();
         return undefined;
       }
-      // A snapshot does not keep the expansions: the view, and the writable copy made from it, take ours.
+      // A snapshot does not keep the expansions: the view takes ours.
       const { expansionAdd, expansionSearch } = this.#options.vectorIndex ?? {};
       index.changeExpansion({
         ...(expansionAdd ? { add: expansionAdd } : {}),
@@ -363,8 +363,8 @@ class StoreDerivedIndexes implements DerivedIndexes {
   }
 
   /**
-   * The graph, writable: one opened from its snapshot is a view (searchable at once, no copy) until
-   * its first write, which copies it into a writable index from the bytes the view reads.
+   * The graph, writable: one opened from its snapshot is a view (its searches take no locks) until its
+   * first write, which makes it writable where it lies, copying nothing.
    */
   #writableVectors(): VectorIndex {
     const view = this.#held().vectors;

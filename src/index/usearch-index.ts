@@ -44,9 +44,10 @@ export function createVectorIndex(module: UsearchModule, options: VectorIndexOpt
 }
 
 /**
- * Opens an index from bytes written by `serialize()` (or by native USearch). With `view: true` the index
- * reads the bytes in place (one copy into WASM memory, no rebuild of its structures) and is read-only.
- * Bytes that arrive in pieces (IndexedDB chunks, a stream) avoid that copy: see `allocateIndexBytes`.
+ * Opens an index from bytes written by `serialize()` (or by native USearch). The index reads the bytes in
+ * place after one copy into WASM memory, rebuilding none of its structures; with `view: true` it is also
+ * read-only (and its searches take no locks). Bytes that arrive in pieces (IndexedDB chunks, a stream)
+ * avoid even that copy: see `allocateIndexBytes`.
  */
 export function loadVectorIndex(
   module: UsearchModule,
@@ -60,8 +61,8 @@ export function loadVectorIndex(
 
 /**
  * Room on the WASM heap for a serialized index of `length` bytes. The caller writes the bytes in place as
- * they arrive, then `open()`s them: a view reads them where they are (no copy at all), a load copies them
- * into the index's own structures once. The heap grows once, to the size needed, here.
+ * they arrive, then `open()`s them: the index reads and writes them where they are, and owns them from
+ * then on. The heap grows once, to the size needed, here.
  *
  * @example
  * const room = allocateIndexBytes(usearch, total);
@@ -113,19 +114,18 @@ class HeapBytes implements IndexBytes {
     const buffer = this.#live();
     const { module, length } = this;
     const view = options.view ?? false;
-    // From here on the bytes belong to the index (view) or are freed below (load, failure).
+    // From here on the bytes belong to the index, or are freed here if it cannot open them.
     this.#buffer = 0;
-    let handle = 0;
-    let owned = false;
+    let handle: number;
     try {
       handle = openHandle(module, buffer, length, view);
-      owned = view;
-    } finally {
-      if (!owned) module.exports._free(buffer);
+    } catch (error) {
+      module.exports._free(buffer);
+      throw error;
     }
     // A loaded index has the expansions its handle was made with: the defaults.
     const expansion = { add: defaults.expansionAdd, search: defaults.expansionSearch };
-    const index = new UsearchIndex(module, handle, expansion, view ? { buffer, length } : undefined);
+    const index = new UsearchIndex(module, handle, expansion, view);
     if (options.expansionSearch) index.changeExpansion({ search: options.expansionSearch });
     return index;
   }
@@ -141,7 +141,7 @@ class HeapBytes implements IndexBytes {
   }
 }
 
-/** A new index read from the serialized bytes at `buffer`: in place (view) or copied (load). */
+/** A new index that reads the serialized bytes at `buffer` in place, and owns them once it opens. */
 function openHandle(module: UsearchModule, buffer: number, length: number, view: boolean): number {
   const handle = newHandle(module, { dimensions: 1 });
   try {
@@ -190,7 +190,6 @@ function newHandle(module: UsearchModule, options: VectorIndexOptions): number {
 }
 
 class UsearchIndex implements VectorIndex {
-  readonly readOnly: boolean;
   readonly dimensions: number;
   readonly metric: Metric;
   readonly quantization: Quantization;
@@ -198,25 +197,27 @@ class UsearchIndex implements VectorIndex {
   #handle: number;
   /** Kept here: the serialized bytes do not keep them, and the module has no getter. */
   #expansion: { add: number; search: number };
-  /** For a view, the bytes it reads (and owns). */
-  readonly #viewed: { buffer: number; length: number } | undefined;
+  #readOnly: boolean;
 
   constructor(
     private readonly module: UsearchModule,
     handle: number,
     expansion: { add: number; search: number },
-    viewed?: { buffer: number; length: number },
+    readOnly = false,
   ) {
     this.#handle = handle;
     this.#expansion = expansion;
-    this.#viewed = viewed;
-    this.readOnly = viewed !== undefined;
+    this.#readOnly = readOnly;
     const x = module.exports;
     this.dimensions = x._longship_dimensions(handle);
     this.metric = metrics[x._longship_metric(handle)]!;
     this.quantization = quantizations[x._longship_scalar(handle)]!;
     this.connectivity = x._longship_connectivity(handle);
     leaks?.register(this, { module, handle }, this);
+  }
+
+  get readOnly(): boolean {
+    return this.#readOnly;
   }
 
   get handle(): number {
@@ -443,18 +444,11 @@ class UsearchIndex implements VectorIndex {
   }
 
   writable(): VectorIndex {
-    if (!this.#handle) throw new LongshipError('DISPOSED', 'the index was disposed');
-    if (!this.#viewed) return this;
-    const { buffer, length } = this.#viewed;
-    // The bytes do not carry the expansions; the view's carry over.
-    const copy = new UsearchIndex(
-      this.module,
-      openHandle(this.module, buffer, length, false),
-      this.#expansion,
-    );
-    copy.changeExpansion(this.#expansion);
-    this.dispose();
-    return copy;
+    const handle = this.handle; // DISPOSED once disposed
+    // The view's bytes are the module's own heap, and its own: it writes into them where they lie.
+    if (this.#readOnly) this.module.exports._longship_adopt(handle);
+    this.#readOnly = false;
+    return this;
   }
 
   dispose(): void {

@@ -63,7 +63,7 @@ export interface VectorIndex {
   readonly capacity: number;
   /** Bytes held on the WASM heap by this index. */
   readonly memoryUsage: number;
-  /** A viewed index points into its serialized bytes and refuses writes. */
+  /** A view (`{ view: true }`) refuses writes until `writable()`. */
   readonly readOnly: boolean;
   reserve(capacity: number): void;
   add(key: number, vector: Float32Array): void;
@@ -79,9 +79,9 @@ export interface VectorIndex {
   readonly expansion: { add: number; search: number };
   changeExpansion(options: { add?: number; search?: number }): void;
   /**
-   * This index if it is writable. A view is copied into a writable index from the bytes it reads
-   * (its expansions carry over) and then disposed: open a snapshot as a view to search at once,
-   * and pay for the copy only when the first write comes.
+   * This index, writable. A view becomes writable where it lies, at no cost: it owns its bytes on the
+   * WASM heap. Searches on a view take no locks, so a store opens its snapshot as a view and calls this
+   * at its first write.
    */
   writable(): VectorIndex;
   /** The index in USearch's own format, readable by native USearch too. */
@@ -91,7 +91,7 @@ export interface VectorIndex {
 }
 
 export interface OpenOptions {
-  /** Read the bytes in place, read-only, instead of copying them into a writable index. Default false. */
+  /** Open the index read-only (until `writable()`). Either way it reads the bytes in place. Default false. */
   view?: boolean;
   /** Overrides the serialized ef_search. */
   expansionSearch?: number;
@@ -107,7 +107,7 @@ export interface IndexBytes {
   write(chunk: Uint8Array, offset: number): void;
   /**
    * Opens the bytes as an index. Consumes them, whether it succeeds or throws (`CORRUPT_INDEX` for bytes
-   * that are not a sound index): a view owns them until disposed, a load frees them once copied.
+   * that are not a sound index): the index reads and writes them in place, and frees them when disposed.
    */
   open(options?: OpenOptions): VectorIndex;
   /** Frees the bytes if they were never opened. */

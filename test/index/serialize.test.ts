@@ -200,7 +200,7 @@ describe('allocateIndexBytes: bytes written in place, then opened', () => {
     original.dispose();
   });
 
-  it('a view made writable answers the same, takes writes, keeps its expansion, and frees the view', () => {
+  it('a view made writable is the same index: same answers and expansion, and it takes writes', () => {
     const original = build('i8', 50);
     const expected = answers(original);
     const bytes = original.serialize();
@@ -213,24 +213,59 @@ describe('allocateIndexBytes: bytes written in place, then opened', () => {
     expect(view.expansion).toEqual({ add: 128, search: 7 });
     const narrow = answers(view);
     expect(narrow).not.toEqual(expected); // so that the expansion carrying over is seen
-    const copy = view.writable();
-    expect(copy).not.toBe(view);
-    expect(copy.readOnly).toBe(false);
-    expect(copy.expansion).toEqual({ add: 128, search: 7 });
-    expect(answers(copy)).toEqual(narrow);
-    expectLongshipError(() => view.size, 'DISPOSED');
+    const writable = view.writable();
+    expect(writable).toBe(view); // made writable where it lies, not copied
+    expect(writable.readOnly).toBe(false);
+    expect(writable.expansion).toEqual({ add: 128, search: 7 });
+    expect(answers(writable)).toEqual(narrow);
+    writable.changeExpansion({ search: 64 });
+    expect(answers(writable)).toEqual(expected);
+    expect(writable.writable()).toBe(writable);
+    // It writes: a new key is found, a removed one is not; key 0's slot (removed in the original) is reused.
+    writable.add(count + 1, queries.row(0));
+    writable.add(0, data.row(0));
+    expect(writable.search(queries.row(0), 1)[0]!.key).toBe(count + 1);
+    expect(writable.search(data.row(0), 1)[0]!.key).toBe(0);
+    expect(writable.remove(count + 1)).toBe(true);
+    expect(writable.contains(count + 1)).toBe(false);
+    writable.dispose();
     expectLongshipError(() => view.writable(), 'DISPOSED');
-    copy.changeExpansion({ search: 64 });
-    expect(answers(copy)).toEqual(expected);
-    expect(copy.writable()).toBe(copy);
-    // It writes: a new key is found, a removed one is not.
-    copy.add(count + 1, queries.row(0));
-    expect(copy.search(queries.row(0), 1)[0]!.key).toBe(count + 1);
-    expect(copy.remove(count + 1)).toBe(true);
-    expect(copy.contains(count + 1)).toBe(false);
-    copy.dispose();
     original.dispose();
   });
+
+  // A loaded index keeps its nodes and vectors in the bytes it was opened from (wasm/patches/writable-view.patch):
+  // writes go into them (a reused slot, new links) and beside them (new nodes), and nothing is lost either way.
+  it.each(['f32', 'i8'] as Quantization[])(
+    '%s: a loaded index rewired by many writes stays whole',
+    (quantization) => {
+      const original = build(quantization);
+      const loaded = loadVectorIndex(usearch, original.serialize());
+      original.dispose();
+      const memory = loaded.memoryUsage;
+      // Remove a third (their slots lie in the bytes and are reused next), then add as many again and a half more.
+      for (let key = 0; key < count; key += 3) expect(loaded.remove(key)).toBe(true);
+      for (let key = 0; key < count; key += 2) loaded.add(count + key, data.row(key));
+      const present = Array.from({ length: count }, (_, key) => key)
+        .filter((key) => key % 3 !== 0)
+        .concat(Array.from({ length: count / 2 }, (_, i) => count + 2 * i));
+      expect(loaded.size).toBe(present.length);
+      expect(loaded.memoryUsage).toBeGreaterThan(memory);
+      for (const key of [0, 3, 1998]) expect(loaded.contains(key)).toBe(false);
+      let found = 0;
+      for (let q = 0; q < queries.count; q++) {
+        const exact = loaded.search(queries.row(q), 10, { exact: true }).map((hit) => hit.key);
+        const approximate = new Set(loaded.search(queries.row(q), 10).map((hit) => hit.key));
+        found += exact.filter((key) => approximate.has(key)).length;
+        for (const key of approximate) expect(present.includes(key)).toBe(true);
+      }
+      expect(found / (10 * queries.count)).toBeGreaterThanOrEqual(0.95);
+      // Its bytes again, opened afresh, answer as it does.
+      const again = loadVectorIndex(usearch, loaded.serialize());
+      expect(answers(again)).toEqual(answers(loaded));
+      expect(again.size).toBe(present.length);
+      for (const index of [loaded, again]) index.dispose();
+    },
+  );
 
   it('a write that does not fit, or a bad length, is INVALID_ARGUMENT and leaves the bytes usable', () => {
     const original = build('f32');

@@ -37,6 +37,7 @@ export interface UsearchExports {
   _longship_serialized_length(...args: number[]): number;
   _longship_save(...args: number[]): number;
   _longship_load(...args: number[]): number;
+  _longship_adopt(...args: number[]): void;
   _longship_heap_used(...args: number[]): number;
 }
 
