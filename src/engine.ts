@@ -2,7 +2,7 @@
 // writer (the tree, ingestion) writes through the derived indexes' store, so that a write is
 // searchable once it resolves.
 
-import { type DerivedIndexes, openDerivedIndexes, snapshotsReadWhole } from './context/derived-indexes.js';
+import { type DerivedIndexes, openDerivedIndexes } from './context/derived-indexes.js';
 import { createContextTree } from './context/store-tree.js';
 import type { ContextTree } from './context/tree.js';
 import type { Embedder } from './embed/embedder.js';
@@ -210,11 +210,7 @@ async function openStore(
   }
   const factory = options.indexedDB ?? defaultIndexedDB();
   return factory
-    ? openIdbStore(options.name ?? 'longship', {
-        indexedDB: factory,
-        embedder,
-        readAhead: snapshotsReadWhole,
-      })
+    ? openIdbStore(options.name ?? 'longship', { indexedDB: factory, embedder })
     : openMemoryStore({ embedder });
 }
 

@@ -28,12 +28,6 @@ import { VectorOwners } from './vector-owners.js';
 export const snapshotNames = { vector: 'hnsw', lexical: 'bm25', nodes: 'nodes' } as const;
 /** Beside the graph, at the same seq: which node owns each vector key. */
 const OWNERS_SNAPSHOT = 'hnsw-owners';
-/** The snapshots an open reads whole into memory; the graph's goes onto the WASM heap as it is read. */
-export const snapshotsReadWhole: readonly string[] = [
-  OWNERS_SNAPSHOT,
-  snapshotNames.lexical,
-  snapshotNames.nodes,
-];
 
 /**
  * The graph's expansions in a store: half the usual while inserting, twice while searching. At 100k

@@ -23,11 +23,6 @@ export interface IdbStoreOptions extends OpenStoreOptions {
    * wherever there is an OPFS, whichever this says.
    */
   snapshotFiles?: 'auto' | false;
-  /**
-   * Snapshots the caller reads whole right after opening. Where their bytes are files read through
-   * sync access handles (a dedicated Worker), reading them starts while IndexedDB is still opening.
-   */
-  readAhead?: readonly string[];
 }
 
 /**
@@ -63,11 +58,6 @@ export async function openIdbStore(name: string, options: IdbStoreOptions): Prom
         ? SnapshotFiles.open(opfs, name, defaultLocks(), snapshotFiles === 'auto')
         : undefined,
     )
-    .then((files) => {
-      // Not awaited: the reads go on while IndexedDB opens, and a read of the snapshot awaits its own.
-      void files?.readAhead(options.readAhead ?? []);
-      return files;
-    })
     .catch(() => undefined);
   const db = await openDatabase(factory, name);
   const files = await filesAsked;

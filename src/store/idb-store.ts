@@ -296,7 +296,6 @@ export class IdbStore implements Store {
 
   async putSnapshot(input: SnapshotInput, signal?: AbortSignal): Promise<void> {
     if (this.files?.writes) return this.files.put(this.connection, input, signal);
-    this.files?.forget(input?.name);
     await putIdbSnapshot(this.connection, input, signal);
     // A file the previous header named (another tab wrote it) is now a stray.
     await this.files?.sweep(this.connection, input.name);
@@ -304,9 +303,9 @@ export class IdbStore implements Store {
 
   async snapshot(name: string): Promise<Snapshot | undefined> {
     const stored = await readStoredSnapshot(this.connection, name);
-    if (stored?.header.file) return this.files?.read(stored.header);
-    this.files?.forget(name);
-    return stored && readIdbSnapshot(stored);
+    if (!stored) return undefined;
+    if (stored.header.file) return this.files?.read(stored.header);
+    return readIdbSnapshot(stored);
   }
 
   async snapshotInto<S extends SnapshotSink>(
@@ -314,9 +313,9 @@ export class IdbStore implements Store {
     open: (byteLength: number) => S,
   ): Promise<{ seq: number; sink: S } | undefined> {
     const stored = await readStoredSnapshot(this.connection, name);
-    if (stored?.header.file) return this.files?.readInto(stored.header, open);
-    this.files?.forget(name);
-    return stored && readIdbSnapshotInto(stored, open);
+    if (!stored) return undefined;
+    if (stored.header.file) return this.files?.readInto(stored.header, open);
+    return readIdbSnapshotInto(stored, open);
   }
 
   /**
@@ -328,7 +327,6 @@ export class IdbStore implements Store {
   }
 
   async deleteSnapshot(name: string): Promise<void> {
-    this.files?.forget(name);
     await deleteIdbSnapshot(this.connection, name);
     await this.files?.sweep(this.connection, name);
   }

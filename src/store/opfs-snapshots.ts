@@ -17,7 +17,7 @@ import { LongshipError } from '../errors.js';
 import { fire, type IdbConnection, stateOf, under } from './idb-connection.js';
 import { toStoreError } from './idb-errors.js';
 import type { StoredSnapshotHeader } from './idb-schema.js';
-import { newChecksum, SNAPSHOT_HASH, type SnapshotHash } from './snapshot-checksum.js';
+import { newChecksum } from './snapshot-checksum.js';
 import { checkSnapshotInput, newGeneration, rechunk, SnapshotSummer } from './snapshot-format.js';
 import { SNAPSHOT_CHUNK_BYTES, type Snapshot, type SnapshotInput, type SnapshotSink } from './store.js';
 
@@ -28,14 +28,6 @@ interface FileReader {
   close(): void;
 }
 
-/** A file read before IndexedDB could name it (see readAhead): its bytes and their checksum. */
-interface EarlyRead {
-  file: string;
-  bytes: Uint8Array;
-  hash: SnapshotHash;
-  checksum: number;
-}
-
 /**
  * One database's snapshot files.
  *
@@ -44,9 +36,6 @@ interface EarlyRead {
  * await files.put(connection, { name: 'hnsw', seq, bytes });
  */
 export class SnapshotFiles {
-  /** Reads begun by readAhead, by snapshot name, until read or forgotten. */
-  readonly #early = new Map<string, Promise<EarlyRead | undefined>>();
-
   private constructor(
     private readonly root: FileSystemDirectoryHandle,
     private readonly dir: FileSystemDirectoryHandle,
@@ -54,7 +43,6 @@ export class SnapshotFiles {
     /** Whether snapshots are written here: only where sync access handles exist, and wanted. */
     readonly writes: boolean,
     private readonly locks: LockManager | undefined,
-    private readonly syncAccess: boolean,
   ) {}
 
   static async open(
@@ -65,40 +53,7 @@ export class SnapshotFiles {
   ): Promise<SnapshotFiles> {
     const dirName = `longship-snapshots.${encodeURIComponent(database)}`;
     const dir = await opfs.root.getDirectoryHandle(dirName, { create: true });
-    return new SnapshotFiles(opfs.root, dir, dirName, writes && opfs.syncAccess, locks, opfs.syncAccess);
-  }
-
-  /**
-   * Starts reading the files of these snapshots before IndexedDB has opened and named them: a cold
-   * open in Chromium otherwise waits ~0.1 s on IndexedDB with its thread idle, then reads. Only where
-   * sync access handles read (elsewhere a read awaits anyway), and only a name with one file (beside a
-   * stray, which is which is for the header to say). `read` uses the bytes only if they are the file
-   * its header names, of its length and checksum; `forget` drops them. Resolves once all are read.
-   */
-  readAhead(names: readonly string[]): Promise<void> {
-    if (!this.syncAccess || names.length === 0) return Promise.resolve();
-    const listed = (async () => {
-      const files: string[] = [];
-      for await (const entry of entries(this.dir)) files.push(entry);
-      return files;
-    })();
-    const reads = names.map((name) => {
-      const early = listed
-        .then((files) => {
-          const prefix = `${encodeURIComponent(name)}.`;
-          const mine = files.filter((file) => file.startsWith(prefix));
-          return mine.length === 1 ? this.readEarly(mine[0]!) : undefined;
-        })
-        .catch(() => undefined);
-      this.#early.set(name, early);
-      return early;
-    });
-    return Promise.all(reads).then(() => undefined);
-  }
-
-  /** Drops what readAhead read of `name`, if it was not read: its header is gone or is to change. */
-  forget(name: string): void {
-    this.#early.delete(name);
+    return new SnapshotFiles(opfs.root, dir, dirName, writes && opfs.syncAccess, locks);
   }
 
   /** Writes a snapshot's bytes to a new file, then its header; the previous file goes after. */
@@ -107,7 +62,6 @@ export class SnapshotFiles {
     checkSnapshotInput(input?.name, input?.seq, state.seq);
     throwIfAborted(signal);
     const { name, seq } = input;
-    this.forget(name);
     await this.inTurn(false, async () => {
       const generation = newGeneration();
       const file = fileName(name, generation);
@@ -169,8 +123,6 @@ export class SnapshotFiles {
 
   /** Reads and checks the file a header names: undefined if it is missing, short or damaged. */
   async read(header: StoredSnapshotHeader): Promise<Snapshot | undefined> {
-    const early = await this.takeEarly(header);
-    if (early) return { name: header.name, seq: header.seq, bytes: early };
     const reader = await this.reader(header);
     if (!reader) return undefined;
     try {
@@ -189,17 +141,6 @@ export class SnapshotFiles {
     header: StoredSnapshotHeader,
     open: (byteLength: number) => S,
   ): Promise<{ seq: number; sink: S } | undefined> {
-    const early = await this.takeEarly(header);
-    if (early) {
-      const sink = open(early.byteLength);
-      try {
-        sink.write(early, 0);
-      } catch (error) {
-        sink.dispose();
-        throw error;
-      }
-      return { seq: header.seq, sink };
-    }
     const reader = await this.reader(header);
     if (!reader) return undefined;
     try {
@@ -262,40 +203,11 @@ export class SnapshotFiles {
     );
   }
 
-  /** What readAhead read of the header's name, if it is the file the header names, whole and unchanged. */
-  private async takeEarly(header: StoredSnapshotHeader): Promise<Uint8Array | undefined> {
-    const pending = this.#early.get(header.name);
-    if (!pending) return undefined;
-    this.#early.delete(header.name);
-    const early = await pending;
-    const named =
-      early?.file === fileName(header.name, header.generation) &&
-      early.bytes.length === header.byteLength &&
-      early.hash === (header.hash ?? 'crc32') &&
-      early.checksum === header.checksum;
-    return named ? early.bytes : undefined;
-  }
-
-  /** Reads a whole file through a sync access handle, summed as new snapshots are; undefined if it cannot. */
-  private async readEarly(file: string): Promise<EarlyRead | undefined> {
-    const reader = await this.reader(file);
-    if (!reader) return undefined;
-    try {
-      const bytes = new Uint8Array(reader.size);
-      const checksum = await readSummed(reader, bytes.length, SNAPSHOT_HASH, (offset, length) =>
-        bytes.subarray(offset, offset + length),
-      );
-      return checksum === undefined ? undefined : { file, bytes, hash: SNAPSHOT_HASH, checksum };
-    } finally {
-      reader.close();
-    }
-  }
-
   /** A reader of the header's file: a shared sync access handle, else the File; undefined if it is gone. */
-  private async reader(of: StoredSnapshotHeader | string): Promise<FileReader | undefined> {
+  private async reader(header: StoredSnapshotHeader): Promise<FileReader | undefined> {
     let handle: FileSystemFileHandle;
     try {
-      handle = await this.dir.getFileHandle(typeof of === 'string' ? of : fileName(of.name, of.generation));
+      handle = await this.dir.getFileHandle(fileName(header.name, header.generation));
     } catch {
       return undefined;
     }
@@ -347,32 +259,20 @@ async function readChecked(
   target: (offset: number, length: number) => Uint8Array,
   onChunk?: (chunk: Uint8Array, offset: number) => void,
 ): Promise<boolean> {
-  const sum = await readSummed(reader, header.byteLength, header.hash, target, onChunk);
-  return sum === header.checksum;
-}
-
-/** {@link readChecked}'s reading: the checksum of the whole file, undefined if it is not `byteLength` long. */
-async function readSummed(
-  reader: FileReader,
-  byteLength: number,
-  hash: SnapshotHash | undefined,
-  target: (offset: number, length: number) => Uint8Array,
-  onChunk?: (chunk: Uint8Array, offset: number) => void,
-): Promise<number | undefined> {
-  if (reader.size !== byteLength) return undefined;
-  const sum = newChecksum(hash);
-  for (let offset = 0; offset < byteLength; ) {
-    const chunk = target(offset, Math.min(SNAPSHOT_CHUNK_BYTES, byteLength - offset));
+  if (reader.size !== header.byteLength) return false;
+  const sum = newChecksum(header.hash);
+  for (let offset = 0; offset < header.byteLength; ) {
+    const chunk = target(offset, Math.min(SNAPSHOT_CHUNK_BYTES, header.byteLength - offset));
     let read: number;
     try {
       read = await reader.read(chunk, offset);
     } catch {
-      return undefined;
+      return false;
     }
-    if (read !== chunk.length) return undefined;
+    if (read !== chunk.length) return false;
     sum.add(chunk);
     onChunk?.(chunk, offset);
     offset += read;
   }
-  return sum.value();
+  return sum.value() === header.checksum;
 }

@@ -184,31 +184,6 @@ describe('snapshots in OPFS files (Chromium)', () => {
     expect(await call('a', { op: 'read', db, name: 'nodes', size: SIZE, seed: 12 })).toMatchObject(equal);
   });
 
-  it('reads snapshots ahead while IndexedDB opens, and uses them only as the header names them', async () => {
-    const db = 'opfs-read-ahead';
-    await call('a', { op: 'put', db, name: 'bm25', size: SIZE, seed: 17 });
-    // Read ahead, then the file goes: the bytes read ahead are the ones the header names.
-    expect(
-      await call('a', { op: 'readAhead', db, name: 'bm25', size: SIZE, seed: 17, after: 'remove' }),
-    ).toBe('equal');
-    // Read ahead, then another writer replaces the snapshot: the new file is read, not the old bytes.
-    await call('a', { op: 'put', db, name: 'bm25', size: SIZE, seed: 17 });
-    expect(
-      await call('a', { op: 'readAhead', db, name: 'bm25', size: SIZE, seed: 17, after: 'replace' }),
-    ).toBe('equal');
-    // Forgotten, they are not used.
-    await call('a', { op: 'put', db, name: 'bm25', size: SIZE, seed: 17 });
-    expect(
-      await call('a', { op: 'readAhead', db, name: 'bm25', size: SIZE, seed: 17, after: 'forget' }),
-    ).toBe('missing');
-    // Beside a stray, which file is the snapshot is for the header to say: nothing is read ahead.
-    await call('a', { op: 'put', db, name: 'bm25', size: SIZE, seed: 17 });
-    await call('a', { op: 'stray', db, name: 'bm25' });
-    expect(
-      await call('a', { op: 'readAhead', db, name: 'bm25', size: SIZE, seed: 17, after: 'remove' }),
-    ).toBe('missing');
-  });
-
   it('lets two dedicated Workers read one snapshot at once', async () => {
     const db = 'opfs-two-readers';
     await call('a', { op: 'put', db, name: 'hnsw', size: SIZE, seed: 13 });

@@ -1,10 +1,8 @@
 // A module Worker, or a SharedWorker, for chromium-opfs-snapshots.test.ts: each message is one
 // operation on a real IndexedDB store and its OPFS snapshot files; the answer is its outcome.
 import { defaultIndexedDB } from '../../src/env/indexeddb.js';
-import { defaultLocks } from '../../src/env/locks.js';
-import { defaultOpfs } from '../../src/env/opfs.js';
 import { openIdbStore } from '../../src/store/idb-open.js';
-import { fileName, SnapshotFiles } from '../../src/store/opfs-snapshots.js';
+import { fileName } from '../../src/store/opfs-snapshots.js';
 import { newGeneration } from '../../src/store/snapshot-format.js';
 
 export type OpfsRequest =
@@ -18,15 +16,6 @@ export type OpfsRequest =
   | { op: 'hold'; db: string; name: string }
   | { op: 'openToo'; db: string; name: string }
   | { op: 'release' }
-  /** Reads `name` ahead, then (after) removes its file, replaces the snapshot, or forgets and removes. */
-  | {
-      op: 'readAhead';
-      db: string;
-      name: string;
-      size: number;
-      seed: number;
-      after: 'remove' | 'replace' | 'forget';
-    }
   | { op: 'where' };
 
 /** 'equal' when read back as written, 'differs' when read but not equal, 'missing' when not read. */
@@ -49,12 +38,9 @@ function* pieces(bytes: Uint8Array): Iterable<Uint8Array> {
 
 const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-// Every open reads the tests' snapshot names ahead, as Longship's own open does: a read then takes
-// the bytes read ahead (snapshot) or reads the file again (snapshotInto, after it).
 async function store(db: string, files?: 'auto' | false) {
   return openIdbStore(db, {
     indexedDB: defaultIndexedDB()!,
-    readAhead: ['hnsw', 'bm25', 'nodes', 'a/b c'],
     ...(files === undefined ? {} : { snapshotFiles: files }),
   });
 }
@@ -235,22 +221,6 @@ async function handle(request: OpfsRequest): Promise<unknown> {
       held?.close();
       held = undefined;
       return true;
-    case 'readAhead': {
-      const { db, name, size, seed, after } = request;
-      const files = await SnapshotFiles.open((await defaultOpfs())!, db, defaultLocks(), true);
-      await files.readAhead([name]);
-      if (after === 'replace') {
-        const s = await store(db);
-        await s.putSnapshot({ name, seq: 0, bytes: pieces(expected(size, seed + 1)) });
-        await s.close();
-      } else {
-        if (after === 'forget') files.forget(name);
-        await (await dir(db)).removeEntry((await currentFile(db, name)).name);
-      }
-      const read = await files.read((await header(db, name)).header as Parameters<SnapshotFiles['read']>[0]);
-      const want = expected(size, after === 'replace' ? seed + 1 : seed);
-      return read === undefined ? 'missing' : same(read.bytes, want) ? 'equal' : 'differs';
-    }
   }
 }
 
