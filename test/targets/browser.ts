@@ -111,10 +111,14 @@ export async function bundleForBrowser(entry: string): Promise<string> {
 /**
  * {@link bundleForBrowser} split as an app's bundler splits it: what is imported dynamically (the
  * model runtime) goes in chunks of its own, fetched only when used. Keyed by file name; the entry
- * is `<its name>.js`.
+ * is `<its name>.js`. `minify`: as a production build ships it (Vite's build minifies with esbuild).
  */
-export async function bundleFilesForBrowser(entry: string): Promise<Record<string, string>> {
+export async function bundleFilesForBrowser(
+  entry: string,
+  options: { minify?: boolean } = {},
+): Promise<Record<string, string>> {
   const result = await build({
+    minify: options.minify ?? false,
     entryPoints: [entry],
     bundle: true,
     splitting: true,
