@@ -82,6 +82,58 @@ it('agrees with a model through sets, moves and deletes: below() is a prefix ran
   );
 });
 
+// A URI is looked up among the nodes set since the last sort, then in the sorted list less what went
+// stale: between sorts, a loaded node moved, replaced or deleted must not be found at its old URI.
+it('finds by URI and by key as a model does after every change, loaded or not, sorted or not', () => {
+  const change = fc.record({ op, sort: fc.boolean() });
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(fc.integer({ min: 1, max: 30 }), uri), { maxLength: 20 }),
+      fc.array(change, { maxLength: 40 }),
+      fc.boolean(),
+      (initial, changes, loaded) => {
+        const model = new Map<number, NodeRecord>();
+        const start = new NodeCatalogue();
+        for (const [key, at] of initial) {
+          if (model.has(key) || [...model.values()].some((n) => n.uri === at)) continue;
+          model.set(key, record(key, at));
+          start.set(model.get(key)!);
+        }
+        const catalogue = loaded ? NodeCatalogue.load(start.serialize()).catalogue : start;
+        const probes = new Set<string>([...model.values()].map((n) => n.uri));
+        const check = () => {
+          expect(catalogue.size).toBe(model.size);
+          for (const probe of probes) {
+            const want = [...model.values()].find((n) => n.uri === probe);
+            const got = catalogue.node(probe);
+            expect(got && plain(got).key).toBe(want?.key);
+            expect(got && plain(got).useCount).toBe(want?.useCount);
+          }
+          for (let key = 1; key <= 30; key++) expect(catalogue.nodeByKey(key)?.uri).toBe(model.get(key)?.uri);
+        };
+        for (const { op: o, sort } of changes) {
+          if ('set' in o) {
+            const [key, at, uses] = o.set;
+            for (const [k, n] of model)
+              if (n.uri === at && k !== key) {
+                model.delete(k);
+                catalogue.delete(k);
+              }
+            model.set(key, record(key, at, { useCount: uses }));
+            catalogue.set(model.get(key)!);
+            probes.add(at);
+          } else {
+            model.delete(o.delete);
+            catalogue.delete(o.delete);
+          }
+          if (sort) catalogue.all();
+          check();
+        }
+      },
+    ),
+  );
+});
+
 it('keeps no L1, L2 or hash, and moves its version on every change', () => {
   const catalogue = new NodeCatalogue();
   const before = catalogue.version;
