@@ -41,6 +41,27 @@ const op = fc.oneof(
   fc.record({ set: fc.tuple(fc.integer({ min: 1, max: 30 }), uri, fc.nat(5)) }),
   fc.record({ delete: fc.integer({ min: 1, max: 30 }) }),
 );
+type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
+
+/** Applies a change to the catalogue and its model; the URI a set touched. */
+function apply(catalogue: NodeCatalogue, model: Map<number, NodeRecord>, o: Op): string | undefined {
+  if (!('set' in o)) {
+    model.delete(o.delete);
+    catalogue.delete(o.delete);
+    return undefined;
+  }
+  const [key, at, uses] = o.set;
+  // The store never lets two nodes share a URI: the model drops the one there.
+  for (const [k, n] of model)
+    if (n.uri === at && k !== key) {
+      model.delete(k);
+      catalogue.delete(k);
+    }
+  const node = record(key, at, { useCount: uses });
+  model.set(key, node);
+  catalogue.set(node);
+  return at;
+}
 
 it('agrees with a model through sets, moves and deletes: below() is a prefix range by URI, as the store lists it', () => {
   fc.assert(
@@ -48,21 +69,7 @@ it('agrees with a model through sets, moves and deletes: below() is a prefix ran
       const catalogue = new NodeCatalogue();
       const model = new Map<number, NodeRecord>();
       for (const o of ops) {
-        if ('set' in o) {
-          const [key, at, uses] = o.set;
-          // The store never lets two nodes share a URI: the model drops the one there.
-          for (const [k, n] of model)
-            if (n.uri === at && k !== key) {
-              model.delete(k);
-              catalogue.delete(k);
-            }
-          const node = record(key, at, { useCount: uses });
-          model.set(key, node);
-          catalogue.set(node);
-        } else {
-          model.delete(o.delete);
-          catalogue.delete(o.delete);
-        }
+        apply(catalogue, model, o);
         // Interleave reads, so the lazy sort is exercised between changes too.
         if (probes.length > 0) catalogue.below(probes[0]!);
       }
@@ -112,20 +119,8 @@ it('finds by URI and by key as a model does after every change, loaded or not, s
           for (let key = 1; key <= 30; key++) expect(catalogue.nodeByKey(key)?.uri).toBe(model.get(key)?.uri);
         };
         for (const { op: o, sort } of changes) {
-          if ('set' in o) {
-            const [key, at, uses] = o.set;
-            for (const [k, n] of model)
-              if (n.uri === at && k !== key) {
-                model.delete(k);
-                catalogue.delete(k);
-              }
-            model.set(key, record(key, at, { useCount: uses }));
-            catalogue.set(model.get(key)!);
-            probes.add(at);
-          } else {
-            model.delete(o.delete);
-            catalogue.delete(o.delete);
-          }
+          const touched = apply(catalogue, model, o);
+          if (touched !== undefined) probes.add(touched);
           if (sort) catalogue.all();
           check();
         }
