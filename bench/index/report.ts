@@ -76,6 +76,7 @@ function targetsTable(rows: Row[], context: ReportContext): string {
   const n = context.args.n;
   const f32 = find(rows, 'longship', n);
   const i8 = find(rows, 'longship-i8', n);
+  const ordered = find(rows, 'longship-ordered', n);
   const native = find(rows, 'usearch-native', n);
   const hnsw = find(rows, 'hnswlib-wasm', n);
   const mememo = find(rows, 'mememo', n);
@@ -124,6 +125,24 @@ function targetsTable(rows: Row[], context: ReportContext): string {
       ...p50(native, (v) => v <= 1.3),
     ],
     ['longship search p50 ÷ hnswlib-wasm p50', '≤ 0.5×', ...p50(hnsw, (v) => v <= 0.5)],
+    [
+      'longship-ordered (the same build, then optimize(): graph order) search p50 ÷ hnswlib-wasm p50',
+      '≤ 0.5×',
+      ...both(
+        ratio(ordered?.search_p50_ms, hnsw?.search_p50_ms),
+        ratio(ordered?.search_cpu_p50_ms, hnsw?.search_cpu_p50_ms),
+        (v) => v <= 0.5,
+      ),
+    ],
+    [
+      'hnswlib-wasm build ÷ longship-ordered build (optimize() included)',
+      '≥ 2×',
+      ...both(
+        ratio(hnsw?.build_s, ordered?.build_s),
+        ratio(hnsw?.build_cpu_s, ordered?.build_cpu_s),
+        (v) => v >= 2,
+      ),
+    ],
     [
       `longship-i8 (rescored, same M, ef_construction, ef_search; recall@10 ${cell(i8?.recall10, 4)}) p50 ÷ hnswlib-wasm p50`,
       '≤ 0.5×',

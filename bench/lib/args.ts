@@ -28,6 +28,7 @@ export interface BenchArgs {
 export const allEngines = [
   'brute-force',
   'longship',
+  'longship-ordered',
   'longship-i8',
   'longship-f16',
   'usearch-native',

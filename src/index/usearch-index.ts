@@ -1,4 +1,5 @@
 import { LongshipError } from '../errors.js';
+import { graphOrder } from './graph-order.js';
 import { check, type UsearchModule } from './usearch-module.js';
 import type {
   IndexBytes,
@@ -441,6 +442,23 @@ class UsearchIndex implements VectorIndex {
       check(this.module, x._longship_save(handle, at + 4, length, at), at, 'serialize');
       return new Uint8Array(this.module.memory.buffer, at + 4, length).slice();
     });
+  }
+
+  optimize(): void {
+    const old = this.handle;
+    const bytes = graphOrder(this.serialize());
+    const room = allocateIndexBytes(this.module, bytes.byteLength);
+    room.write(bytes, 0);
+    const ordered = room.open({ view: this.#readOnly }) as UsearchIndex;
+    // This index takes over the new handle, with its own expansions; the old one goes.
+    const handle = ordered.#handle;
+    leaks?.unregister(ordered);
+    ordered.#handle = 0;
+    this.module.exports._longship_change_expansion(handle, this.#expansion.add, this.#expansion.search);
+    this.module.exports._longship_index_free(old);
+    leaks?.unregister(this);
+    this.#handle = handle;
+    leaks?.register(this, { module: this.module, handle }, this);
   }
 
   writable(): VectorIndex {

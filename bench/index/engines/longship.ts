@@ -29,9 +29,10 @@ const pieceBytes = 1 << 20;
 /**
  * Longship's VectorIndex (USearch 2.26.2 in WebAssembly, one thread), cosine, M=16, ef_construction=128,
  * ef_search=64. `i8` searches with rescoring: the top max(4k, 40) candidates are re-ranked with the f32
- * vectors the caller keeps (here the dataset in JS memory; in Longship, the Store).
+ * vectors the caller keeps (here the dataset in JS memory; in Longship, the Store). `ordered`: the build
+ * ends with `optimize()` (the index laid out anew in graph order), timed as part of it.
  */
-export function longship(quantization: Quantization): EngineRun {
+export function longship(quantization: Quantization, { ordered = false } = {}): EngineRun {
   return async (ctx: EngineContext) => {
     const notes: string[] = [];
     const { n, dims, k } = ctx;
@@ -53,8 +54,15 @@ export function longship(quantization: Quantization): EngineRun {
         index.addBatch(keys.subarray(start, end), ctx.base.subarray(start * dims, end * dims));
         if (end % 10_000 === 0) ctx.progress(`added ${end} of ${n}`);
       }
+      if (ordered) index.optimize();
       return index;
     });
+    if (ordered) {
+      notes.push(
+        'built as the longship row, then optimize(): the index laid out anew in one block in graph order ' +
+          '(breadth-first from the entry point), inside the build time; same graph, same answers',
+      );
+    }
     const index = built.value;
     const rss = rssBytes() - rssBefore;
     const memoryUsage = index.memoryUsage;
