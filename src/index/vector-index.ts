@@ -87,7 +87,7 @@ export interface VectorIndex {
   /**
    * Lays the index out anew in one block of the WASM heap, its nodes and vectors in graph order
    * (breadth-first from the entry point), so that a search finds what it reads next close by: same
-   * keys, same graph, same answers, a faster search (~10–15 % at 100k × 512 f32). Worth it after
+   * keys, same graph, same answers, a faster search (~10–20 % at 100k × 512 f32). Worth it after
    * a build or many writes; it briefly holds the index twice (on the heap, and serialized in JS).
    */
   optimize(): void;
