@@ -446,10 +446,9 @@ class UsearchIndex implements VectorIndex {
 
   optimize(): void {
     const old = this.handle;
-    const bytes = graphOrder(this.serialize());
-    const room = allocateIndexBytes(this.module, bytes.byteLength);
-    room.write(bytes, 0);
-    const ordered = room.open({ view: this.#readOnly }) as UsearchIndex;
+    const ordered = loadVectorIndex(this.module, graphOrder(this.serialize()), {
+      view: this.#readOnly,
+    }) as UsearchIndex;
     // This index takes over the new handle, with its own expansions; the old one goes.
     const handle = ordered.#handle;
     leaks?.unregister(ordered);
