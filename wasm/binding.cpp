@@ -209,8 +209,10 @@ bool graph_is_sound(std::uint8_t const* bytes, std::uint64_t length, std::uint64
 }
 
 // The vector to store or measure: `vector` itself, or for a unit index its unit copy in handle->normalized
-// (valid until the next call).
+// (valid until the next call). Every add and search passes its vector through here before measuring: the
+// i8 kernels forget the norm they keep from the call before (kernels.hpp).
 float const* measured(longship_index_t* handle, float const* vector) {
+    longship::forget_i8_norm();
     if (!handle->unit)
         return vector;
     longship::normalize_f32(vector, handle->normalized.data(), handle->normalized.size());

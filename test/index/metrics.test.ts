@@ -246,3 +246,42 @@ describe('any number of dimensions', () => {
     },
   );
 });
+
+describe('i8 kernels measure each call with its own query', () => {
+  // The i8 kernels keep the last first argument's a·a, and every search casts its query into the same
+  // buffer: a norm kept from the call before would measure this query at that query's length. These two
+  // directions quantize to lengths 127 and 120 (0.1 · 127 truncates to 12), so a kept norm shows as a
+  // distance of ~0.055 between a vector and itself.
+  const d = 100;
+  const axis = new Float32Array(d);
+  axis[0] = 1;
+  const spread = new Float32Array(d).fill(0.1);
+
+  it.each(['cos', 'ip'] as Metric[])(
+    '%s: a vector is at distance 0 from itself after searches for another',
+    (metric) => {
+      const index = createVectorIndex(usearch, { dimensions: d, quantization: 'i8', metric });
+      index.add(1, axis);
+      index.add(2, spread);
+      for (const [query, key] of [
+        [axis, 1],
+        [spread, 2],
+        [axis, 1],
+        [spread, 2],
+      ] as const) {
+        for (const options of [{}, { exact: true }, { allow: [1, 2] }]) {
+          const [first] = index.search(query, 1, options);
+          expect(first!.key).toBe(key);
+          expect(first!.distance).toBeCloseTo(0, 6);
+        }
+      }
+      // An add measures its vector against what is stored, with its own norm too.
+      index.add(3, axis);
+      expect(index.search(axis, 2, { exact: true }).map((hit) => hit.distance)).toEqual([
+        expect.closeTo(0, 6),
+        expect.closeTo(0, 6),
+      ]);
+      index.dispose();
+    },
+  );
+});
