@@ -12,7 +12,7 @@ import {
   timed,
 } from '../harness.js';
 
-interface HnswIndex {
+export interface HnswIndex {
   initIndex(maxElements: number, m: number, efConstruction: number, randomSeed: number): void;
   setEfSearch(ef: number): void;
   addPoints(items: Float32Array[], labels: number[], replaceDeleted: boolean): void;
@@ -36,7 +36,7 @@ const chunk = 1000;
  * hnswlib-wasm is a web-only emscripten build (no "main": imported by its dist path): it checks for `window` and mounts IDBFS (IndexedDB) for
  * its files. In Node it gets a `window` shim and fake-indexeddb.
  */
-async function loadLibrary(): Promise<{
+export async function loadLibrary(): Promise<{
   lib: HnswLibrary;
   sync: (action: 'read' | 'write') => Promise<void>;
 }> {
