@@ -17,10 +17,10 @@ export interface IdbStoreOptions extends OpenStoreOptions {
   /** Where the database lives: `defaultIndexedDB()` from src/env, or fake-indexeddb in tests. */
   indexedDB: IDBFactory;
   /**
-   * 'auto' (the default): where sync access handles exist (a dedicated Worker), snapshots' bytes are
-   * written to files in the origin private file system, read back several times faster than
-   * IndexedDB Blobs; elsewhere, and with false, to IndexedDB Blobs. Snapshots in files are read
-   * wherever there is an OPFS, whichever this says.
+   * 'auto' (the default): where OPFS files can be written (sync access handles in a dedicated Worker,
+   * writable streams in a SharedWorker or a page), snapshots' bytes are written to files in the origin
+   * private file system, read back several times faster than IndexedDB Blobs; elsewhere, and with
+   * false, to IndexedDB Blobs. Snapshots in files are read wherever there is an OPFS, whichever this says.
    */
   snapshotFiles?: 'auto' | false;
 }

@@ -1,7 +1,7 @@
 // The Store on IndexedDB (through `idb`). A commit is one readwrite transaction over the record
 // stores and the state: its reads plan the batch, its writes apply it, and IndexedDB makes the
 // whole either durable or absent. Open it with openIdbStore (idb-open.ts). Snapshots' bytes go to
-// OPFS files where a dedicated Worker can read them back fast (opfs-snapshots.ts), else to Blobs.
+// OPFS files where they can be written (opfs-snapshots.ts), as they read back fast, else to Blobs.
 
 import type { IDBPDatabase } from 'idb';
 import { throwIfAborted } from '../abort.js';

@@ -67,7 +67,7 @@ async function* pieces(bytes: SnapshotBytes): AsyncIterable<Uint8Array> {
 export async function* rechunk(
   bytes: SnapshotBytes,
   chunkBytes = SNAPSHOT_CHUNK_BYTES,
-): AsyncIterable<Uint8Array> {
+): AsyncIterable<Uint8Array<ArrayBuffer>> {
   let buffer = new Uint8Array(chunkBytes);
   let filled = 0;
   for await (const piece of pieces(bytes)) {

@@ -98,9 +98,10 @@ describe('crash safety', () => {
     const random = new Random(seed);
     const expected = await corpusPages();
     expect(expected.size).toBe(pages);
-    // Rounds 4–7, 12–15 and 20 run the store in a dedicated Worker, whose snapshots go to OPFS files,
-    // the others in the SharedWorker, whose snapshots stay in IndexedDB: each kind of kill hits both,
-    // and each reopens what the other left.
+    // Rounds 4–7, 12–15 and 20 run the store in a dedicated Worker, which writes its snapshots' OPFS
+    // files through sync access handles, the others in the SharedWorker, which writes them through
+    // writable streams and reads them as Files: each kind of kill hits both, and each reopens what the
+    // other left.
     const urlOf = (round: number) =>
       demoUrl(server.origin, {
         embedder: 'words',

@@ -1,5 +1,5 @@
 // Snapshots in OPFS files, in real Chromium: a dedicated Worker writes and reads them with sync
-// access handles; a SharedWorker keeps IndexedDB Blobs; strays, damage and two readers at once.
+// access handles, a SharedWorker through writable streams and Files; strays, damage and two readers at once.
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,28 +125,31 @@ describe('snapshots in OPFS files (Chromium)', () => {
     expect(await call('b', { op: 'read', db, name: 'hnsw', size: SIZE, seed: 16 })).toMatchObject(equal);
   });
 
-  it('reads a damaged, truncated or missing file as a missing snapshot, disposing the sink', async () => {
-    const db = 'opfs-damage';
-    for (const how of ['flip', 'truncate', 'remove'] as const) {
-      await call('a', { op: 'put', db, name: 'hnsw', size: SIZE, seed: 6 });
-      await call('a', { op: 'damage', db, name: 'hnsw', how });
-      const read = await call<{ intoOpened: boolean; intoDisposed: boolean }>('a', {
-        op: 'read',
-        db,
-        name: 'hnsw',
-        size: SIZE,
-        seed: 6,
-      });
-      expect(read, how).toMatchObject(missing);
-      // A flipped byte is found only once every byte is read: its sink was opened and must go.
-      if (how === 'flip') expect(read).toMatchObject({ intoOpened: true, intoDisposed: true });
-    }
-    // The next snapshot is whole again.
-    await call('a', { op: 'put', db, name: 'hnsw', size: SIZE, seed: 7 });
-    expect(await call('a', { op: 'read', db, name: 'hnsw', size: SIZE, seed: 7 })).toMatchObject(equal);
-  });
+  it.each(['a', 'shared'])(
+    'reads a damaged, truncated or missing file as a missing snapshot, disposing the sink (%s)',
+    async (reader) => {
+      const db = `opfs-damage-${reader}`;
+      for (const how of ['flip', 'truncate', 'remove'] as const) {
+        await call('a', { op: 'put', db, name: 'hnsw', size: SIZE, seed: 6 });
+        await call('a', { op: 'damage', db, name: 'hnsw', how });
+        const read = await call<{ intoOpened: boolean; intoDisposed: boolean }>(reader, {
+          op: 'read',
+          db,
+          name: 'hnsw',
+          size: SIZE,
+          seed: 6,
+        });
+        expect(read, how).toMatchObject(missing);
+        // A flipped byte is found only once every byte is read: its sink was opened and must go.
+        if (how === 'flip') expect(read).toMatchObject({ intoOpened: true, intoDisposed: true });
+      }
+      // The next snapshot is whole again.
+      await call('a', { op: 'put', db, name: 'hnsw', size: SIZE, seed: 7 });
+      expect(await call(reader, { op: 'read', db, name: 'hnsw', size: SIZE, seed: 7 })).toMatchObject(equal);
+    },
+  );
 
-  it('keeps IndexedDB Blobs in a SharedWorker, and each side reads what the other wrote', async () => {
+  it('writes files from a SharedWorker too, through a writable stream, and each side reads what the other wrote', async () => {
     const db = 'opfs-shared';
     await call('shared', { op: 'put', db, name: 'hnsw', size: SIZE, seed: 8 });
     const stored = await call<{ header: { file?: boolean }; chunks: number }>('shared', {
@@ -154,21 +157,29 @@ describe('snapshots in OPFS files (Chromium)', () => {
       db,
       name: 'hnsw',
     });
-    expect(stored.header.file).toBeUndefined();
-    expect(stored.chunks).toBe(3);
-    expect(await call('shared', { op: 'files', db })).toEqual([]);
+    expect(stored).toMatchObject({ header: { file: true }, chunks: 0 });
+    const [written] = await call<string[]>('shared', { op: 'files', db });
+    expect(written).toMatch(/^hnsw\.[0-9a-f]{24}$/);
+    // The SharedWorker reads a File whole; the dedicated Worker through a sync access handle.
+    expect(await call('shared', { op: 'read', db, name: 'hnsw', size: SIZE, seed: 8 })).toMatchObject(equal);
     expect(await call('a', { op: 'read', db, name: 'hnsw', size: SIZE, seed: 8 })).toMatchObject(equal);
-    // A dedicated Worker's next write moves it to a file; the SharedWorker reads that as a File.
     await call('a', { op: 'put', db, name: 'hnsw', size: SIZE, seed: 9 });
-    expect(await call('a', { op: 'header', db, name: 'hnsw' })).toMatchObject({
-      header: { file: true },
-      chunks: 0,
-    });
     expect(await call('shared', { op: 'read', db, name: 'hnsw', size: SIZE, seed: 9 })).toMatchObject(equal);
-    // And back: the SharedWorker's write to IndexedDB leaves the file a stray, which it removes.
-    await call('shared', { op: 'put', db, name: 'hnsw', size: 77, seed: 10 });
+    expect(await call('shared', { op: 'files', db })).not.toContain(written);
+    // With snapshotFiles: false it writes IndexedDB Blobs, and the file it leaves a stray goes.
+    await call('shared', { op: 'put', db, name: 'hnsw', size: 77, seed: 10, files: false });
+    expect(await call('shared', { op: 'header', db, name: 'hnsw' })).toMatchObject({ chunks: 1 });
     expect(await call('shared', { op: 'files', db })).toEqual([]);
     expect(await call('a', { op: 'read', db, name: 'hnsw', size: 77, seed: 10 })).toMatchObject(equal);
+  });
+
+  it('keeps the old snapshot and leaves no file when a SharedWorker write fails part way', async () => {
+    const db = 'opfs-shared-failing';
+    await call('shared', { op: 'put', db, name: 'hnsw', size: SIZE, seed: 17 });
+    const before = await call<string[]>('shared', { op: 'files', db });
+    expect(await call('shared', { op: 'putFailing', db, name: 'hnsw' })).toMatch(/the bytes ran out/);
+    expect(await call('shared', { op: 'files', db })).toEqual(before);
+    expect(await call('shared', { op: 'read', db, name: 'hnsw', size: SIZE, seed: 17 })).toMatchObject(equal);
   });
 
   it("keeps IndexedDB Blobs in a dedicated Worker with snapshotFiles: false, and 'auto' moves them", async () => {
