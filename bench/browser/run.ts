@@ -47,8 +47,8 @@ interface Args {
   /** Where to keep (and find) the large store's profile; default a temporary one, removed after. */
   profile: string | undefined;
   /**
-   * The large store in a SharedWorker (createLongship()'s default kind), whose snapshots stay in
-   * IndexedDB Blobs: its cold opens are kept apart (`largeShared`), and the dedicated Worker's kept.
+   * The large store in a SharedWorker (createLongship()'s default kind), which reads its snapshots
+   * as Files: its cold opens are kept apart (`largeShared`), and the dedicated Worker's kept.
    */
   shared: boolean;
 }
@@ -528,7 +528,7 @@ interface Saved {
   machine: ReturnType<typeof measureMachine>;
   args: Args;
   large: Awaited<ReturnType<typeof largeStore>> | undefined;
-  /** The same cold opens in a SharedWorker (`--shared`), snapshots in IndexedDB Blobs. */
+  /** The same cold opens in a SharedWorker (`--shared`), its snapshots read as Files. */
   largeShared?: Awaited<ReturnType<typeof largeStore>>;
   largeSharedDate?: string;
   corpora: CorpusFigures[];
@@ -570,7 +570,7 @@ function report(json: Saved) {
       `cold open of a ${args.n.toLocaleString('en-US')}-vector store to the first find() result`,
     );
   const { largeShared } = json;
-  if (largeShared) coldOpen(largeShared.runs, 'the same in a SharedWorker (snapshots in IndexedDB Blobs)');
+  if (largeShared) coldOpen(largeShared.runs, "the same in a SharedWorker (createLongship()'s default)");
   if (large?.ingest?.length) {
     const shares = large.ingest.map((r) => (100 * r.storeIndexMsPerDoc) / r.embedMsPerDoc);
     rows.push([
@@ -642,7 +642,7 @@ function report(json: Saved) {
         : []),
       ...(largeShared
         ? [
-            `- **In a SharedWorker** (\`--shared\`: \`createLongship()\`'s default kind, which has no sync access handles, so its snapshots stay in IndexedDB Blobs), on a store of the same documents: \`openLongship()\` median ${cell(median(largeShared.runs.map((r) => r.openMs)), 0)} ms, the first \`find()\` ${cell(median(largeShared.runs.map((r) => r.firstFindMs)), 0)} ms; ${boot(largeShared.runs)}later finds p50 ${cell(median(largeShared.runs.map((r) => r.warmFindMs)), 1)} ms. Indexes opened from: ${JSON.stringify(largeShared.runs[0]?.openedFrom)}.${json.largeSharedDate ? ` Measured ${json.largeSharedDate}.` : ''}`,
+            `- **In a SharedWorker** (\`--shared\`: \`createLongship()\`'s default kind, which has no sync access handles: it writes its snapshots' OPFS files through writable streams and reads each as a File, whole, in one call), on a store of the same documents. Of which ${breakdown(largeShared.runs)}. Indexes opened from: ${JSON.stringify(largeShared.runs[0]?.openedFrom)}.${json.largeSharedDate ? ` Measured ${json.largeSharedDate}.` : ''}`,
           ]
         : []),
       `- The ${args.n.toLocaleString('en-US')} documents are synthetic (a 60-word text and a 512-d unit vector near one of 100 cluster centres, bench/store/synthetic.ts) written through a function embedder in commits of 1,000: ${cell(large.build.ms / 1000, 0)} s to write, ${cell(large.build.closeMs / 1000, 1)} s to close (snapshots). Embedding 100k documents with the bundled model would take hours on this machine.`,
