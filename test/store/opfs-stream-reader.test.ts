@@ -27,9 +27,8 @@ function plainOf(bytes: Uint8Array, piece: number): File {
     let at = 0;
     return new ReadableStream<Uint8Array>({
       pull(controller) {
-        if (at >= bytes.length) return controller.close();
-        controller.enqueue(bytes.slice(at, at + piece));
-        at += piece;
+        if (at >= bytes.length) controller.close();
+        else controller.enqueue(bytes.slice(at, (at += piece)));
       },
     });
   };
