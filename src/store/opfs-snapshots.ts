@@ -2,9 +2,8 @@
 // `<name>.<generation>`, in a directory per database. Chromium reads such a file several times
 // faster than IndexedDB Blobs (a 64 MB file in ~0.3 s against ~0.9 s), and a cold open reads every
 // snapshot. A dedicated Worker writes and reads it with a sync access handle, chunk by chunk; a
-// SharedWorker or a page writes it through a writable stream and reads it as a File, through the
-// File's stream into one reused buffer (in a SharedWorker the 64 MB graph in ~0.16 s that way, ~0.3 s
-// read whole into fresh memory, ~0.75 s in 4 MB slices, each a round trip).
+// SharedWorker or a page writes it through a writable stream and reads it as a File, whole, in one
+// call (in slices, each costs a round trip: the same 64 MB took ~0.75 s in 4 MB slices).
 //
 // The header in IndexedDB stays the commit point: the file is written and flushed first, then the
 // header (marked `file`) replaces the previous one in one transaction, then the previous file goes.
@@ -24,12 +23,13 @@ import { newChecksum } from './snapshot-checksum.js';
 import { checkSnapshotInput, newGeneration, rechunk, SnapshotSummer } from './snapshot-format.js';
 import { SNAPSHOT_CHUNK_BYTES, type Snapshot, type SnapshotInput, type SnapshotSink } from './store.js';
 
-/** A file being read, front to back, into the buffers it is given: filled unless the file ends. */
-export interface FileReader {
-  size: number;
-  read(into: Uint8Array, at: number): number | Promise<number>;
-  close(): void;
-}
+/**
+ * A file being read: through a sync access handle, chunk by chunk into where the caller wants it; or,
+ * where none can be had, its bytes read whole as a File (empty when the size is not the header's).
+ */
+type FileReader =
+  | { size: number; read(into: Uint8Array, at: number): number; close(): void }
+  | { size: number; bytes: Uint8Array; close(): void };
 
 /**
  * One database's snapshot files.
@@ -134,10 +134,8 @@ export class SnapshotFiles {
     const reader = await this.reader(header);
     if (!reader) return undefined;
     try {
-      const bytes = new Uint8Array(header.byteLength);
-      const ok = await readChecked(reader, header, (offset, length) =>
-        bytes.subarray(offset, offset + length),
-      );
+      const bytes = 'bytes' in reader ? reader.bytes : new Uint8Array(header.byteLength);
+      const ok = readChecked(reader, header, (offset, length) => bytes.subarray(offset, offset + length));
       return ok ? { name: header.name, seq: header.seq, bytes } : undefined;
     } finally {
       reader.close();
@@ -152,14 +150,15 @@ export class SnapshotFiles {
     const reader = await this.reader(header);
     if (!reader) return undefined;
     try {
-      const scratch = new Uint8Array(Math.min(SNAPSHOT_CHUNK_BYTES, header.byteLength));
+      const scratch =
+        'bytes' in reader ? undefined : new Uint8Array(Math.min(SNAPSHOT_CHUNK_BYTES, header.byteLength));
       const sink = open(header.byteLength);
       let ok = false;
       try {
-        ok = await readChecked(
+        ok = readChecked(
           reader,
           header,
-          (_offset, length) => scratch.subarray(0, length),
+          (_offset, length) => scratch!.subarray(0, length),
           (chunk, offset) => sink.write(chunk, offset),
         );
       } catch (error) {
@@ -230,7 +229,10 @@ export class SnapshotFiles {
       // No sync access here (a page, a SharedWorker), or the file is held exclusively: read it as a File.
     }
     try {
-      return streamReader(await handle.getFile());
+      const file = await handle.getFile();
+      const whole = file.size === header.byteLength;
+      const bytes = whole ? new Uint8Array(await file.arrayBuffer()) : new Uint8Array(0);
+      return { size: file.size, bytes, close: () => undefined };
     } catch {
       return undefined;
     }
@@ -248,87 +250,35 @@ async function* entries(dir: FileSystemDirectoryHandle): AsyncIterable<string> {
 }
 
 /**
- * Reads the whole file in chunks of SNAPSHOT_CHUNK_BYTES into `target(offset, length)`, handing each
- * to `onChunk`, and checks length and checksum. A file that cannot be read is false, never thrown;
- * what `onChunk` throws is thrown.
+ * Goes over the whole file in chunks of SNAPSHOT_CHUNK_BYTES, read into `target(offset, length)` (or
+ * taken from the bytes read whole), handing each to `onChunk`, and checks length and checksum. A file
+ * that cannot be read is false, never thrown; what `onChunk` throws is thrown.
  */
-async function readChecked(
+function readChecked(
   reader: FileReader,
   header: StoredSnapshotHeader,
   target: (offset: number, length: number) => Uint8Array,
   onChunk?: (chunk: Uint8Array, offset: number) => void,
-): Promise<boolean> {
+): boolean {
   if (reader.size !== header.byteLength) return false;
   const sum = newChecksum(header.hash);
   for (let offset = 0; offset < header.byteLength; ) {
-    const chunk = target(offset, Math.min(SNAPSHOT_CHUNK_BYTES, header.byteLength - offset));
-    let read: number;
-    try {
-      read = await reader.read(chunk, offset);
-    } catch {
-      return false;
+    const length = Math.min(SNAPSHOT_CHUNK_BYTES, header.byteLength - offset);
+    let chunk: Uint8Array;
+    if ('bytes' in reader) chunk = reader.bytes.subarray(offset, offset + length);
+    else {
+      chunk = target(offset, length);
+      try {
+        if (reader.read(chunk, offset) !== length) return false;
+      } catch {
+        return false;
+      }
     }
-    if (read !== chunk.length) return false;
     sum.add(chunk);
     onChunk?.(chunk, offset);
-    offset += read;
+    offset += length;
   }
   return sum.value() === header.checksum;
-}
-
-/**
- * A File read through its stream: a byte stream fills one buffer, handed back and forth, so that no
- * fresh memory is taken per chunk (where the browser's File stream is not one, its chunks are copied).
- */
-export function streamReader(file: File): FileReader {
-  const stream = file.stream();
-  let byob: ReadableStreamBYOBReader | undefined;
-  let plain: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  try {
-    byob = stream.getReader({ mode: 'byob' });
-  } catch {
-    plain = stream.getReader();
-  }
-  let spare = new ArrayBuffer(SNAPSHOT_CHUNK_BYTES);
-  // What a plain reader's last chunk held beyond the buffer it was copied into.
-  let left: Uint8Array = new Uint8Array(0);
-  let position = 0;
-  let ended = false;
-  /** Up to `max` more bytes of the file; undefined at its end. */
-  const next = async (max: number): Promise<Uint8Array | undefined> => {
-    if (ended) return undefined;
-    if (byob) {
-      const { value, done } = await byob.read(new Uint8Array(spare, 0, Math.min(max, spare.byteLength)));
-      if (value) spare = value.buffer;
-      ended = done;
-      return done ? undefined : value;
-    }
-    if (left.length === 0) {
-      const { value, done } = await plain!.read();
-      ended = done;
-      if (done) return undefined;
-      left = value;
-    }
-    const piece = left.subarray(0, max);
-    left = left.subarray(piece.length);
-    return piece;
-  };
-  return {
-    size: file.size,
-    read: async (into, at) => {
-      if (at !== position) return 0;
-      let filled = 0;
-      while (filled < into.length) {
-        const piece = await next(into.length - filled);
-        if (!piece) break;
-        into.set(piece, filled);
-        filled += piece.length;
-      }
-      position += filled;
-      return filled;
-    },
-    close: () => void (byob ?? plain)?.cancel().catch(() => undefined),
-  };
 }
 
 /**
