@@ -16,12 +16,14 @@ namespace longship {
 
 using uptr_t = std::uintptr_t;
 
-// Sums of a·b, a·a and b·b over signed bytes, 16 lanes at a time via i32x4.dot_i16x8_s.
 struct i8_sums_t {
     std::int32_t ab, a2, b2;
 };
 
-inline i8_sums_t i8_sums(std::int8_t const* a, std::int8_t const* b, std::size_t n) noexcept {
+// Sums of a·b, a·a and b·b over signed bytes, 16 lanes at a time via i32x4.dot_i16x8_s. With
+// `SumA2` false, a·a is not summed but taken as `a2_known` (see i8_last_norm below).
+template <bool SumA2 = true>
+inline i8_sums_t i8_sums(std::int8_t const* a, std::int8_t const* b, std::size_t n, std::int32_t a2_known = 0) noexcept {
     v128_t ab = wasm_i32x4_splat(0), a2 = wasm_i32x4_splat(0), b2 = wasm_i32x4_splat(0);
     std::size_t i = 0;
     for (; i + 16 <= n; i += 16) {
@@ -29,20 +31,24 @@ inline i8_sums_t i8_sums(std::int8_t const* a, std::int8_t const* b, std::size_t
         v128_t al = wasm_i16x8_extend_low_i8x16(va), ah = wasm_i16x8_extend_high_i8x16(va);
         v128_t bl = wasm_i16x8_extend_low_i8x16(vb), bh = wasm_i16x8_extend_high_i8x16(vb);
         ab = wasm_i32x4_add(ab, wasm_i32x4_add(wasm_i32x4_dot_i16x8(al, bl), wasm_i32x4_dot_i16x8(ah, bh)));
-        a2 = wasm_i32x4_add(a2, wasm_i32x4_add(wasm_i32x4_dot_i16x8(al, al), wasm_i32x4_dot_i16x8(ah, ah)));
+        if constexpr (SumA2)
+            a2 = wasm_i32x4_add(a2, wasm_i32x4_add(wasm_i32x4_dot_i16x8(al, al), wasm_i32x4_dot_i16x8(ah, ah)));
         b2 = wasm_i32x4_add(b2, wasm_i32x4_add(wasm_i32x4_dot_i16x8(bl, bl), wasm_i32x4_dot_i16x8(bh, bh)));
     }
     i8_sums_t s{
         wasm_i32x4_extract_lane(ab, 0) + wasm_i32x4_extract_lane(ab, 1) + wasm_i32x4_extract_lane(ab, 2) +
             wasm_i32x4_extract_lane(ab, 3),
-        wasm_i32x4_extract_lane(a2, 0) + wasm_i32x4_extract_lane(a2, 1) + wasm_i32x4_extract_lane(a2, 2) +
-            wasm_i32x4_extract_lane(a2, 3),
+        SumA2 ? wasm_i32x4_extract_lane(a2, 0) + wasm_i32x4_extract_lane(a2, 1) + wasm_i32x4_extract_lane(a2, 2) +
+                    wasm_i32x4_extract_lane(a2, 3)
+              : a2_known,
         wasm_i32x4_extract_lane(b2, 0) + wasm_i32x4_extract_lane(b2, 1) + wasm_i32x4_extract_lane(b2, 2) +
             wasm_i32x4_extract_lane(b2, 3),
     };
     for (; i != n; ++i) {
         std::int32_t ai = a[i], bi = b[i];
-        s.ab += ai * bi, s.a2 += ai * ai, s.b2 += bi * bi;
+        s.ab += ai * bi, s.b2 += bi * bi;
+        if constexpr (SumA2)
+            s.a2 += ai * ai;
     }
     return s;
 }
@@ -66,35 +72,10 @@ struct i8_norm_t {
 inline i8_norm_t i8_last_norm;
 inline void forget_i8_norm() noexcept { i8_last_norm.a = nullptr; }
 
-// a·b and b·b, with a·a from i8_last_norm.
-inline i8_sums_t i8_sums_known_a(std::int8_t const* a, std::int8_t const* b, std::size_t n) noexcept {
-    v128_t ab = wasm_i32x4_splat(0), b2 = wasm_i32x4_splat(0);
-    std::size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        v128_t va = wasm_v128_load(a + i), vb = wasm_v128_load(b + i);
-        v128_t al = wasm_i16x8_extend_low_i8x16(va), ah = wasm_i16x8_extend_high_i8x16(va);
-        v128_t bl = wasm_i16x8_extend_low_i8x16(vb), bh = wasm_i16x8_extend_high_i8x16(vb);
-        ab = wasm_i32x4_add(ab, wasm_i32x4_add(wasm_i32x4_dot_i16x8(al, bl), wasm_i32x4_dot_i16x8(ah, bh)));
-        b2 = wasm_i32x4_add(b2, wasm_i32x4_add(wasm_i32x4_dot_i16x8(bl, bl), wasm_i32x4_dot_i16x8(bh, bh)));
-    }
-    i8_sums_t s{
-        wasm_i32x4_extract_lane(ab, 0) + wasm_i32x4_extract_lane(ab, 1) + wasm_i32x4_extract_lane(ab, 2) +
-            wasm_i32x4_extract_lane(ab, 3),
-        i8_last_norm.a2,
-        wasm_i32x4_extract_lane(b2, 0) + wasm_i32x4_extract_lane(b2, 1) + wasm_i32x4_extract_lane(b2, 2) +
-            wasm_i32x4_extract_lane(b2, 3),
-    };
-    for (; i != n; ++i) {
-        std::int32_t ai = a[i], bi = b[i];
-        s.ab += ai * bi, s.b2 += bi * bi;
-    }
-    return s;
-}
-
 inline i8_sums_t i8_sums_of(uptr_t ua, uptr_t ub, uptr_t n) noexcept {
     std::int8_t const *a = (std::int8_t const*)ua, *b = (std::int8_t const*)ub;
     if (a == i8_last_norm.a)
-        return i8_sums_known_a(a, b, n);
+        return i8_sums<false>(a, b, n, i8_last_norm.a2);
     i8_sums_t s = i8_sums(a, b, n);
     i8_last_norm = {a, s.a2};
     return s;

@@ -11,8 +11,8 @@ import { defaultCacheDir, prepareDataset, readF32, readI32 } from '../lib/datase
 import { cell, markdownTable } from '../lib/markdown.js';
 import { median, round } from '../lib/stats.js';
 import { writeReport } from '../lib/write-report.js';
-import { type HnswIndex, loadLibrary } from './engines/hnswlib-wasm.js';
-import { type EngineContext, graph, measureSearch, row, timed } from './harness.js';
+import { buildHnswlib, type HnswIndex, loadLibrary } from './engines/hnswlib-wasm.js';
+import { type EngineContext, graph, measureSearch, timed } from './harness.js';
 
 const argv = process.argv.slice(2);
 const take = (flag: string) => {
@@ -63,23 +63,6 @@ function buildLongship(): VectorIndex {
   return index;
 }
 
-function buildHnswlib(): HnswIndex {
-  const index = new lib.HierarchicalNSW('cosine', ctx.dims, '');
-  index.initIndex(ctx.n, graph.connectivity, graph.expansionAdd, ctx.seed);
-  index.setEfSearch(graph.expansionSearch);
-  for (let start = 0; start < ctx.n; start += chunk) {
-    const end = Math.min(ctx.n, start + chunk);
-    const items: Float32Array[] = [];
-    const labels: number[] = [];
-    for (let i = start; i < end; i++) {
-      items.push(row(ctx, i));
-      labels.push(i);
-    }
-    index.addPoints(items, labels, false);
-  }
-  return index;
-}
-
 interface Round {
   round: number;
   longship_build_s: number;
@@ -102,7 +85,7 @@ for (let r = 0; r < rounds; r++) {
   let theirs: Awaited<ReturnType<typeof timed<HnswIndex>>> | undefined;
   for (const engine of first === 'longship' ? ['longship', 'hnswlib'] : ['hnswlib', 'longship']) {
     if (engine === 'longship') ours = await timed(buildLongship);
-    else theirs = await timed(buildHnswlib);
+    else theirs = await timed(() => buildHnswlib(lib, ctx));
     console.log(`round ${r + 1}: ${engine} built`);
   }
   const longship = ours!.value;

@@ -23,7 +23,7 @@ export interface HnswIndex {
   delete(): void;
 }
 
-interface HnswLibrary {
+export interface HnswLibrary {
   HierarchicalNSW: new (space: 'cosine' | 'l2' | 'ip', dims: number, autoSaveFilename: string) => HnswIndex;
   HEAP8: Int8Array;
   asm: { malloc(bytes: number): number; free(pointer: number): void };
@@ -78,27 +78,30 @@ async function idbRead(path: string): Promise<Uint8Array | undefined> {
   return undefined;
 }
 
+/** The index over the context's vectors at the shared graph parameters, added in batches of `chunk`. */
+export function buildHnswlib(lib: HnswLibrary, ctx: EngineContext): HnswIndex {
+  const index = new lib.HierarchicalNSW('cosine', ctx.dims, '');
+  index.initIndex(ctx.n, graph.connectivity, graph.expansionAdd, ctx.seed);
+  index.setEfSearch(graph.expansionSearch);
+  for (let start = 0; start < ctx.n; start += chunk) {
+    const end = Math.min(ctx.n, start + chunk);
+    const items: Float32Array[] = [];
+    const labels: number[] = [];
+    for (let i = start; i < end; i++) {
+      items.push(row(ctx, i));
+      labels.push(i);
+    }
+    index.addPoints(items, labels, false);
+    if (end % 10_000 === 0) ctx.progress(`added ${end} of ${ctx.n}`);
+  }
+  return index;
+}
+
 export const hnswlibWasm: EngineRun = async (ctx: EngineContext) => {
   const { n, k } = ctx;
   const { lib, sync } = await loadLibrary();
   const topBefore = heapTop(lib.asm.malloc, lib.asm.free);
-  const built = await timed(() => {
-    const index = new lib.HierarchicalNSW('cosine', ctx.dims, '');
-    index.initIndex(n, graph.connectivity, graph.expansionAdd, ctx.seed);
-    index.setEfSearch(graph.expansionSearch);
-    for (let start = 0; start < n; start += chunk) {
-      const end = Math.min(n, start + chunk);
-      const items: Float32Array[] = [];
-      const labels: number[] = [];
-      for (let i = start; i < end; i++) {
-        items.push(row(ctx, i));
-        labels.push(i);
-      }
-      index.addPoints(items, labels, false);
-      if (end % 10_000 === 0) ctx.progress(`added ${end} of ${n}`);
-    }
-    return index;
-  });
+  const built = await timed(() => buildHnswlib(lib, ctx));
   const topAfter = heapTop(lib.asm.malloc, lib.asm.free);
   const heapAfter = lib.HEAP8.buffer.byteLength;
   const index = built.value;
