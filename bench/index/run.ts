@@ -7,7 +7,7 @@ import { cpus, loadavg } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from '../lib/args.js';
-import { defaultCacheDir, prepareDataset } from '../lib/dataset.js';
+import { datasetFor, defaultCacheDir } from '../lib/dataset.js';
 import { measureMachine } from '../lib/machine.js';
 import { shippedSizes } from '../lib/sizes.js';
 import type { ChildMessage, ChildTask } from './child.js';
@@ -42,16 +42,7 @@ log(
   `machine: ${machine.cores} × ${machine.cpu}, ${machine.memoryGb.toFixed(0)} GB, load average ${machine.loadAverage.toFixed(2)}; ` +
     `first write to fresh memory ${machine.firstTouchMsPerMb.toFixed(2)} ms/MB, second ${machine.secondTouchMsPerMb.toFixed(3)} ms/MB`,
 );
-const data = prepareDataset({
-  sizes: [args.n, ...args.engines.map(sizeOf)],
-  dims: args.dims,
-  queries: args.queries,
-  k: args.k,
-  seed: args.seed,
-  rank: args.rank,
-  cacheDir: args.cacheDir ?? defaultCacheDir(),
-  log,
-});
+const data = datasetFor(args, [args.n, ...args.engines.map(sizeOf)], log);
 
 const revision = gitRevision();
 log(`code: ${revision}`);

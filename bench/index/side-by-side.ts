@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createVectorIndex, loadUsearch, type VectorIndex } from '../../src/index.js';
 import { parseArgs } from '../lib/args.js';
-import { defaultCacheDir, prepareDataset, readF32, readI32 } from '../lib/dataset.js';
+import { datasetFor, readF32, readI32 } from '../lib/dataset.js';
 import { cell, markdownTable } from '../lib/markdown.js';
 import { median, round } from '../lib/stats.js';
 import { writeReport } from '../lib/write-report.js';
@@ -26,16 +26,7 @@ const passes = Number(take('--passes') ?? 5);
 const args = parseArgs(argv);
 const chunk = 1000;
 
-const data = prepareDataset({
-  sizes: [args.n],
-  dims: args.dims,
-  queries: args.queries,
-  k: args.k,
-  seed: args.seed,
-  rank: args.rank,
-  cacheDir: args.cacheDir ?? defaultCacheDir(),
-  log: console.log,
-});
+const data = datasetFor(args, [args.n], console.log);
 const ctx: EngineContext = {
   engine: 'side-by-side',
   n: args.n,

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { BenchArgs } from './args.js';
 import { Random } from './random.js';
 
 /**
@@ -158,6 +159,21 @@ export function prepareDataset(options: {
     truth,
     description: describeModel(model),
   };
+}
+
+/** {@link prepareDataset} with bench:index's flags, for every n in `sizes`. */
+export function datasetFor(args: BenchArgs, sizes: number[], log: (message: string) => void): DatasetFiles {
+  const { dims, queries, k, seed, rank } = args;
+  return prepareDataset({
+    sizes,
+    dims,
+    queries,
+    k,
+    seed,
+    rank,
+    cacheDir: args.cacheDir ?? defaultCacheDir(),
+    log,
+  });
 }
 
 /** Exact top-k by cosine over L2-normalised vectors (so by inner product), nearest first. */

@@ -150,15 +150,18 @@ export class SnapshotFiles {
     const reader = await this.reader(header);
     if (!reader) return undefined;
     try {
-      const scratch =
-        'bytes' in reader ? undefined : new Uint8Array(Math.min(SNAPSHOT_CHUNK_BYTES, header.byteLength));
+      // Made at the first chunk to read into: a File read whole needs none.
+      let scratch: Uint8Array | undefined;
       const sink = open(header.byteLength);
       let ok = false;
       try {
         ok = readChecked(
           reader,
           header,
-          (_offset, length) => scratch!.subarray(0, length),
+          (_offset, length) => {
+            scratch ??= new Uint8Array(Math.min(SNAPSHOT_CHUNK_BYTES, header.byteLength));
+            return scratch.subarray(0, length);
+          },
           (chunk, offset) => sink.write(chunk, offset),
         );
       } catch (error) {
