@@ -19,6 +19,7 @@ export function catchingUpStore(store: Store, afterCommit: (seq: number) => Prom
     },
     allocateKeys: (count) => store.allocateKeys(count),
     node: (uri) => store.node(uri),
+    nodes: (uris) => store.nodes(uris),
     nodeByKey: (key) => store.nodeByKey(key),
     children: (uri) => store.children(uri),
     descendants: (uri) => store.descendants(uri),

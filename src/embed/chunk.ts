@@ -29,6 +29,8 @@ export function chunkText(text: string, options: ChunkOptions): string[] {
     throw new LongshipError('INVALID_ARGUMENT', `maxTokens must be a positive integer, not ${maxTokens}`);
   }
   const fits = (piece: string) => countTokens(piece.trim()) <= maxTokens;
+  // Most texts ingestion embeds are one chunk: one count, and no sentences to find.
+  if (fits(text)) return text.trim() === '' ? [] : [text.trim()];
   const chunks: string[] = [];
   for (const piece of pack(sentences(text), fits)) {
     if (fits(piece)) chunks.push(piece);

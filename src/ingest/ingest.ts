@@ -204,11 +204,13 @@ export function createIngestor(parts: IngestorParts): Ingestor {
   };
 
   async function loadSubtrees(uris: Iterable<string>, into: Map<string, NodeRecord>): Promise<void> {
-    for (const uri of uris) {
-      const node = await store.node(uri);
+    // One read for the tops (a folder of 256 notes took 256 reads, ~80 ms in Chromium); only a
+    // directory has anything below it.
+    for (const node of await store.nodes([...uris])) {
       if (!node) continue;
-      into.set(uri, node);
-      for (const below of await store.descendants(uri)) into.set(below.uri, below);
+      into.set(node.uri, node);
+      if (node.kind === 'dir')
+        for (const below of await store.descendants(node.uri)) into.set(below.uri, below);
     }
   }
 

@@ -66,9 +66,14 @@ export function salientTerms(
   }
   const emphasised = new Set(wordsOf(emphasis.join(' '), ignore));
   const n = paragraphs.length;
-  const score = (word: string) =>
-    (frequency.get(word) ?? 0) * Math.log(1 + n / (spread.get(word) ?? 1)) * (emphasised.has(word) ? 2 : 1);
-  return [...frequency.keys()]
-    .sort((a, b) => score(b) - score(a) || firstSeen.get(a)! - firstSeen.get(b)!)
-    .slice(0, limit);
+  // Scored once each, not at every comparison of the sort.
+  const scored = [...frequency].map(([word, count]) => ({
+    word,
+    score: count * Math.log(1 + n / spread.get(word)!) * (emphasised.has(word) ? 2 : 1),
+    first: firstSeen.get(word)!,
+  }));
+  return scored
+    .sort((a, b) => b.score - a.score || a.first - b.first)
+    .slice(0, limit)
+    .map((s) => s.word);
 }

@@ -126,6 +126,11 @@ export class MemoryStore implements Store {
     return structuredClone(this.live().nodes.get(uri));
   }
 
+  async nodes(uris: readonly string[]): Promise<(NodeRecord | undefined)[]> {
+    const data = this.live();
+    return structuredClone(uris.map((uri) => data.nodes.get(uri)));
+  }
+
   async nodeByKey(key: number): Promise<NodeRecord | undefined> {
     return structuredClone(this.live().nodeByKey(key));
   }

@@ -230,6 +230,8 @@ export interface Store {
   allocateKeys(count: number): Promise<number>;
 
   node(uri: string): Promise<NodeRecord | undefined>;
+  /** The nodes at `uris`, in their order, undefined where none: one read for them all. */
+  nodes(uris: readonly string[]): Promise<(NodeRecord | undefined)[]>;
   nodeByKey(key: number): Promise<NodeRecord | undefined>;
   /** Direct children, by URI. */
   children(uri: string): Promise<NodeRecord[]>;

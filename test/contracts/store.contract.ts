@@ -48,6 +48,11 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
       expect(await store.node(`${R}/a/x`)).toEqual(node(`${R}/a/x`, k.x));
       expect((await store.nodeByKey(k.y))?.uri).toBe(`${R}/a/y`);
       expect(await store.node(`${R}/nope`)).toBeUndefined();
+      // Many at once, in the order asked, a gap where there is none, a URI asked twice twice.
+      const many = await store.nodes([`${R}/a/y`, `${R}/nope`, `${R}/a/x`, `${R}/a/y`]);
+      expect(many.map((n) => n?.uri)).toEqual([`${R}/a/y`, undefined, `${R}/a/x`, `${R}/a/y`]);
+      expect(many[2]).toEqual(node(`${R}/a/x`, k.x));
+      expect(await store.nodes([])).toEqual([]);
       expect((await store.children(R)).map((n) => n.uri)).toEqual([`${R}/a`, `${R}/ab`]);
       // The prefix scan stops at the path boundary: resources/a does not contain resources/ab.
       expect((await store.descendants(`${R}/a`)).map((n) => n.uri)).toEqual([`${R}/a/x`, `${R}/a/y`]);
@@ -513,6 +518,7 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
       await seed(store);
       await store.close();
       expect(await codeOf(store.node(R))).toBe('STORE_CLOSED');
+      expect(await codeOf(store.nodes([R]))).toBe('STORE_CLOSED');
       expect(await codeOf(store.commit({}))).toBe('STORE_CLOSED');
       expect(await codeOf(store.allocateKeys(1))).toBe('STORE_CLOSED');
       expect(await codeOf(store.putSnapshot({ name: 's', seq: 0, bytes: new Uint8Array(1) }))).toBe(

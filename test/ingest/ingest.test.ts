@@ -206,6 +206,31 @@ describe.each(stores)('ingestion into a %s', (_, open) => {
     expect(await store.verify()).toMatchObject({ ok: true });
   });
 
+  it('reads the stored tops of a folder in one request, and below directories only', async () => {
+    const base = await open();
+    const reads = new Map<string, number>();
+    const store = new Proxy(base, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          reads.set(String(property), (reads.get(String(property)) ?? 0) + 1);
+          return value.apply(target, args);
+        };
+      },
+    });
+    const ingestor = createIngestor({ store, embedder: hashEmbedder().embedder });
+    const folder = Array.from({ length: 40 }, (_, i) => ({ path: `note-${i}.md`, content: note(`Note ${i}`) }));
+    await ingestor.addResource(folder, { target: docs });
+    reads.clear();
+    expect(await ingestor.addResource(folder, { target: docs })).toMatchObject({ added: 0, changed: 0 });
+    expect(reads.get('nodes')).toBe(1);
+    // The chain above the target (twice: its missing directories, then their refresh), not a note each.
+    expect(reads.get('node') ?? 0).toBeLessThanOrEqual(4);
+    expect(reads.get('descendants') ?? 0).toBe(0);
+    expect(await store.verify()).toMatchObject({ ok: true });
+  });
+
   it('leaves the store untouched when it refuses binary or oversized input', async () => {
     const { store, ingestor } = await setup(open);
     await ingestor.addResource(note('First'), { name: 'first.md' });
