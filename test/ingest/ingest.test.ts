@@ -220,7 +220,10 @@ describe.each(stores)('ingestion into a %s', (_, open) => {
       },
     });
     const ingestor = createIngestor({ store, embedder: hashEmbedder().embedder });
-    const folder = Array.from({ length: 40 }, (_, i) => ({ path: `note-${i}.md`, content: note(`Note ${i}`) }));
+    const folder = Array.from({ length: 40 }, (_, i) => ({
+      path: `note-${i}.md`,
+      content: note(`Note ${i}`),
+    }));
     await ingestor.addResource(folder, { target: docs });
     reads.clear();
     expect(await ingestor.addResource(folder, { target: docs })).toMatchObject({ added: 0, changed: 0 });
