@@ -46,8 +46,10 @@ export interface LongshipOptions {
    * When the indexes are snapshotted to the store: once they have gone `delayMs` without a change
    * (default 2,000), or `maxDelayMs` after the first change a snapshot lacks while changes keep
    * coming (default 30,000: what an open after a crash replays). `delayMs: Infinity`: only at close().
+   * `afterChanges`: only once that many records (nodes, vectors, postings) changed since the last
+   * snapshots (default 0); fewer wait for close(), and an open replays them instead (README).
    */
-  snapshots?: { delayMs?: number; maxDelayMs?: number };
+  snapshots?: { delayMs?: number; maxDelayMs?: number; afterChanges?: number };
   /**
    * An optional chat model (e.g. {@link OpenAiCompatibleLlm}): search() plans typed queries with it,
    * and session commits extract memories with it. Without one both work offline, without it.
@@ -125,6 +127,9 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       ...(options.snapshots?.delayMs !== undefined ? { snapshotDelayMs: options.snapshots.delayMs } : {}),
       ...(options.snapshots?.maxDelayMs !== undefined
         ? { snapshotMaxDelayMs: options.snapshots.maxDelayMs }
+        : {}),
+      ...(options.snapshots?.afterChanges !== undefined
+        ? { snapshotAfterChanges: options.snapshots.afterChanges }
         : {}),
     });
     opened.push(() => indexes.close());

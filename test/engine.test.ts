@@ -29,7 +29,7 @@ describe('openLongship', () => {
     await again.close();
   });
 
-  it('snapshots the indexes after the quiet spell asked for, or with Infinity only at close()', async () => {
+  it('snapshots the indexes after the quiet spell asked for, once enough changed, or with Infinity only at close()', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     try {
       const hnswSeq = async (data: MemoryData) =>
@@ -46,6 +46,20 @@ describe('openLongship', () => {
       await vi.advanceTimersByTimeAsync(200);
       expect(await hnswSeq(soon)).toBe((await longship.store.meta()).seq);
       await longship.close();
+
+      // With afterChanges, a note too few to be due waits for close().
+      const patient = await openLongship({
+        embedder: hashEmbedder,
+        store: await openMemoryStore({ embedder: embedderInfo, data: soon }),
+        snapshots: { delayMs: 500, afterChanges: 64 },
+      });
+      const first = await hnswSeq(soon);
+      await patient.write(`${R}/notes/creek.md`, 'The creek runs dry in August.');
+      await vi.advanceTimersByTimeAsync(120_000);
+      expect(await hnswSeq(soon)).toBe(first);
+      const last = (await patient.store.meta()).seq;
+      await patient.close();
+      expect(await hnswSeq(soon)).toBe(last);
 
       const late = new MemoryData();
       const never = await openLongship({

@@ -66,6 +66,13 @@ export interface DerivedIndexesOptions {
    * an open after a crash has to replay stays bounded.
    */
   snapshotMaxDelayMs?: number;
+  /**
+   * How many records (nodes, vectors, postings) may change after the last snapshots before new ones
+   * are due (default 0: every change). Fewer wait for flush() or close(), and an open replays them from
+   * the change log instead: a large store is not written again for every note (~100 MB at 100k
+   * vectors), but an open with changes to replay takes longer (README, "Derived indexes").
+   */
+  snapshotAfterChanges?: number;
   /** Told about failures that do not fail a call: a snapshot write, a catch-up after a commit. */
   onError?: (error: unknown) => void;
 }
@@ -136,6 +143,11 @@ class StoreDerivedIndexes implements DerivedIndexes {
   readonly #options: DerivedIndexesOptions;
   readonly #delayMs: number;
   readonly #maxDelayMs: number;
+  readonly #afterChanges: number;
+  /** The records each change applied since the oldest snapshot touched: what an open would replay. */
+  #unsaved: { seq: number; records: number }[] = [];
+  /** Sides rebuilt since their last snapshot: an open would rebuild them again. */
+  readonly #rebuilt = new Set<Side>();
   #vectors: VectorIndex | undefined;
   #lexical: LexicalIndex | undefined;
   #nodes: NodeCatalogue | undefined;
@@ -172,6 +184,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
     this.#raw = options.store;
     this.#delayMs = options.snapshotDelayMs ?? 2000;
     this.#maxDelayMs = options.snapshotMaxDelayMs ?? 30_000;
+    this.#afterChanges = options.snapshotAfterChanges ?? 0;
     this.store = catchingUpStore(options.store, (seq) => this.#afterCommit(seq));
   }
 
@@ -418,6 +431,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
     this.#applied[side] = seq;
     this.#altered[side] = seq;
     this.openedFrom[side] = 'rebuild';
+    this.#rebuilt.add(side);
   }
 
   async #catchUpNow(): Promise<number> {
@@ -459,6 +473,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
     // From here on nothing awaits, so a snapshot never sees half a replay.
     const { lexical, nodes: catalogue } = this.#held();
     const reached = changes.at(-1)?.seq ?? last;
+    for (const change of changes) this.#unsaved.push({ seq: change.seq, records: recordsOf(change) });
     // Nodes still there are set over their old selves, so the catalogue sees what changed in place.
     const current = new Set<number>();
     for (const node of nodes) if (node) current.add(node.key);
@@ -499,6 +514,14 @@ class StoreDerivedIndexes implements DerivedIndexes {
     return sides.some((side) => this.#stale(side));
   }
 
+  /** Whether the changes since the snapshots are worth new ones: too many to replay, or a side has none. */
+  #due(): boolean {
+    if (this.#rebuilt.size > 0) return true;
+    let records = 0;
+    for (const { records: count } of this.#unsaved) records += count;
+    return records >= this.#afterChanges;
+  }
+
   /**
    * (Re)starts the wait for the next snapshot: debounced, each change pushes it back `delayMs`, but
    * never past the deadline the first unsaved change set. After failures, further apart each time.
@@ -507,7 +530,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
     const delayMs =
       this.#failures === 0 ? this.#delayMs : Math.min(this.#delayMs * 2 ** this.#failures, MAX_RETRY_MS);
     if (this.#closed || this.#saving || !Number.isFinite(delayMs)) return;
-    if (!this.#dirty()) return;
+    if (!this.#dirty() || !this.#due()) return;
     const now = Date.now();
     this.#deadline ??= now + Math.max(delayMs, this.#maxDelayMs);
     clearTimeout(this.#timer);
@@ -562,7 +585,10 @@ class StoreDerivedIndexes implements DerivedIndexes {
         await this.#raw.putSnapshot({ name: OWNERS_SNAPSHOT, seq, bytes: owners });
       await this.#raw.putSnapshot({ name: snapshotNames[side], seq, bytes });
       this.#saved[side] = seq;
+      this.#rebuilt.delete(side);
     }
+    const oldest = Math.min(...sides.map((side) => this.#saved[side] ?? 0));
+    this.#unsaved = this.#unsaved.filter((change) => change.seq > oldest);
     await this.#prune();
   }
 
@@ -582,6 +608,18 @@ class StoreDerivedIndexes implements DerivedIndexes {
     this.#lexical = undefined;
     this.#nodes = undefined;
   }
+}
+
+/** The records a change touched, each a step of its replay. */
+function recordsOf(change: ChangeRecord): number {
+  return (
+    change.addedNodeKeys.length +
+    change.removedNodeKeys.length +
+    change.addedVectorKeys.length +
+    change.removedVectorKeys.length +
+    change.addedPostingKeys.length +
+    change.removedPostingKeys.length
+  );
 }
 
 /**

@@ -267,9 +267,7 @@ describe('snapshots in the background', () => {
     const { store, tree, indexes } = await openParts(
       await openMemoryStore({ embedder: embedderInfo }),
       usearch,
-      {
-        snapshotDelayMs: 20,
-      },
+      { snapshotDelayMs: 20 },
     );
     await populate(tree, 0, 8);
     await waitFor(
@@ -324,6 +322,54 @@ describe('snapshots in the background', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('wait for enough changes (or flush, or close), and the ones an open replays count on', async () => {
+    const data = new MemoryData();
+    const raw = await openMemoryStore({ embedder: embedderInfo, data });
+    const seqOf = async () => (await raw.snapshot(snapshotNames.vector))?.seq;
+    // A note is a node, a vector and a posting; its directory is written again with it.
+    const afterChanges = 30;
+    const first = await openParts(raw, usearch, { snapshotDelayMs: 5, snapshotAfterChanges: afterChanges });
+    // A side with no snapshot is due at once, whatever the count.
+    await first.tree.write(`${R}/a/0.md`, text(0), { parents: true });
+    await waitFor(async () => (await seqOf()) === (await raw.meta()).seq);
+    const saved = (await seqOf())!;
+    for (let i = 1; i <= 3; i++) await first.tree.write(`${R}/a/${i}.md`, text(i));
+    await new Promise((done) => setTimeout(done, 50));
+    expect(await seqOf()).toBe(saved);
+    // The records those three notes changed, each a step of a replay.
+    const pending = (await raw.changesSince(saved))
+      .flatMap((c) => [c.addedNodeKeys, c.removedNodeKeys, c.addedVectorKeys, c.removedVectorKeys])
+      .concat((await raw.changesSince(saved)).flatMap((c) => [c.addedPostingKeys, c.removedPostingKeys]))
+      .reduce((sum, keys) => sum + keys.length, 0);
+    expect(pending).toBeGreaterThan(0);
+    expect(pending).toBeLessThan(afterChanges);
+    // Not closed, as a tab that is killed: the next open replays what the snapshot lacks.
+    const live = await fingerprint(first.indexes);
+    const second = await openParts(await openMemoryStore({ embedder: embedderInfo, data }), usearch, {
+      snapshotDelayMs: 5,
+      snapshotAfterChanges: afterChanges,
+    });
+    expect(second.indexes.openedFrom).toEqual({ vector: 'snapshot', lexical: 'snapshot', nodes: 'snapshot' });
+    expectSame(await fingerprint(second.indexes), live, true);
+    // What it replayed counts towards the next snapshot with what comes after it.
+    let written = 3;
+    while ((await seqOf()) === saved) {
+      expect(written).toBeLessThan(afterChanges);
+      written++;
+      await second.tree.write(`${R}/a/${written}.md`, text(written));
+      await new Promise((done) => setTimeout(done, 20));
+    }
+    expect(await seqOf()).toBe((await raw.meta()).seq);
+    // Only the notes that the replayed ones left to the count: as many as a session from the snapshot
+    // would have needed less the first three.
+    const perNote = pending / 3;
+    expect(written - 3).toBeLessThanOrEqual(Math.ceil((afterChanges - pending) / perNote) + 1);
+    await second.tree.write(`${R}/a/last.md`, text(99));
+    await second.indexes.close();
+    expect(await seqOf()).toBe((await raw.meta()).seq);
+    await first.indexes.close({ snapshot: false });
   });
 
   it('that fail do not affect commits, are retried, and leave the log for replay', async () => {
