@@ -529,14 +529,28 @@ function byUri(a: CatalogueNode, b: CatalogueNode): number {
   return a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0;
 }
 
+/**
+ * `b` (the few changed since the last sort, in order) into `a` (all the others, in order), each placed
+ * by binary search: only O(b log a) of `a`'s URIs are read, where a walk of both read every one, and a
+ * loaded node decodes its URI when read (~50 ms at 100k, at the first find after an open's replay).
+ * On equal URIs `a`'s node comes first.
+ */
 function merge(a: readonly CatalogueNode[], b: readonly CatalogueNode[]): CatalogueNode[] {
   const out = new Array<CatalogueNode>(a.length + b.length);
-  let i = 0;
-  let j = 0;
   let k = 0;
-  while (i < a.length && j < b.length) out[k++] = byUri(a[i]!, b[j]!) <= 0 ? a[i++]! : b[j++]!;
-  while (i < a.length) out[k++] = a[i++]!;
-  while (j < b.length) out[k++] = b[j++]!;
+  let from = 0;
+  for (const node of b) {
+    let low = from;
+    let high = a.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (a[mid]!.uri <= node.uri) low = mid + 1;
+      else high = mid;
+    }
+    while (from < low) out[k++] = a[from++]!;
+    out[k++] = node;
+  }
+  while (from < a.length) out[k++] = a[from++]!;
   return out;
 }
 
