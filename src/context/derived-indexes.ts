@@ -473,7 +473,8 @@ class StoreDerivedIndexes implements DerivedIndexes {
     // From here on nothing awaits, so a snapshot never sees half a replay.
     const { lexical, nodes: catalogue } = this.#held();
     const reached = changes.at(-1)?.seq ?? last;
-    for (const change of changes) this.#unsaved.push({ seq: change.seq, records: recordsOf(change) });
+    if (this.#afterChanges > 0)
+      for (const change of changes) this.#unsaved.push({ seq: change.seq, records: recordsOf(change) });
     // Nodes still there are set over their old selves, so the catalogue sees what changed in place.
     const current = new Set<number>();
     for (const node of nodes) if (node) current.add(node.key);

@@ -128,7 +128,8 @@ export class MemoryStore implements Store {
 
   async nodes(uris: readonly string[]): Promise<(NodeRecord | undefined)[]> {
     const data = this.live();
-    return structuredClone(uris.map((uri) => data.nodes.get(uri)));
+    // A copy each, as IndexedDB gives: one clone of the list would share a node asked for twice.
+    return uris.map((uri) => structuredClone(data.nodes.get(uri)));
   }
 
   async nodeByKey(key: number): Promise<NodeRecord | undefined> {

@@ -52,6 +52,7 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
       const many = await store.nodes([`${R}/a/y`, `${R}/nope`, `${R}/a/x`, `${R}/a/y`]);
       expect(many.map((n) => n?.uri)).toEqual([`${R}/a/y`, undefined, `${R}/a/x`, `${R}/a/y`]);
       expect(many[2]).toEqual(node(`${R}/a/x`, k.x));
+      expect(many[0]).not.toBe(many[3]);
       expect(await store.nodes([])).toEqual([]);
       expect((await store.children(R)).map((n) => n.uri)).toEqual([`${R}/a`, `${R}/ab`]);
       // The prefix scan stops at the path boundary: resources/a does not contain resources/ab.
