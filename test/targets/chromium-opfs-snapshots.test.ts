@@ -116,14 +116,20 @@ describe('snapshots in OPFS files (Chromium)', () => {
     expect(await call('b', { op: 'read', db, name: 'bm25', size: 1000, seed: 5 })).toMatchObject(equal);
   });
 
-  it('keeps the old snapshot and leaves no file when a write fails part way', async () => {
-    const db = 'opfs-failing';
-    await call('a', { op: 'put', db, name: 'hnsw', size: SIZE, seed: 16 });
-    const before = await call<string[]>('a', { op: 'files', db });
-    expect(await call('a', { op: 'putFailing', db, name: 'hnsw' })).toMatch(/the bytes ran out/);
-    expect(await call('a', { op: 'files', db })).toEqual(before);
-    expect(await call('b', { op: 'read', db, name: 'hnsw', size: SIZE, seed: 16 })).toMatchObject(equal);
-  });
+  // A dedicated Worker's write (sync access handle) read back by another; a SharedWorker's (writable stream) by itself.
+  it.each([
+    { writer: 'a', reader: 'b', db: 'opfs-failing', seed: 16 },
+    { writer: 'shared', reader: 'shared', db: 'opfs-shared-failing', seed: 17 },
+  ])(
+    'keeps the old snapshot and leaves no file when a write fails part way ($writer)',
+    async ({ writer, reader, db, seed }) => {
+      await call(writer, { op: 'put', db, name: 'hnsw', size: SIZE, seed });
+      const before = await call<string[]>(writer, { op: 'files', db });
+      expect(await call(writer, { op: 'putFailing', db, name: 'hnsw' })).toMatch(/the bytes ran out/);
+      expect(await call(writer, { op: 'files', db })).toEqual(before);
+      expect(await call(reader, { op: 'read', db, name: 'hnsw', size: SIZE, seed })).toMatchObject(equal);
+    },
+  );
 
   it.each(['a', 'shared'])(
     'reads a damaged, truncated or missing file as a missing snapshot, disposing the sink (%s)',
@@ -171,15 +177,6 @@ describe('snapshots in OPFS files (Chromium)', () => {
     expect(await call('shared', { op: 'header', db, name: 'hnsw' })).toMatchObject({ chunks: 1 });
     expect(await call('shared', { op: 'files', db })).toEqual([]);
     expect(await call('a', { op: 'read', db, name: 'hnsw', size: 77, seed: 10 })).toMatchObject(equal);
-  });
-
-  it('keeps the old snapshot and leaves no file when a SharedWorker write fails part way', async () => {
-    const db = 'opfs-shared-failing';
-    await call('shared', { op: 'put', db, name: 'hnsw', size: SIZE, seed: 17 });
-    const before = await call<string[]>('shared', { op: 'files', db });
-    expect(await call('shared', { op: 'putFailing', db, name: 'hnsw' })).toMatch(/the bytes ran out/);
-    expect(await call('shared', { op: 'files', db })).toEqual(before);
-    expect(await call('shared', { op: 'read', db, name: 'hnsw', size: SIZE, seed: 17 })).toMatchObject(equal);
   });
 
   it("keeps IndexedDB Blobs in a dedicated Worker with snapshotFiles: false, and 'auto' moves them", async () => {
