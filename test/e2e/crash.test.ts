@@ -113,6 +113,9 @@ describe('crash safety', () => {
     /** The pages the store held just before the last kill: committed, so they must survive it. */
     let committed: string[] = [];
     let killedIndexing = 0;
+    // How long the last whole job took (rounds 3, 7, 11…): the rounds that kill a random time after
+    // a job starts aim within it, so that faster ingestion does not move their kills past its end.
+    let jobMs = 2000;
     for (let round = 0; round <= rounds; round++) {
       const chromium = await startChromium(profile);
       try {
@@ -168,7 +171,7 @@ describe('crash safety', () => {
         // Start the folder, then kill at a random point: in even rounds once a random number of the
         // documents still missing are done, in rounds 3, 7, 11… a random 0–4 s after the job finished
         // (while the index snapshots, written 2 s after a change, and the change-log pruning run),
-        // in the other odd rounds a random 0–3 s after it started.
+        // in the other odd rounds a random time after it started, within the last whole job's length.
         // Once everything is stored, adding the folder again changes nothing: start over, so that
         // every round has a job to kill (a fast machine indexes all the pages within a few rounds).
         let start = `found ${found.length}`;
@@ -180,7 +183,8 @@ describe('crash safety', () => {
         const before = found.length === pages ? 0 : found.length;
         const kind = round % 4 === 3 ? 'after' : round % 2 === 0 ? 'count' : 'time';
         const at = before + random.below(Math.max(1, pages - before));
-        const afterMs = random.below(kind === 'after' ? 4000 : 3000);
+        const afterMs = random.below(kind === 'after' ? 4000 : jobMs);
+        const jobStarted = performance.now();
         await page.setInputFiles('#folder-input', corpus);
         await page.waitForFunction(() => document.body.dataset.state === 'indexing', undefined, {
           timeout: 30_000,
@@ -192,6 +196,7 @@ describe('crash safety', () => {
             kind === 'count' ? at : pages + 1,
             { timeout: 120_000, polling: 20 },
           );
+          if (kind === 'after') jobMs = performance.now() - jobStarted;
         }
         if (kind !== 'count') await new Promise((done) => setTimeout(done, afterMs));
         const stillIndexing = (await page.evaluate(() => document.body.dataset.state)) === 'indexing';
