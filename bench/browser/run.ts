@@ -672,7 +672,7 @@ function report(json: Saved) {
         : []),
       ...(largeShared
         ? [
-            `- **In a SharedWorker** (\`--shared\`: \`createLongship()\`'s default kind, which has no sync access handles: it writes its snapshots' OPFS files through writable streams and reads each as a File, whole, in one call), on a store of the same documents. Of which ${breakdown(largeShared.runs)}. Indexes opened from: ${JSON.stringify(largeShared.runs[0]?.openedFrom)}.${json.largeSharedDate ? ` Measured ${json.largeSharedDate}.` : ''}`,
+            `- **In a SharedWorker** (\`--shared\`: \`createLongship()\`'s default kind, which has no sync access handles: it writes its snapshots' OPFS files through writable streams and reads them as Files: the graph through the File's stream into one reused buffer, the others whole), on a store of the same documents. Of which ${breakdown(largeShared.runs)}. Indexes opened from: ${JSON.stringify(largeShared.runs[0]?.openedFrom)}.${json.largeSharedDate ? ` Measured ${json.largeSharedDate}.` : ''}`,
           ]
         : []),
       `- The ${args.n.toLocaleString('en-US')} documents are synthetic (a 60-word text and a 512-d unit vector near one of 100 cluster centres, bench/store/synthetic.ts) written through a function embedder in commits of 1,000: ${cell(large.build.ms / 1000, 0)} s to write, ${cell(large.build.closeMs / 1000, 1)} s to close (snapshots). Embedding 100k documents with the bundled model would take hours on this machine.`,

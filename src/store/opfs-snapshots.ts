@@ -2,8 +2,11 @@
 // `<name>.<generation>`, in a directory per database. Chromium reads such a file several times
 // faster than IndexedDB Blobs (a 64 MB file in ~0.3 s against ~0.9 s), and a cold open reads every
 // snapshot. A dedicated Worker writes and reads it with a sync access handle, chunk by chunk; a
-// SharedWorker or a page writes it through a writable stream and reads it as a File, whole, in one
-// call (in slices, each costs a round trip: the same 64 MB took ~0.75 s in 4 MB slices).
+// SharedWorker or a page writes it through a writable stream and reads it as a File: whole, in one
+// call, where the bytes are kept as read (in slices, each costs a round trip: the same 64 MB took
+// ~0.75 s in 4 MB slices); through the File's stream into one reused buffer where they are copied
+// into a sink (the graph, onto the WASM heap: 64 MB in 0.24-0.28 s against 0.41-0.47 s read whole,
+// which puts them in fresh memory twice).
 //
 // The header in IndexedDB stays the commit point: the file is written and flushed first, then the
 // header (marked `file`) replaces the previous one in one transaction, then the previous file goes.
@@ -24,12 +27,17 @@ import { checkSnapshotInput, newGeneration, rechunk, SnapshotSummer } from './sn
 import { SNAPSHOT_CHUNK_BYTES, type Snapshot, type SnapshotInput, type SnapshotSink } from './store.js';
 
 /**
- * A file being read: through a sync access handle, chunk by chunk into where the caller wants it; or,
- * where none can be had, its bytes read whole as a File (empty when the size is not the header's).
+ * A file being read: chunk by chunk into where the caller wants it (through a sync access handle, or
+ * a File's stream, front to back: `read` fills `into` unless the file ends); or its bytes read whole
+ * as a File (empty when the size is not the header's).
  */
-type FileReader =
-  | { size: number; read(into: Uint8Array, at: number): number; close(): void }
-  | { size: number; bytes: Uint8Array; close(): void };
+type FileReader = ChunkReader | { size: number; bytes: Uint8Array; close(): void };
+
+export interface ChunkReader {
+  size: number;
+  read(into: Uint8Array, at: number): number | Promise<number>;
+  close(): void;
+}
 
 /**
  * One database's snapshot files.
@@ -135,7 +143,9 @@ export class SnapshotFiles {
     if (!reader) return undefined;
     try {
       const bytes = 'bytes' in reader ? reader.bytes : new Uint8Array(header.byteLength);
-      const ok = readChecked(reader, header, (offset, length) => bytes.subarray(offset, offset + length));
+      const ok = await readChecked(reader, header, (offset, length) =>
+        bytes.subarray(offset, offset + length),
+      );
       return ok ? { name: header.name, seq: header.seq, bytes } : undefined;
     } finally {
       reader.close();
@@ -147,7 +157,7 @@ export class SnapshotFiles {
     header: StoredSnapshotHeader,
     open: (byteLength: number) => S,
   ): Promise<{ seq: number; sink: S } | undefined> {
-    const reader = await this.reader(header);
+    const reader = await this.reader(header, true);
     if (!reader) return undefined;
     try {
       // Made at the first chunk to read into: a File read whole needs none.
@@ -155,7 +165,7 @@ export class SnapshotFiles {
       const sink = open(header.byteLength);
       let ok = false;
       try {
-        ok = readChecked(
+        ok = await readChecked(
           reader,
           header,
           (_offset, length) => {
@@ -213,8 +223,11 @@ export class SnapshotFiles {
     );
   }
 
-  /** A reader of the header's file: a shared sync access handle, else the File; undefined if it is gone. */
-  private async reader(header: StoredSnapshotHeader): Promise<FileReader | undefined> {
+  /**
+   * A reader of the header's file: a shared sync access handle, else the File, read whole or (when
+   * `streamed`, for bytes that are copied on) through its stream; undefined if it is gone.
+   */
+  private async reader(header: StoredSnapshotHeader, streamed = false): Promise<FileReader | undefined> {
     let handle: FileSystemFileHandle;
     try {
       handle = await this.dir.getFileHandle(fileName(header.name, header.generation));
@@ -233,6 +246,7 @@ export class SnapshotFiles {
     }
     try {
       const file = await handle.getFile();
+      if (streamed) return streamReader(file);
       const whole = file.size === header.byteLength;
       const bytes = whole ? new Uint8Array(await file.arrayBuffer()) : new Uint8Array(0);
       return { size: file.size, bytes, close: () => undefined };
@@ -257,12 +271,12 @@ async function* entries(dir: FileSystemDirectoryHandle): AsyncIterable<string> {
  * taken from the bytes read whole), handing each to `onChunk`, and checks length and checksum. A file
  * that cannot be read is false, never thrown; what `onChunk` throws is thrown.
  */
-function readChecked(
+async function readChecked(
   reader: FileReader,
   header: StoredSnapshotHeader,
   target: (offset: number, length: number) => Uint8Array,
   onChunk?: (chunk: Uint8Array, offset: number) => void,
-): boolean {
+): Promise<boolean> {
   if (reader.size !== header.byteLength) return false;
   const sum = newChecksum(header.hash);
   for (let offset = 0; offset < header.byteLength; ) {
@@ -272,7 +286,7 @@ function readChecked(
     else {
       chunk = target(offset, length);
       try {
-        if (reader.read(chunk, offset) !== length) return false;
+        if ((await reader.read(chunk, offset)) !== length) return false;
       } catch {
         return false;
       }
@@ -282,6 +296,99 @@ function readChecked(
     offset += length;
   }
   return sum.value() === header.checksum;
+}
+
+/**
+ * How long a read of a File's stream may take before it is given up for the rest of the file read
+ * whole: Chromium's stream of a snapshot file was seen to stop mid-file, in about one cold open in ten.
+ */
+const STALL_MS = 1_000;
+
+/**
+ * A File read front to back through its stream. A byte stream (Chromium's, Node's) fills one buffer
+ * handed back and forth, so no fresh memory is taken per chunk; another stream's chunks are copied.
+ * A read that fails or stalls (`stallMs`) ends the stream: the rest of the file is read whole.
+ */
+export function streamReader(file: File, stallMs = STALL_MS): ChunkReader {
+  const stream = file.stream();
+  let reader: ReadableStreamBYOBReader | ReadableStreamDefaultReader<Uint8Array>;
+  let byob = true;
+  try {
+    reader = stream.getReader({ mode: 'byob' });
+  } catch {
+    reader = stream.getReader();
+    byob = false;
+  }
+  let spare = new ArrayBuffer(SNAPSHOT_CHUNK_BYTES);
+  /** What the stream gave beyond the buffer it was copied into. */
+  let left: Uint8Array = new Uint8Array(0);
+  let taken = 0;
+  let position = 0;
+  let ended = false;
+
+  /** The stream's next chunk (of up to `max` bytes where it fills a buffer); undefined at its end. */
+  const pull = async (max: number): Promise<Uint8Array | undefined> => {
+    const reading = byob
+      ? (reader as ReadableStreamBYOBReader).read(new Uint8Array(spare, 0, Math.min(max, spare.byteLength)))
+      : (reader as ReadableStreamDefaultReader<Uint8Array>).read();
+    const result = await within(reading, stallMs);
+    if (!result) {
+      ended = true;
+      void reader.cancel().catch(() => undefined);
+      const rest = new Uint8Array(await file.slice(taken).arrayBuffer());
+      taken += rest.length;
+      return rest;
+    }
+    if (result.done || !result.value) return undefined;
+    if (byob) spare = result.value.buffer as ArrayBuffer;
+    taken += result.value.length;
+    return result.value;
+  };
+  /** Up to `max` more bytes of the file; undefined at its end. */
+  const next = async (max: number): Promise<Uint8Array | undefined> => {
+    if (left.length === 0) {
+      if (ended) return undefined;
+      const chunk = await pull(max);
+      if (!chunk?.length) {
+        ended = true;
+        return undefined;
+      }
+      left = chunk;
+    }
+    const piece = left.subarray(0, max);
+    left = left.subarray(piece.length);
+    return piece;
+  };
+  return {
+    size: file.size,
+    async read(into, at) {
+      if (at !== position) return 0;
+      let filled = 0;
+      while (filled < into.length) {
+        const piece = await next(into.length - filled);
+        if (!piece) break;
+        into.set(piece, filled);
+        filled += piece.length;
+      }
+      position += filled;
+      return filled;
+    },
+    close: () => void reader.cancel().catch(() => undefined),
+  };
+}
+
+/** The promise's value, or undefined if it rejects or has not settled within `ms`. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let resolveTimeout!: (value: undefined) => void;
+  const timeout = new Promise<undefined>((resolve) => {
+    resolveTimeout = resolve;
+  });
+  const timer = setTimeout(() => resolveTimeout(undefined), ms);
+  try {
+    return await Promise.race([promise.catch(() => undefined), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

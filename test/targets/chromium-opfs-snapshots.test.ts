@@ -166,7 +166,8 @@ describe('snapshots in OPFS files (Chromium)', () => {
     expect(stored).toMatchObject({ header: { file: true }, chunks: 0 });
     const [written] = await call<string[]>('shared', { op: 'files', db });
     expect(written).toMatch(/^hnsw\.[0-9a-f]{24}$/);
-    // The SharedWorker reads a File whole; the dedicated Worker through a sync access handle.
+    // The SharedWorker reads a File (whole, or through its stream into a sink); the dedicated Worker
+    // through a sync access handle.
     expect(await call('shared', { op: 'read', db, name: 'hnsw', size: SIZE, seed: 8 })).toMatchObject(equal);
     expect(await call('a', { op: 'read', db, name: 'hnsw', size: SIZE, seed: 8 })).toMatchObject(equal);
     await call('a', { op: 'put', db, name: 'hnsw', size: SIZE, seed: 9 });
