@@ -1,20 +1,48 @@
 // Everyone who writes (the context tree, ingestion) writes through this store, so that when a
 // commit resolves, the derived indexes already include it: a search right after a write finds it.
 
-import type { Store } from '../store/store.js';
+import type { Store, WriteBatch } from '../store/store.js';
+
+/** Work on a batch done while its commit is under way, undone if the commit fails. */
+export interface EarlyWork {
+  /** The batch's writes are issued and the commit is under way (Store.commit's `onIssued`). */
+  issued(): void;
+  /** The commit has failed, or has succeeded and `afterCommit` has run. */
+  settled(committed: boolean): void;
+}
 
 /**
  * The same store, whose `commit` waits for `afterCommit(seq)` before it resolves. `afterCommit`
  * must not throw: the batch is committed by then, and the caller must not think otherwise.
+ * `early(batch)`, where given, makes the work that overlaps each commit's wait; none of its
+ * methods may throw.
  *
  * @example
  * const store = catchingUpStore(raw, async () => { await indexes.catchUp(); });
  */
-export function catchingUpStore(store: Store, afterCommit: (seq: number) => Promise<void>): Store {
+export function catchingUpStore(
+  store: Store,
+  afterCommit: (seq: number) => Promise<void>,
+  early?: (batch: WriteBatch) => EarlyWork | undefined,
+): Store {
   return {
-    async commit(batch, signal) {
-      const seq = await store.commit(batch, signal);
-      await afterCommit(seq);
+    async commit(batch, signal, onIssued) {
+      const work = early?.(batch);
+      let seq: number;
+      try {
+        seq = await store.commit(batch, signal, () => {
+          work?.issued();
+          onIssued?.();
+        });
+      } catch (error) {
+        work?.settled(false);
+        throw error;
+      }
+      try {
+        await afterCommit(seq);
+      } finally {
+        work?.settled(true);
+      }
       return seq;
     },
     allocateKeys: (count) => store.allocateKeys(count),

@@ -17,8 +17,10 @@ import type {
   Store,
   VectorRecord,
   VerifyReport,
+  WriteBatch,
 } from '../store/store.js';
-import { catchingUpStore } from './catching-up-store.js';
+import { catchingUpStore, type EarlyWork } from './catching-up-store.js';
+import { type EarlyBatch, EarlyVectors } from './early-vectors.js';
 import { catalogueProblems, lexicalIndexProblems, vectorIndexProblems } from './index-checks.js';
 import { NodeCatalogue, type NodeCatalogueView } from './node-catalogue.js';
 import { postingDoc } from './posting-doc.js';
@@ -153,6 +155,8 @@ class StoreDerivedIndexes implements DerivedIndexes {
   #nodes: NodeCatalogue | undefined;
   /** Kept in step with #vectors: replaced with it, changed with it. */
   #owners = new VectorOwners();
+  /** Vectors in #vectors whose commits are still under way: no owners yet. */
+  readonly #early = new EarlyVectors();
   /** The last change each side includes. */
   readonly #applied: Record<Side, number> = { vector: 0, lexical: 0, nodes: 0 };
   /**
@@ -185,7 +189,11 @@ class StoreDerivedIndexes implements DerivedIndexes {
     this.#delayMs = options.snapshotDelayMs ?? 2000;
     this.#maxDelayMs = options.snapshotMaxDelayMs ?? 30_000;
     this.#afterChanges = options.snapshotAfterChanges ?? 0;
-    this.store = catchingUpStore(options.store, (seq) => this.#afterCommit(seq));
+    this.store = catchingUpStore(
+      options.store,
+      (seq) => this.#afterCommit(seq),
+      (batch) => this.#earlyWork(batch),
+    );
   }
 
   get vectors(): VectorIndex {
@@ -239,8 +247,10 @@ class StoreDerivedIndexes implements DerivedIndexes {
     await this.#save();
   }
 
-  verify(): Promise<VerifyReport> {
+  async verify(): Promise<VerifyReport> {
     this.#live();
+    // Outside the queue: a commit under way settles only after its catch-up, which queues.
+    await this.#early.quiet();
     return this.#exclusive(async () => {
       await this.#catchUpNow();
       const report = await this.#raw.verify();
@@ -290,6 +300,30 @@ class StoreDerivedIndexes implements DerivedIndexes {
     } catch {
       // A failing error handler must not turn a background failure into a foreground one.
     }
+  }
+
+  /**
+   * Puts a batch's vectors into the graph while its commit is under way, so that the inserts and the
+   * wait for the disk overlap; what the catch-up does not claim comes out again when it settles.
+   */
+  #earlyWork(batch: WriteBatch): EarlyWork | undefined {
+    const records = batch.putVectors;
+    if (!records?.length) return undefined;
+    let inserted: EarlyBatch | undefined;
+    return {
+      issued: () => {
+        if (this.#closed || !this.#vectors) return;
+        try {
+          inserted = this.#early.insert(this.#writableVectors(), records);
+        } catch (error) {
+          // Nothing went in early: the catch-up inserts them as ever.
+          this.#report(error);
+        }
+      },
+      settled: () => {
+        if (inserted) this.#early.settle(inserted, this.#vectors);
+      },
+    };
   }
 
   async #afterCommit(seq: number): Promise<void> {
@@ -394,6 +428,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
       this.#vectors?.dispose();
       this.#vectors = index as VectorIndex;
       this.#owners = owners ?? new VectorOwners();
+      this.#early.clear();
     } else if (side === 'lexical') {
       this.#lexical = index as LexicalIndex;
     } else {
@@ -488,11 +523,23 @@ class StoreDerivedIndexes implements DerivedIndexes {
     if (touchedPostings.size > 0) this.#altered.lexical = this.#applied.lexical;
     try {
       const vectorIndex = touchedVectors.size > 0 ? this.#writableVectors() : this.#held().vectors;
+      // Put in while their commit was under way, exactly as committed: only their owners are new.
+      const early = new Map<number, number>();
+      for (const record of vectors) {
+        if (this.#early.claim(record.key, record.vector)) early.set(record.key, record.nodeKey);
+      }
       for (const key of touchedVectors) {
+        if (early.has(key)) continue;
+        this.#early.claim(key);
         if (vectorIndex.contains(key)) vectorIndex.remove(key);
         this.#owners.delete(key);
       }
-      addVectors(vectorIndex, this.#owners, vectors);
+      addVectors(
+        vectorIndex,
+        this.#owners,
+        early.size > 0 ? vectors.filter((record) => !early.has(record.key)) : vectors,
+      );
+      for (const [key, nodeKey] of early) this.#owners.set(key, nodeKey);
       this.#applied.vector = Math.max(this.#applied.vector, reached);
       if (touchedVectors.size > 0) this.#altered.vector = this.#applied.vector;
     } catch (error) {
@@ -568,6 +615,8 @@ class StoreDerivedIndexes implements DerivedIndexes {
   }
 
   async #writeSnapshots(): Promise<void> {
+    // A graph with vectors whose commits are under way must not be kept.
+    await this.#early.quiet();
     const held = this.#held();
     // All are serialized in one synchronous step, each at the seq it includes; the writes that
     // follow run in the store's own transactions, never holding up a commit.

@@ -127,7 +127,7 @@ export class IdbStore implements Store {
     };
   }
 
-  async commit(batch: WriteBatch, signal?: AbortSignal): Promise<number> {
+  async commit(batch: WriteBatch, signal?: AbortSignal, onIssued?: () => void): Promise<number> {
     let written: CommitPlan | undefined;
     const seq = await this.write(
       RECORD_STORES,
@@ -150,6 +150,14 @@ export class IdbStore implements Store {
         fire(tx.objectStore('changes').put(plan.change));
         fire(tx.objectStore('meta').put(plan.state, STATE_KEY));
         written = plan;
+        // Asked for now, the commit starts once these requests are done, not after this thread has
+        // taken each of their answers, while onIssued's work keeps it busy.
+        tx.commit?.();
+        try {
+          onIssued?.();
+        } catch {
+          // The commit is under way: a failing hook must not make it look failed.
+        }
         return plan.change.seq;
       },
       signal,

@@ -224,8 +224,12 @@ export interface Store {
    * Fails with `INVALID_ARGUMENT` (nothing written) when the batch would leave the store
    * inconsistent in a way {@link Store.verify} would report, `DIMENSION_MISMATCH` for a vector
    * of the wrong length, `ABORTED` when `signal` fires before the transaction commits.
+   * `onIssued` runs (at most once, synchronously) when every write of the batch is issued and the
+   * commit is under way but not done: it may still fail. Work that can overlap the wait for the
+   * disk goes there (IdbStore calls it; a store with nothing to wait for need not). What it throws
+   * is ignored.
    */
-  commit(batch: WriteBatch, signal?: AbortSignal): Promise<number>;
+  commit(batch: WriteBatch, signal?: AbortSignal, onIssued?: () => void): Promise<number>;
   /** Reserves `count` consecutive keys and resolves with the first. Keys are never handed out twice. */
   allocateKeys(count: number): Promise<number>;
 

@@ -6,13 +6,14 @@ import { IDBFactory } from 'fake-indexeddb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { type DerivedIndexes, STORE_EXPANSION, snapshotNames } from '../../src/context/derived-indexes.js';
 import type { ContextTree } from '../../src/context/tree.js';
+import { LongshipError } from '../../src/errors.js';
 import { loadUsearch, type UsearchModule } from '../../src/index/usearch-module.js';
 import { MemoryData } from '../../src/store/memory-data.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
-import type { Store } from '../../src/store/store.js';
+import type { Store, WriteBatch } from '../../src/store/store.js';
 import { idbHarness, type StoreHarness } from '../store/harness.js';
 import { node } from '../store/records.js';
-import { embedderInfo, hashEmbedder, openParts } from './fixtures.js';
+import { embedderInfo, expectCode, hashEmbedder, openParts } from './fixtures.js';
 
 let usearch: UsearchModule;
 beforeAll(async () => {
@@ -464,6 +465,131 @@ describe('catching up on a commit', () => {
     expect(indexes.lexical.search('egret').map((hit) => hit.key)).toEqual([key + 2]);
     expect((await indexes.verify()).problems).toEqual([]);
     await indexes.close();
+  });
+});
+
+/**
+ * A memory store whose commits report their writes issued (as IdbStore does), then wait for the
+ * test to let them go, committing or failing.
+ */
+function gatedStore(raw: Store) {
+  let release: ((commit: boolean) => void) | undefined;
+  let issued: (() => void) | undefined;
+  const gated = new Proxy(raw, {
+    get(target, property) {
+      const value = Reflect.get(target, property);
+      if (property !== 'commit') return typeof value === 'function' ? value.bind(target) : value;
+      return async (batch: WriteBatch, signal?: AbortSignal, onIssued?: () => void) => {
+        if (!release) return target.commit(batch, signal, onIssued);
+        onIssued?.();
+        const commit = await new Promise<boolean>((resolve) => {
+          release = resolve;
+          issued?.();
+        });
+        if (!commit) throw new LongshipError('QUOTA_EXCEEDED', 'the disk is full');
+        return target.commit(batch, signal);
+      };
+    },
+  });
+  return {
+    store: gated,
+    /** The next commit waits; resolves once it has issued its writes. */
+    hold: () =>
+      new Promise<void>((resolve) => {
+        release = () => {};
+        issued = resolve;
+      }),
+    let: (commit: boolean) => {
+      const go = release!;
+      release = undefined;
+      go(commit);
+    },
+  };
+}
+
+describe('a commit under way', () => {
+  const vectorNote = async (uri: string, nodeKey: number, vectorKey: number, body: string) => ({
+    putNodes: [node(uri, nodeKey, { l0: body })],
+    putPostings: [{ key: nodeKey, body }],
+    putVectors: [{ key: vectorKey, nodeKey, chunk: 0, vector: (await hashEmbedder.embed([body]))[0]! }],
+  });
+
+  it('has its vectors in the graph already, without owners, which it gets once committed', async () => {
+    const raw = await openMemoryStore({ embedder: embedderInfo });
+    const gate = gatedStore(raw);
+    const { tree, indexes } = await openParts(gate.store, usearch);
+    await populate(tree, 0, 8);
+    const size = indexes.vectors.size;
+    const key = await raw.allocateKeys(2);
+    const held = gate.hold();
+    const committing = indexes.store.commit(await vectorNote(`${R}/early.md`, key, key + 1, 'heron marsh'));
+    await held;
+    expect(indexes.vectors.contains(key + 1)).toBe(true);
+    expect(indexes.nodeOfVector(key + 1)).toBeUndefined();
+    gate.let(true);
+    await committing;
+    expect(indexes.nodeOfVector(key + 1)).toBe(key);
+    expect(indexes.vectors.size).toBe(size + 1);
+    const [query] = await hashEmbedder.embed(['heron marsh']);
+    expect(indexes.vectors.search(query!, 1)[0]!.key).toBe(key + 1);
+    expect((await indexes.verify()).problems).toEqual([]);
+    await indexes.close();
+  });
+
+  it('that fails takes its vectors out again, and a snapshot waits for it', async () => {
+    const data = new MemoryData();
+    const raw = await openMemoryStore({ embedder: embedderInfo, data });
+    const gate = gatedStore(raw);
+    const { tree, indexes } = await openParts(gate.store, usearch);
+    await populate(tree, 0, 8);
+    const size = indexes.vectors.size;
+    const key = await raw.allocateKeys(2);
+    const held = gate.hold();
+    const committing = indexes.store.commit(await vectorNote(`${R}/lost.md`, key, key + 1, 'heron marsh'));
+    await held;
+    expect(indexes.vectors.contains(key + 1)).toBe(true);
+    let flushed = false;
+    const flushing = indexes.flush().then(() => {
+      flushed = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(flushed).toBe(false);
+    gate.let(false);
+    await expectCode(committing, 'QUOTA_EXCEEDED');
+    await flushing;
+    expect(indexes.vectors.contains(key + 1)).toBe(false);
+    expect(indexes.vectors.size).toBe(size);
+    expect((await indexes.verify()).problems).toEqual([]);
+    await indexes.close();
+
+    // The snapshot was taken without it: the reopened graph has no vector the store lacks.
+    const reopened = await openParts(await openMemoryStore({ embedder: embedderInfo, data }), usearch);
+    expect(reopened.indexes.openedFrom.vector).toBe('snapshot');
+    expect(reopened.indexes.vectors.contains(key + 1)).toBe(false);
+    expect((await reopened.indexes.verify()).problems).toEqual([]);
+    await reopened.indexes.close();
+  });
+
+  it('that a closing of the indexes overtakes leaves no vector behind in the closing snapshot', async () => {
+    const data = new MemoryData();
+    const raw = await openMemoryStore({ embedder: embedderInfo, data });
+    const gate = gatedStore(raw);
+    const { tree, indexes } = await openParts(gate.store, usearch);
+    await populate(tree, 0, 8);
+    const key = await raw.allocateKeys(2);
+    const held = gate.hold();
+    const committing = indexes.store.commit(await vectorNote(`${R}/late.md`, key, key + 1, 'heron marsh'));
+    await held;
+    const closing = indexes.close();
+    gate.let(true);
+    await committing;
+    await closing;
+    // Committed, but after the indexes stopped applying commits: the reopen replays it.
+    const reopened = await openParts(await openMemoryStore({ embedder: embedderInfo, data }), usearch);
+    expect(reopened.indexes.openedFrom.vector).toBe('snapshot');
+    expect(reopened.indexes.nodeOfVector(key + 1)).toBe(key);
+    expect((await reopened.indexes.verify()).problems).toEqual([]);
+    await reopened.indexes.close();
   });
 });
 

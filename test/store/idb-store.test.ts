@@ -93,6 +93,39 @@ describe('IdbStore', () => {
     await again.close();
   });
 
+  it('tells onIssued once a commit is under way, not for a batch it refuses; a hook that throws fails nothing', async () => {
+    const harness = idbHarness(new IDBFactory(), 'issued');
+    const store = await harness.open({ embedder: EMBEDDER });
+    const k = await store.allocateKeys(6);
+    const events: string[] = [];
+    const batch = withContent(dir('viking://resources', k), [k + 1]);
+    const committing = store.commit(batch, undefined, () => events.push('issued'));
+    const committed = committing.then(() => events.push('committed'));
+    await committed;
+    expect(events).toEqual(['issued', 'committed']);
+
+    // A vector of the wrong length is refused while planning: nothing was issued.
+    const wrong = withContent(dir('viking://resources/b', k + 2), []);
+    wrong.putVectors.push({ key: k + 3, nodeKey: k + 2, chunk: 0, vector: new Float32Array(3) });
+    expect(await codeOf(store.commit(wrong, undefined, () => events.push('wrongly issued')))).toBe(
+      'DIMENSION_MISMATCH',
+    );
+    expect(events).not.toContain('wrongly issued');
+
+    const first = await committing;
+    const seq = await store.commit(
+      withContent(dir('viking://resources/c', k + 4), [k + 5]),
+      undefined,
+      () => {
+        throw new Error('the hook broke');
+      },
+    );
+    expect(seq).toBe(first + 1);
+    expect((await store.node('viking://resources/c'))?.key).toBe(k + 4);
+    expect((await store.verify()).ok).toBe(true);
+    await store.close();
+  });
+
   it('uses the store schema version as the database version', async () => {
     expect(IDB_SCHEMA_VERSION).toBe(STORE_SCHEMA_VERSION);
     const store = await idbHarness().open();
