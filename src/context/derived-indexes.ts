@@ -329,7 +329,10 @@ class StoreDerivedIndexes implements DerivedIndexes {
   async #afterCommit(seq: number): Promise<void> {
     if (this.#closed) return;
     try {
-      if (this.appliedSeq < seq) await this.catchUp();
+      if (this.appliedSeq < seq) {
+        this.#live();
+        await this.#exclusive(() => this.#catchUpNow(seq));
+      }
     } catch (error) {
       // The batch is committed whatever happens here; the next catch-up replays it.
       this.#report(error);
@@ -469,9 +472,11 @@ class StoreDerivedIndexes implements DerivedIndexes {
     this.#rebuilt.add(side);
   }
 
-  async #catchUpNow(): Promise<number> {
+  /** `committed`: the seq of a commit just made through this.store, which is then the last to apply. */
+  async #catchUpNow(committed?: number): Promise<number> {
     const from = this.appliedSeq;
-    const { seq: last } = await this.#raw.meta();
+    // Our own commit right after the last one applied: no need to ask the store how far it is.
+    const last = committed === from + 1 ? committed : (await this.#raw.meta()).seq;
     if (last <= from) return from;
     // One commit behind, and it was ours: its records are at hand, with no need to read them back.
     const own = last === from + 1 ? this.#raw.committed?.(last) : undefined;
