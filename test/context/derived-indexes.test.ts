@@ -461,7 +461,9 @@ describe('catching up on a commit', () => {
     const other = await openMemoryStore({ embedder: embedderInfo, data });
     await other.commit(await note(`${R}/other.md`, key + 2, key + 3, 'egret shore'));
     await indexes.catchUp();
-    expect(reads).toEqual(expect.arrayContaining(['meta', 'changesSince', 'vectors', 'posting', 'nodeByKey']));
+    expect(reads).toEqual(
+      expect.arrayContaining(['meta', 'changesSince', 'vectors', 'posting', 'nodeByKey']),
+    );
     expect(indexes.lexical.search('egret').map((hit) => hit.key)).toEqual([key + 2]);
     expect((await indexes.verify()).problems).toEqual([]);
     await indexes.close();
