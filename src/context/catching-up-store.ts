@@ -8,7 +8,7 @@ export interface EarlyWork {
   /** The batch's writes are issued and the commit is under way (Store.commit's `onIssued`). */
   issued(): void;
   /** The commit has failed, or has succeeded and `afterCommit` has run. */
-  settled(committed: boolean): void;
+  settled(): void;
 }
 
 /**
@@ -35,13 +35,13 @@ export function catchingUpStore(
           onIssued?.();
         });
       } catch (error) {
-        work?.settled(false);
+        work?.settled();
         throw error;
       }
       try {
         await afterCommit(seq);
       } finally {
-        work?.settled(true);
+        work?.settled();
       }
       return seq;
     },

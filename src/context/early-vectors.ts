@@ -1,6 +1,6 @@
 // Vectors put into the graph while their commit is still on its way to disk. In Chromium the wait
 // for a commit (durable, flushed) and the graph's inserts took about as long as each other, one after
-// the other; done at once, a document costs the store and index ~20 % less. Until the commit is
+// the other; done at once, a document costs the store and index ~10-20 % less. Until the commit is
 // done such a vector has no owner, so a search skips it; the catch-up that applies the commit keeps
 // it rather than inserting it again, and a commit that fails (or is not applied: the indexes were
 // closed) takes it out again.

@@ -5,7 +5,7 @@
 // SharedWorker or a page writes it through a writable stream and reads it as a File: whole, in one
 // call, where the bytes are kept as read (in slices, each costs a round trip: the same 64 MB took
 // ~0.75 s in 4 MB slices); through the File's stream into one reused buffer where they are copied
-// into a sink (the graph, onto the WASM heap: 64 MB in 0.24-0.28 s against 0.41-0.47 s read whole,
+// into a sink (the graph, onto the WASM heap: 64 MB in 0.21-0.28 s against 0.41-0.47 s read whole,
 // which puts them in fresh memory twice).
 //
 // The header in IndexedDB stays the commit point: the file is written and flushed first, then the
@@ -300,7 +300,7 @@ async function readChecked(
 
 /**
  * How long a read of a File's stream may take before it is given up for the rest of the file read
- * whole: Chromium's stream of a snapshot file was seen to stop mid-file, in about one cold open in ten.
+ * whole: Chromium's stream of a snapshot file was seen to stop mid-file (in 2 of ~12 cold opens).
  */
 const STALL_MS = 1_000;
 
