@@ -510,45 +510,42 @@ function gatedStore(raw: Store) {
 }
 
 describe('a commit under way', () => {
-  const vectorNote = async (uri: string, nodeKey: number, vectorKey: number, body: string) => ({
-    putNodes: [node(uri, nodeKey, { l0: body })],
-    putPostings: [{ key: nodeKey, body }],
-    putVectors: [{ key: vectorKey, nodeKey, chunk: 0, vector: (await hashEmbedder.embed([body]))[0]! }],
-  });
-
-  it('has its vectors in the graph already, without owners, which it gets once committed', async () => {
-    const raw = await openMemoryStore({ embedder: embedderInfo });
-    const gate = gatedStore(raw);
-    const { tree, indexes } = await openParts(gate.store, usearch);
-    await populate(tree, 0, 8);
-    const size = indexes.vectors.size;
-    const key = await raw.allocateKeys(2);
-    const held = gate.hold();
-    const committing = indexes.store.commit(await vectorNote(`${R}/early.md`, key, key + 1, 'heron marsh'));
-    await held;
-    expect(indexes.vectors.contains(key + 1)).toBe(true);
-    expect(indexes.nodeOfVector(key + 1)).toBeUndefined();
-    gate.let(true);
-    await committing;
-    expect(indexes.nodeOfVector(key + 1)).toBe(key);
-    expect(indexes.vectors.size).toBe(size + 1);
-    const [query] = await hashEmbedder.embed(['heron marsh']);
-    expect(indexes.vectors.search(query!, 1)[0]!.key).toBe(key + 1);
-    expect((await indexes.verify()).problems).toEqual([]);
-    await indexes.close();
-  });
-
-  it('that fails takes its vectors out again, and a snapshot waits for it', async () => {
-    const data = new MemoryData();
+  /** Indexes over a gated memory store with a few notes, and a note's commit held once it is issued. */
+  async function underWay(data: MemoryData, name: string) {
     const raw = await openMemoryStore({ embedder: embedderInfo, data });
     const gate = gatedStore(raw);
     const { tree, indexes } = await openParts(gate.store, usearch);
     await populate(tree, 0, 8);
     const size = indexes.vectors.size;
     const key = await raw.allocateKeys(2);
+    const body = 'heron marsh';
+    const vector = (await hashEmbedder.embed([body]))[0]!;
     const held = gate.hold();
-    const committing = indexes.store.commit(await vectorNote(`${R}/lost.md`, key, key + 1, 'heron marsh'));
+    const committing = indexes.store.commit({
+      putNodes: [node(`${R}/${name}.md`, key, { l0: body })],
+      putPostings: [{ key, body }],
+      putVectors: [{ key: key + 1, nodeKey: key, chunk: 0, vector }],
+    });
     await held;
+    return { gate, indexes, size, key, vector, committing };
+  }
+
+  it('has its vectors in the graph already, without owners, which it gets once committed', async () => {
+    const { gate, indexes, size, key, vector, committing } = await underWay(new MemoryData(), 'early');
+    expect(indexes.vectors.contains(key + 1)).toBe(true);
+    expect(indexes.nodeOfVector(key + 1)).toBeUndefined();
+    gate.let(true);
+    await committing;
+    expect(indexes.nodeOfVector(key + 1)).toBe(key);
+    expect(indexes.vectors.size).toBe(size + 1);
+    expect(indexes.vectors.search(vector, 1)[0]!.key).toBe(key + 1);
+    expect((await indexes.verify()).problems).toEqual([]);
+    await indexes.close();
+  });
+
+  it('that fails takes its vectors out again, and a snapshot waits for it', async () => {
+    const data = new MemoryData();
+    const { gate, indexes, size, key, committing } = await underWay(data, 'lost');
     expect(indexes.vectors.contains(key + 1)).toBe(true);
     let flushed = false;
     const flushing = indexes.flush().then(() => {
@@ -574,14 +571,7 @@ describe('a commit under way', () => {
 
   it('that a closing of the indexes overtakes leaves no vector behind in the closing snapshot', async () => {
     const data = new MemoryData();
-    const raw = await openMemoryStore({ embedder: embedderInfo, data });
-    const gate = gatedStore(raw);
-    const { tree, indexes } = await openParts(gate.store, usearch);
-    await populate(tree, 0, 8);
-    const key = await raw.allocateKeys(2);
-    const held = gate.hold();
-    const committing = indexes.store.commit(await vectorNote(`${R}/late.md`, key, key + 1, 'heron marsh'));
-    await held;
+    const { gate, indexes, key, committing } = await underWay(data, 'late');
     const closing = indexes.close();
     gate.let(true);
     await committing;
