@@ -180,6 +180,14 @@ describe('snapshots in OPFS files (Chromium)', () => {
     expect(await call('a', { op: 'read', db, name: 'hnsw', size: 77, seed: 10 })).toMatchObject(equal);
   });
 
+  it('reads the rest of a file whole in a SharedWorker when the File stream stops mid-file', async () => {
+    const db = 'opfs-stall';
+    await call('shared', { op: 'put', db, name: 'hnsw', size: SIZE, seed: 11 });
+    const read = { op: 'read', db, name: 'hnsw', size: SIZE, seed: 11 } as const;
+    expect(await call('shared', { ...read, stallAfter: 100_000 })).toMatchObject(equal);
+    expect(await call('shared', { ...read, stallAfter: 0 })).toMatchObject(equal);
+  });
+
   it("keeps IndexedDB Blobs in a dedicated Worker with snapshotFiles: false, and 'auto' moves them", async () => {
     const db = 'opfs-legacy';
     await call('a', { op: 'put', db, name: 'nodes', size: SIZE, seed: 11, files: false });

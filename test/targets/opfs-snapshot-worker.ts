@@ -7,7 +7,15 @@ import { newGeneration } from '../../src/store/snapshot-format.js';
 
 export type OpfsRequest =
   | { op: 'put'; db: string; name: string; size: number; seed: number; files?: 'auto' | false }
-  | { op: 'read'; db: string; name: string; size: number; seed: number }
+  | {
+      op: 'read';
+      db: string;
+      name: string;
+      size: number;
+      seed: number;
+      /** Files' streams give this many bytes, then none, as Chromium's was once seen to. */
+      stallAfter?: number;
+    }
   | { op: 'putFailing'; db: string; name: string }
   | { op: 'files'; db: string }
   | { op: 'header'; db: string; name: string }
@@ -34,6 +42,22 @@ function expected(size: number, seed: number): Uint8Array {
 function* pieces(bytes: Uint8Array): Iterable<Uint8Array> {
   const piece = 1024 * 1024 + 7;
   for (let at = 0; at < bytes.length; at += piece) yield bytes.subarray(at, at + piece);
+}
+
+/** A File's stream that gives its first `after` bytes and then never another. */
+function stalling(after: number): File['stream'] {
+  return function (this: File) {
+    const head = this.slice(0, after);
+    let given = false;
+    return new ReadableStream({
+      type: 'bytes',
+      async pull(controller) {
+        if (given) return new Promise<void>(() => {});
+        given = true;
+        controller.enqueue(new Uint8Array(await head.arrayBuffer()));
+      },
+    }) as ReturnType<File['stream']>;
+  };
 }
 
 const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -133,6 +157,8 @@ async function handle(request: OpfsRequest): Promise<unknown> {
     case 'read': {
       const want = expected(request.size, request.seed);
       const s = await store(request.db);
+      const stream = File.prototype.stream;
+      if (request.stallAfter !== undefined) File.prototype.stream = stalling(request.stallAfter);
       try {
         const whole = await s.snapshot(request.name);
         let disposed = false;
@@ -157,6 +183,7 @@ async function handle(request: OpfsRequest): Promise<unknown> {
           verify: (await s.verify()).ok,
         };
       } finally {
+        File.prototype.stream = stream;
         await s.close();
       }
     }
