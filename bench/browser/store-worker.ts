@@ -9,6 +9,7 @@ import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { openLongship } from '../../src/engine.js';
 import { defaultIndexedDB } from '../../src/env/indexeddb.js';
 import { LongshipError } from '../../src/errors.js';
+import { nodesPerEmbedCall } from '../../src/ingest/ingest.js';
 import { keyPool } from '../../src/ingest/write-batch.js';
 import { openIdbStore } from '../../src/store/idb-open.js';
 import type { WriteBatch } from '../../src/store/store.js';
@@ -62,9 +63,9 @@ export type StoreWorkerAnswer =
   | { op: 'copy'; mb: number }
   | {
       op: 'ingest';
-      /** Documents (node, vector, posting) committed 32 at a time into the n-document store, indexed. */
+      /** Documents (node, vector, posting) committed as ingestion commits them into the n-document store, indexed. */
       storeIndexMsPerDoc: number;
-      /** The first writes after the open, before those (a directory, then 32 documents): the indexes made writable once. */
+      /** The first writes after the open, before those (a directory, then one commit of documents): the indexes made writable once. */
       firstCommitMs: number;
       /** The bundled model in this worker (WASM, one thread), loaded first, in batches of 32. */
       embedMsPerDoc: number;
@@ -93,7 +94,7 @@ let reply = (message: StoreWorkerAnswer) => scope.postMessage(message);
 
 const dir = 'viking://resources/bench';
 /** Documents per commit when timing ingestion: one embedding call's worth (src/ingest). */
-const PER_COMMIT = 32;
+const PER_COMMIT = nodesPerEmbedCall;
 /** Rounds of the model, and of the store + index, within one run: the median of each is compared. */
 const ROUNDS = 3;
 
@@ -269,7 +270,7 @@ function headersInFiles(name: string): Promise<Set<string>> {
 
 /**
  * What the store and index add to embedding, at the store's size, two ways. First, the store alone:
- * `docs` documents committed 32 at a time (one embedding call's worth, as ingestion commits) into a
+ * `docs` documents committed one embedding call's worth at a time (as ingestion commits) into a
  * directory of their own, each commit indexed, against the bundled model embedding the same texts.
  * Then end to end: `addResource()` of `docs` one-chunk notes with the bundled model (behind the
  * store's embedder id), against the model alone on exactly the batches ingestion asked it for. The

@@ -16,6 +16,7 @@ import { VectorOwners } from '../../src/context/vector-owners.js';
 import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { loadVectorIndex } from '../../src/index/usearch-index.js';
 import { loadUsearch, type UsearchModule } from '../../src/index/usearch-module.js';
+import { nodesPerEmbedCall } from '../../src/ingest/ingest.js';
 import { keyPool } from '../../src/ingest/write-batch.js';
 import { loadLexicalIndex } from '../../src/lexical/bm25-index.js';
 import { loadScope } from '../../src/retrieve/scope.js';
@@ -109,7 +110,7 @@ const EMBEDDER = { id: 'bench/clustered', dimensions: args.dims };
 const ROOT = 'viking://resources';
 /** Documents written the way ingestion writes them, after the n: in commits of one embedding call's worth. */
 const INGEST_DOCS = 256;
-const DOCS_PER_INGEST_COMMIT = 32;
+const DOCS_PER_INGEST_COMMIT = nodesPerEmbedCall;
 /**
  * Rounds of INGEST_DOCS, each timed apart; the figure is their median. One round of 256 met a
  * collection, or the postings' doubling (at 100k a copy of ~30 MB), often enough to swing between
@@ -171,7 +172,7 @@ async function benchRuntime(runtime: string, usearch: UsearchModule, embedMsPerD
   });
   log(`  loaded in ${(loadMs / 1000).toFixed(1)} s (${((n / loadMs) * 1000).toFixed(0)} docs/s)`);
 
-  // What ingestion does: one commit per embedding call (32 one-chunk documents), into an index of n.
+  // What ingestion does: one commit per embedding call (64 one-chunk documents), into an index of n.
   // Each round's batches are drawn before it is timed: the store and index are what is measured.
   const ingestRounds: number[] = [];
   for (let round = 0; round < INGEST_ROUNDS; round++) {

@@ -142,7 +142,7 @@ export function note(topic: string, sentences = 4): string {
   return `# ${topic}\n\n${prose(topic, sentences)}\n`;
 }
 
-/** A folder of `count` one-node notes: more than one embedding call's worth when over 32. */
+/** A folder of `count` one-node notes: more than one embedding call's worth when over nodesPerEmbedCall. */
 export function notes(count: number): { path: string; content: string }[] {
   return Array.from({ length: count }, (_, i) => ({ path: `note-${i}.md`, content: note(`topic ${i}`) }));
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bundledModel } from '../../src/embed/bundled-model.js';
 import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
-import { createIngestor, type Ingestor } from '../../src/ingest/ingest.js';
+import { createIngestor, type Ingestor, nodesPerEmbedCall } from '../../src/ingest/ingest.js';
 import type { Store } from '../../src/store/store.js';
 import { prose, rejectsWith } from './fixtures.js';
 import {
@@ -277,7 +277,7 @@ describe.each(stores)('ingestion into a %s', (_, open) => {
     const store = hookedStore(base, undefined, (commit) => commit === 1 && controller.abort('stop'));
     const { embedder } = hashEmbedder();
     const ingestor = createIngestor({ store, embedder });
-    const folder = notes(40);
+    const folder = notes(nodesPerEmbedCall + 8);
     const done: string[] = [];
     const error = await rejectsWith(
       () =>
@@ -309,7 +309,7 @@ describe.each(stores)('ingestion into a %s', (_, open) => {
     const base = await open();
     const { embedder } = hashEmbedder();
     const ingestor = createIngestor({ store: quotaStore(base, (n) => n === 2), embedder });
-    const folder = notes(40);
+    const folder = notes(nodesPerEmbedCall + 8);
     const error = await rejectsWith(() => ingestor.addResource(folder, { target: docs }), 'QUOTA_EXCEEDED');
     expect(error.cause).toBeInstanceOf(Error);
     // The first embedding call's documents were committed; the second's commit failed whole.

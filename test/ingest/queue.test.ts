@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { LongshipError } from '../../src/errors.js';
-import { createIngestor, type Ingestor, type IngestResult } from '../../src/ingest/ingest.js';
+import {
+  createIngestor,
+  type Ingestor,
+  type IngestResult,
+  nodesPerEmbedCall,
+} from '../../src/ingest/ingest.js';
 import { createIngestQueue, type QueueProgress } from '../../src/ingest/queue.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -164,7 +169,7 @@ describe('createIngestQueue', () => {
     );
     queue = setupResult.queue;
     const { store } = setupResult;
-    const folder = notes(40);
+    const folder = notes(nodesPerEmbedCall + 8);
     const running = queue.enqueue({ kind: 'resource', input: folder, options: { name: 'f' } });
     const waiting = queue.enqueue(resource('later'));
     const after = queue.enqueue(resource('after'));
