@@ -8,6 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from '../lib/args.js';
 import { datasetFor, defaultCacheDir } from '../lib/dataset.js';
+import { measureFreshWrites } from '../lib/fresh-memory.js';
 import { measureMachine } from '../lib/machine.js';
 import { shippedSizes } from '../lib/sizes.js';
 import type { ChildMessage, ChildTask } from './child.js';
@@ -41,6 +42,12 @@ const machine = measureMachine();
 log(
   `machine: ${machine.cores} × ${machine.cpu}, ${machine.memoryGb.toFixed(0)} GB, load average ${machine.loadAverage.toFixed(2)}; ` +
     `first write to fresh memory ${machine.firstTouchMsPerMb.toFixed(2)} ms/MB, second ${machine.secondTouchMsPerMb.toFixed(3)} ms/MB`,
+);
+// The floor under a load of the f32 index into a fresh heap: writing its vectors' bytes at all.
+const freshWrites = await measureFreshWrites((args.n * args.dims * 4) / 1024 ** 2);
+log(
+  `writing the f32 vectors' ${freshWrites.mb.toFixed(0)} MB into fresh memory: ${freshWrites.oneThreadMs.toFixed(0)} ms ` +
+    `on one thread, ${freshWrites.twoThreadsMs.toFixed(0)} ms on two (medians of ${freshWrites.rounds})`,
 );
 const data = datasetFor(args, [args.n, ...args.engines.map(sizeOf)], log);
 
@@ -95,6 +102,7 @@ const context: ReportContext = {
   totalSeconds,
   sizes,
   machine,
+  freshWrites,
   revision,
   date,
 };
