@@ -22,6 +22,7 @@ import type {
 import { catchingUpStore, type EarlyWork } from './catching-up-store.js';
 import { type EarlyBatch, EarlyVectors } from './early-vectors.js';
 import { catalogueProblems, lexicalIndexProblems, vectorIndexProblems } from './index-checks.js';
+import { LexicalSnapshotSink } from './lexical-snapshot-sink.js';
 import { NodeCatalogue, type NodeCatalogueView } from './node-catalogue.js';
 import { postingDoc } from './posting-doc.js';
 import { VectorOwners } from './vector-owners.js';
@@ -152,6 +153,8 @@ class StoreDerivedIndexes implements DerivedIndexes {
   readonly #rebuilt = new Set<Side>();
   #vectors: VectorIndex | undefined;
   #lexical: LexicalIndex | undefined;
+  /** The file the loaded BM25 index reads its postings from, until it has read them all. */
+  #lexicalFile: LexicalSnapshotSink | undefined;
   #nodes: NodeCatalogue | undefined;
   /** Kept in step with #vectors: replaced with it, changed with it. */
   #owners = new VectorOwners();
@@ -394,13 +397,28 @@ class StoreDerivedIndexes implements DerivedIndexes {
       this.#replace('vector', index, owners);
       return { seq: graph.seq };
     }
+    if (side === 'lexical') {
+      const read = await this.#raw.snapshotInto(
+        snapshotNames.lexical,
+        (length, ranged) => new LexicalSnapshotSink(length, ranged),
+      );
+      if (!read) return undefined;
+      const { sink } = read;
+      const { k1, b } = this.#options.lexicalIndex ?? {};
+      let index: LexicalIndex;
+      try {
+        // The store checked the bytes against the checksum it took when they were written.
+        index = loadLexicalIndex(sink.bytes, { k1, b, verified: true, postings: sink.postings() });
+      } catch (error) {
+        sink.dispose();
+        throw error;
+      }
+      this.#replace('lexical', index, sink);
+      return { seq: read.seq };
+    }
     const snapshot = await this.#raw.snapshot(snapshotNames[side]);
     if (!snapshot) return undefined;
-    if (side === 'lexical') {
-      const { k1, b } = this.#options.lexicalIndex ?? {};
-      // The store checked the bytes against the checksum it took when they were written.
-      this.#replace('lexical', loadLexicalIndex(snapshot.bytes, { k1, b, verified: true }));
-    } else {
+    {
       const { catalogue, readBack } = NodeCatalogue.load(snapshot.bytes);
       // The few nodes whose metadata JSON could not carry come from the store as they are now.
       for (const key of readBack) {
@@ -424,16 +442,23 @@ class StoreDerivedIndexes implements DerivedIndexes {
   }
 
   #replace(side: 'vector', index: VectorIndex, owners: VectorOwners): void;
-  #replace(side: 'lexical', index: LexicalIndex): void;
+  /** `file`: what the index reads its postings from later, let go when the index is. */
+  #replace(side: 'lexical', index: LexicalIndex, file?: LexicalSnapshotSink): void;
   #replace(side: 'nodes', catalogue: NodeCatalogue): void;
-  #replace(side: Side, index: VectorIndex | LexicalIndex | NodeCatalogue, owners?: VectorOwners): void {
+  #replace(
+    side: Side,
+    index: VectorIndex | LexicalIndex | NodeCatalogue,
+    beside?: VectorOwners | LexicalSnapshotSink,
+  ): void {
     if (side === 'vector') {
       this.#vectors?.dispose();
       this.#vectors = index as VectorIndex;
-      this.#owners = owners ?? new VectorOwners();
+      this.#owners = (beside as VectorOwners | undefined) ?? new VectorOwners();
       this.#early.clear();
     } else if (side === 'lexical') {
+      this.#lexicalFile?.dispose();
       this.#lexical = index as LexicalIndex;
+      this.#lexicalFile = beside as LexicalSnapshotSink | undefined;
     } else {
       this.#nodes = index as NodeCatalogue;
     }
@@ -660,6 +685,8 @@ class StoreDerivedIndexes implements DerivedIndexes {
     clearTimeout(this.#timer);
     this.#vectors?.dispose();
     this.#vectors = undefined;
+    this.#lexicalFile?.dispose();
+    this.#lexicalFile = undefined;
     this.#lexical = undefined;
     this.#nodes = undefined;
   }

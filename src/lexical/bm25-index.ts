@@ -1,7 +1,7 @@
 import { LongshipError } from '../errors.js';
 import { analyze, analyzeToken, tokenize } from './analyzer.js';
 import { type Bm25Settings, DEFAULT_WEIGHTS, FIELDS, settingsFrom, weightScale } from './bm25-settings.js';
-import { type Bm25Snapshot, decodeSnapshot, encodeSnapshot } from './bm25-snapshot.js';
+import { type Bm25Snapshot, decodeSnapshot, encodeSnapshot, postingsSection } from './bm25-snapshot.js';
 import type {
   LexicalDoc,
   LexicalHit,
@@ -14,6 +14,7 @@ import { grown, PostingArena, packedLayout, RUNS } from './posting-arena.js';
 import { TermDictionary } from './term-dictionary.js';
 import { boundedEditDistance, lowerBound } from './term-match.js';
 import { topHits } from './top-hits.js';
+import { UnreadPostings } from './unread-postings.js';
 
 const DEFAULT_LIMIT = 10;
 const MAX_FREQUENCY = 0xffffffff;
@@ -43,6 +44,8 @@ export class Bm25Index implements LexicalIndex {
 
   #terms = TermDictionary.of();
   #postings = new PostingArena();
+  /** The loaded snapshot's lists not read yet (LexicalLoadOptions.postings); undefined once all are. */
+  #unread: UnreadPostings | undefined;
   /** Live documents per term (postings may still hold removed ones). */
   #df = new Uint32Array(256);
   /** Term ids in term order, for prefix and fuzzy matching; built when first needed. */
@@ -81,12 +84,25 @@ export class Bm25Index implements LexicalIndex {
 
   static load(bytes: Uint8Array, options: LexicalLoadOptions = {}): Bm25Index {
     const verified = options.verified ?? false;
+    const { postings } = options;
+    if (postings && !verified) {
+      throw new LongshipError(
+        'INVALID_ARGUMENT',
+        'Postings read later need verified bytes (verified: true).',
+      );
+    }
     const snapshot = decodeSnapshot(bytes, { verified });
     const built = snapshot.settings;
     const index = new Bm25Index(
       settingsFrom({ k1: options.k1 ?? built.k1, b: options.b ?? built.b }, built.fieldWeights),
     );
     index.#restore(snapshot, verified);
+    if (postings) {
+      // decodeSnapshot has checked the header this section is found from.
+      const { start } = postingsSection(bytes, bytes.length)!;
+      const step = snapshot.slotBits > 0 ? 1 : 2;
+      index.#unread = new UnreadPostings(postings, snapshot.postings, start, step, snapshot.offsets);
+    }
     return index;
   }
 
@@ -145,6 +161,7 @@ export class Bm25Index implements LexicalIndex {
     if (limit === 0 || this.#totalLength === 0) return [];
     const weights = this.#queryWeights(query, options.prefix ?? false, fuzzy);
     if (weights.size === 0) return [];
+    if (this.#unread) for (const term of weights.keys()) this.#unread.need(term);
 
     const { k1, b } = this.#settings;
     const scores = this.#scores;
@@ -185,6 +202,7 @@ export class Bm25Index implements LexicalIndex {
   }
 
   serialize(): Uint8Array {
+    this.#readAll();
     if (this.#dead > 0) this.#compact();
     const { offsets, postings } = this.#postings.packed();
     return encodeSnapshot({
@@ -329,6 +347,7 @@ export class Bm25Index implements LexicalIndex {
   /** The forward index, derived from the postings if this index was loaded and has not needed it yet. */
   #forwardIndex(): Forward {
     if (this.#forward) return this.#forward;
+    this.#readAll();
     const postings = this.#postings;
     // Count each slot's terms, then fill. Before the first removal no slot is dead.
     const start = new Uint32Array(this.#keys.length + 1);
@@ -366,6 +385,7 @@ export class Bm25Index implements LexicalIndex {
 
   /** Drops removed documents and terms no document has left; slots and term ids are renumbered. */
   #compact(): void {
+    this.#readAll();
     const oldSlots = this.#slots;
     const newSlot = new Int32Array(oldSlots);
     let slots = 0;
@@ -412,6 +432,14 @@ export class Bm25Index implements LexicalIndex {
     this.#slots = slots;
     this.#dead = 0;
     this.#slotOf = undefined;
+  }
+
+  /** Reads the snapshot's lists not read yet: what reads every list needs them all. */
+  #readAll(): void {
+    const unread = this.#unread;
+    if (!unread) return;
+    unread.needAll();
+    this.#unread = undefined;
   }
 
   /**

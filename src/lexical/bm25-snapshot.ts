@@ -188,6 +188,33 @@ export function decodeSnapshot(input: unknown, { verified = false } = {}): Bm25S
   return { settings, keys, lengths, offsets, postings, slotBits, terms };
 }
 
+/**
+ * Where a snapshot of `byteLength` bytes keeps its postings, read from its first bytes (`head`, the
+ * header at least); undefined if they are not the header of such a snapshot. A reader that leaves
+ * the postings for later (see LexicalLoadOptions.postings) reads everything else.
+ */
+export function postingsSection(
+  head: Uint8Array,
+  byteLength: number,
+): { start: number; end: number } | undefined {
+  if (head.length < HEADER_BYTES) return undefined;
+  for (let i = 0; i < MAGIC.length; i++) if (head[i] !== MAGIC.charCodeAt(i)) return undefined;
+  const header = new DataView(head.buffer, head.byteOffset, HEADER_BYTES);
+  const slotBits = header.getUint32(72, true);
+  if (header.getUint32(8, true) !== SNAPSHOT_VERSION || slotBits > MAX_SLOT_BITS) return undefined;
+  const pairs = header.getUint32(20, true);
+  const layout = sections(
+    header.getUint32(12, true),
+    header.getUint32(16, true),
+    pairs,
+    slotBits,
+    header.getUint32(24, true),
+    header.getUint32(28, true),
+  );
+  if (layout.total !== byteLength) return undefined;
+  return { start: layout.postings, end: layout.starts };
+}
+
 /** The bits a slot of `docs` documents takes; 0 when there are too many to pack. */
 function slotBitsFor(docs: number): number {
   const bits = Math.max(1, Math.ceil(Math.log2(Math.max(docs, 2))));

@@ -33,6 +33,22 @@ export interface LexicalLoadOptions extends Pick<LexicalIndexOptions, 'k1' | 'b'
    * offsets are still checked. Default false: bytes from anywhere else get every check.
    */
   verified?: boolean;
+  /**
+   * Postings read when first needed, for `verified` bytes only: the bytes hold every section of the
+   * snapshot but its postings, which may be left unwritten (a page never written costs no memory), and
+   * `postings` reads them. A search reads the lists of its terms; the first removal, compaction or
+   * `serialize()` reads all that are left. At 100k documents the postings are ~15 MB of a 20 MB
+   * snapshot, and a cold open that reads them whole puts them all in fresh memory.
+   */
+  postings?: UnreadPostingsSource;
+}
+
+/** Where a loaded index reads the postings it was loaded without (see LexicalLoadOptions.postings). */
+export interface UnreadPostingsSource {
+  /** Fills `into` with the snapshot's bytes from byte `at`, or throws. */
+  read(into: Uint8Array, at: number): void;
+  /** Every list has been read: `read` is not called again. */
+  done(): void;
 }
 
 export interface LexicalSearchOptions {

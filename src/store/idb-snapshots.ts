@@ -96,13 +96,14 @@ export async function readIdbSnapshot(stored: StoredSnapshot): Promise<Snapshot 
  */
 export async function readIdbSnapshotInto<S extends SnapshotSink>(
   stored: StoredSnapshot,
-  open: (byteLength: number) => S,
+  open: (byteLength: number, ranged: boolean) => S,
 ): Promise<{ seq: number; sink: S } | undefined> {
   const { header, chunks } = stored;
   const blobs = chunks.map((chunk) => chunk.bytes);
   if (!blobs.every((bytes) => bytes instanceof Blob)) return piecesInto(await checkPieces(stored), open);
   if (!inOrder(header, chunks)) return undefined;
-  const sink = open(header.byteLength);
+  // Blobs are read once, as a stream: nothing to read a range of again.
+  const sink = open(header.byteLength, false);
   const reader = new Blob(blobs).stream().getReader();
   let offset = 0;
   const sum = newChecksum(header.hash);

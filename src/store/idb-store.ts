@@ -326,7 +326,7 @@ export class IdbStore implements Store {
 
   async snapshotInto<S extends SnapshotSink>(
     name: string,
-    open: (byteLength: number) => S,
+    open: (byteLength: number, ranged: boolean) => S,
   ): Promise<{ seq: number; sink: S } | undefined> {
     const stored = await readStoredSnapshot(this.connection, name);
     if (!stored) return undefined;

@@ -253,7 +253,7 @@ export class MemoryStore implements Store {
 
   async snapshotInto<S extends SnapshotSink>(
     name: string,
-    open: (byteLength: number) => S,
+    open: (byteLength: number, ranged: boolean) => S,
   ): Promise<{ seq: number; sink: S } | undefined> {
     return piecesInto(this.#checked(name), open);
   }

@@ -31,7 +31,12 @@ import { SNAPSHOT_CHUNK_BYTES, type Snapshot, type SnapshotInput, type SnapshotS
  * a File's stream, front to back: `read` fills `into` unless the file ends); or its bytes read whole
  * as a File (empty when the size is not the header's).
  */
-type FileReader = ChunkReader | { size: number; bytes: Uint8Array; close(): void };
+type FileReader = ChunkReader | SyncReader | { size: number; bytes: Uint8Array; close(): void };
+
+/** A sync access handle's reader, which can read any range again (see SnapshotRanges). */
+interface SyncReader extends ChunkReader {
+  readRange(into: Uint8Array, at: number): void;
+}
 
 export interface ChunkReader {
   size: number;
@@ -152,17 +157,24 @@ export class SnapshotFiles {
     }
   }
 
-  /** {@link read} into a sink, a chunk at a time; damage disposes the sink, a sink's error is thrown. */
+  /**
+   * {@link read} into a sink, a chunk at a time; damage disposes the sink, a sink's error is thrown.
+   * Read through a sync access handle, the file is offered to the sink's `adopt` as ranges: a sink
+   * that takes them holds the handle open (read-only: other readers may open it too; a sweep leaves
+   * the file until a later one) and closes it.
+   */
   async readInto<S extends SnapshotSink>(
     header: StoredSnapshotHeader,
-    open: (byteLength: number) => S,
+    open: (byteLength: number, ranged: boolean) => S,
   ): Promise<{ seq: number; sink: S } | undefined> {
     const reader = await this.reader(header, true);
     if (!reader) return undefined;
+    let adopted = false;
     try {
       // Made at the first chunk to read into: a File read whole needs none.
       let scratch: Uint8Array | undefined;
-      const sink = open(header.byteLength);
+      const ranged = 'readRange' in reader;
+      const sink = open(header.byteLength, ranged);
       let ok = false;
       try {
         ok = await readChecked(
@@ -178,10 +190,17 @@ export class SnapshotFiles {
         sink.dispose();
         throw error;
       }
-      if (!ok) sink.dispose();
-      return ok ? { seq: header.seq, sink } : undefined;
+      if (!ok) {
+        sink.dispose();
+        return undefined;
+      }
+      if (ranged && sink.adopt) {
+        sink.adopt({ read: reader.readRange, close: () => reader.close() });
+        adopted = true;
+      }
+      return { seq: header.seq, sink };
     } finally {
-      reader.close();
+      if (!adopted) reader.close();
     }
   }
 
@@ -239,6 +258,19 @@ export class SnapshotFiles {
       return {
         size: sync.getSize(),
         read: (into, at) => sync.read(into, { at }),
+        readRange: (into, at) => {
+          let read: number;
+          try {
+            read = sync.read(into, { at });
+          } catch (cause) {
+            throw new LongshipError('STORE_ERROR', `snapshot ${header.name}: reading its file again`, {
+              cause,
+            });
+          }
+          if (read !== into.length) {
+            throw new LongshipError('STORE_ERROR', `snapshot ${header.name}: its file ended early`);
+          }
+        },
         close: () => sync.close(),
       };
     } catch {

@@ -10,6 +10,7 @@ import {
   type Snapshot,
   type SnapshotBytes,
   type SnapshotPieces,
+  type SnapshotRanges,
   type SnapshotSink,
 } from './store.js';
 
@@ -168,13 +169,16 @@ export function joinSnapshot(checked: SnapshotPieces | undefined): Snapshot | un
   return { name: checked.name, seq: checked.seq, bytes };
 }
 
-/** Checked pieces written into the sink `open` makes for them (see Store.snapshotInto). */
+/**
+ * Checked pieces written into the sink `open` makes for them (see Store.snapshotInto). They stay in
+ * memory, so they are offered to the sink as ranges too.
+ */
 export function piecesInto<S extends SnapshotSink>(
   checked: SnapshotPieces | undefined,
-  open: (byteLength: number) => S,
+  open: (byteLength: number, ranged: boolean) => S,
 ): { seq: number; sink: S } | undefined {
   if (!checked) return undefined;
-  const sink = open(checked.byteLength);
+  const sink = open(checked.byteLength, true);
   try {
     let offset = 0;
     for (const piece of checked.pieces) {
@@ -185,5 +189,29 @@ export function piecesInto<S extends SnapshotSink>(
     sink.dispose();
     throw error;
   }
+  sink.adopt?.(piecesRanges(checked.pieces));
   return { seq: checked.seq, sink };
+}
+
+/** Ranges of pieces held in memory, in order. */
+function piecesRanges(pieces: readonly Uint8Array[]): SnapshotRanges {
+  return {
+    read(into, at) {
+      let start = 0;
+      let filled = 0;
+      for (const piece of pieces) {
+        const from = Math.max(at, start);
+        const to = Math.min(at + into.length, start + piece.length);
+        if (from < to) {
+          into.set(piece.subarray(from - start, to - start), from - at);
+          filled += to - from;
+        }
+        start += piece.length;
+      }
+      if (filled !== into.length) {
+        throw new LongshipError('STORE_ERROR', `a snapshot range ${at}+${into.length} lies past its end`);
+      }
+    },
+    close: () => undefined,
+  };
 }

@@ -168,6 +168,22 @@ export interface Snapshot {
 export interface SnapshotSink {
   write(bytes: Uint8Array, offset: number): void;
   dispose(): void;
+  /**
+   * Called once the whole snapshot has been read and checked, when `open` was told it is `ranged`:
+   * the sink takes over `ranges` (and closes it), to read later the bytes it chose not to keep.
+   */
+  adopt?(ranges: SnapshotRanges): void;
+}
+
+/**
+ * A checked snapshot's bytes, read again a range at a time (synchronously: a sync access handle on
+ * its file, or the pieces in memory). A sink given one need not keep what it will seldom read: a
+ * page of memory never written costs nothing, and on some machines a fresh one costs several ms a MB.
+ */
+export interface SnapshotRanges {
+  /** Fills `into` with the snapshot's bytes from `at`; throws `STORE_ERROR` if they cannot be read. */
+  read(into: Uint8Array, at: number): void;
+  close(): void;
 }
 
 /** A snapshot in the pieces it was read in, checked like {@link Store.snapshot}'s. The pieces must not be changed. */
@@ -283,10 +299,11 @@ export interface Store {
    * The same snapshot, written into the sink `open` makes for its length (a WASM heap, say) as it is
    * read, rather than into a buffer first. Undefined, with the sink disposed, if the snapshot is
    * missing, incomplete or fails its checksum; an error the sink throws is thrown, the sink disposed.
+   * `ranged`: the bytes can be read again later, and are offered to the sink's `adopt` once checked.
    */
   snapshotInto<S extends SnapshotSink>(
     name: string,
-    open: (byteLength: number) => S,
+    open: (byteLength: number, ranged: boolean) => S,
   ): Promise<{ seq: number; sink: S } | undefined>;
   deleteSnapshot(name: string): Promise<void>;
 

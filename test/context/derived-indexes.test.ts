@@ -8,9 +8,10 @@ import { type DerivedIndexes, STORE_EXPANSION, snapshotNames } from '../../src/c
 import type { ContextTree } from '../../src/context/tree.js';
 import { LongshipError } from '../../src/errors.js';
 import { loadUsearch, type UsearchModule } from '../../src/index/usearch-module.js';
+import { postingsSection } from '../../src/lexical/bm25-snapshot.js';
 import { MemoryData } from '../../src/store/memory-data.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
-import type { Store, WriteBatch } from '../../src/store/store.js';
+import type { SnapshotSink, Store, WriteBatch } from '../../src/store/store.js';
 import { idbHarness, type StoreHarness } from '../store/harness.js';
 import { node } from '../store/records.js';
 import { embedderInfo, expectCode, hashEmbedder, openParts } from './fixtures.js';
@@ -209,6 +210,68 @@ describe('reopening an IndexedDB store', () => {
     const second = await openOn(harness);
     expect(second.indexes.openedFrom).toEqual({ vector: 'rebuild', lexical: 'rebuild', nodes: 'rebuild' });
     expectSame(await fingerprint(second.indexes), live, false);
+  });
+});
+
+describe('a BM25 index opened from its snapshot', () => {
+  it('reads its postings as searches need them, the rest at its first removal, then lets the reader go', async () => {
+    const data = new MemoryData();
+    const first = await openParts(await openMemoryStore({ embedder: embedderInfo, data }), usearch);
+    await populate(first.tree);
+    const before = QUERIES.map((query) => first.indexes.lexical.search(query, { limit: 10 }));
+    await first.indexes.close();
+
+    // The memory store offers the snapshot's pieces as ranges; count what the index reads of them.
+    const raw = await openMemoryStore({ embedder: embedderInfo, data });
+    const seen = { bytes: 0, closes: 0, postings: 0 };
+    const spied = new Proxy(raw, {
+      get(target, property) {
+        const value = Reflect.get(target, property);
+        if (property !== 'snapshotInto') return typeof value === 'function' ? value.bind(target) : value;
+        return (name: string, open: (length: number, ranged: boolean) => SnapshotSink) =>
+          target.snapshotInto(name, (length, ranged) => {
+            const sink = open(length, ranged);
+            if (name !== snapshotNames.lexical || !sink.adopt) return sink;
+            const adopt = sink.adopt.bind(sink);
+            sink.adopt = (ranges) => {
+              const section = postingsSection((sink as unknown as { bytes: Uint8Array }).bytes, length)!;
+              seen.postings = section.end - section.start;
+              adopt({
+                read: (into, at) => {
+                  seen.bytes += into.length;
+                  ranges.read(into, at);
+                },
+                close: () => {
+                  seen.closes++;
+                  ranges.close();
+                },
+              });
+            };
+            return sink;
+          });
+      },
+    });
+    const second = await openParts(spied, usearch);
+    expect(second.indexes.openedFrom.lexical).toBe('snapshot');
+    expect(seen.postings).toBeGreaterThan(0);
+    expect(seen.bytes).toBe(0);
+    expect(QUERIES.map((query) => second.indexes.lexical.search(query, { limit: 10 }))).toEqual(before);
+    expect(seen.bytes).toBeGreaterThan(0);
+    expect(seen.bytes).toBeLessThanOrEqual(seen.postings);
+    expect(seen.closes).toBe(0);
+    await second.tree.rm(`${R}/set1/doc1.md`);
+    expect(seen.bytes).toBe(seen.postings);
+    expect(seen.closes).toBe(1);
+    expect((await second.indexes.verify()).problems).toEqual([]);
+    await second.indexes.close();
+    expect(seen.closes).toBe(1);
+
+    // Closed before it read them all, the indexes let the reader go too.
+    seen.closes = 0;
+    const third = await openParts(spied, usearch);
+    expect(third.indexes.openedFrom.lexical).toBe('snapshot');
+    await third.indexes.close({ snapshot: false });
+    expect(seen.closes).toBe(1);
   });
 });
 

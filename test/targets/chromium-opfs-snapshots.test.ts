@@ -215,6 +215,27 @@ describe('snapshots in OPFS files (Chromium)', () => {
     }
   });
 
+  it('offers a dedicated Worker the file as ranges after the read, held until they are let go', async () => {
+    const db = 'opfs-ranges';
+    await call('a', { op: 'put', db, name: 'bm25', size: SIZE, seed: 16 });
+    const ranges: OpfsRequest = { op: 'ranges', db, name: 'bm25', size: SIZE, seed: 16 };
+    expect(await call('a', ranges)).toEqual({
+      ranged: true,
+      adopted: true,
+      equal: true,
+      pastEnd: 'STORE_ERROR',
+    });
+    // A SharedWorker reads through a File's stream: nothing to offer.
+    expect(await call('shared', ranges)).toEqual({ ranged: false, adopted: false });
+    const [old] = await call<string[]>('a', { op: 'files', db });
+    await call('b', { op: 'put', db, name: 'bm25', size: 1000, seed: 17 });
+    expect(await call('a', { op: 'files', db })).toContain(old);
+    await call('a', { op: 'releaseRanges' });
+    // The next write of the name sweeps it.
+    await call('b', { op: 'put', db, name: 'bm25', size: 1000, seed: 18 });
+    expect(await call('a', { op: 'files', db })).not.toContain(old);
+  });
+
   it('keeps a file a reader holds when it is replaced, and removes it once let go', async () => {
     const db = 'opfs-held';
     await call('a', { op: 'put', db, name: 'hnsw', size: 1000, seed: 14 });

@@ -4,6 +4,7 @@ import { defaultIndexedDB } from '../../src/env/indexeddb.js';
 import { openIdbStore } from '../../src/store/idb-open.js';
 import { fileName } from '../../src/store/opfs-snapshots.js';
 import { newGeneration } from '../../src/store/snapshot-format.js';
+import type { SnapshotRanges } from '../../src/store/store.js';
 
 export type OpfsRequest =
   | { op: 'put'; db: string; name: string; size: number; seed: number; files?: 'auto' | false }
@@ -24,6 +25,8 @@ export type OpfsRequest =
   | { op: 'hold'; db: string; name: string }
   | { op: 'openToo'; db: string; name: string }
   | { op: 'release' }
+  | { op: 'ranges'; db: string; name: string; size: number; seed: number }
+  | { op: 'releaseRanges' }
   | { op: 'where' };
 
 /** 'equal' when read back as written, 'differs' when read but not equal, 'missing' when not read. */
@@ -116,6 +119,7 @@ const syncOf = (file: FileSystemFileHandle, mode: string) =>
   });
 
 let held: Sync | undefined;
+let heldRanges: SnapshotRanges | undefined;
 
 async function handle(request: OpfsRequest): Promise<unknown> {
   switch (request.op) {
@@ -247,6 +251,41 @@ async function handle(request: OpfsRequest): Promise<unknown> {
     case 'release':
       held?.close();
       held = undefined;
+      return true;
+    case 'ranges': {
+      // A sink that keeps nothing as it is read, and takes the file's ranges for later instead.
+      const want = expected(request.size, request.seed);
+      const s = await store(request.db);
+      let ranged: boolean | undefined;
+      try {
+        const read = await s.snapshotInto(request.name, (_length, given) => {
+          ranged = given;
+          return {
+            write: () => undefined,
+            dispose: () => undefined,
+            adopt: (ranges: SnapshotRanges) => {
+              heldRanges = ranges;
+            },
+          };
+        });
+        if (!read || !heldRanges) return { ranged, adopted: false };
+        const at = Math.floor(request.size / 3);
+        const piece = new Uint8Array(4096);
+        heldRanges.read(piece, at);
+        let pastEnd = 'read';
+        try {
+          heldRanges.read(new Uint8Array(10), request.size - 5);
+        } catch (error) {
+          pastEnd = (error as { code?: string }).code ?? String(error);
+        }
+        return { ranged, adopted: true, equal: same(piece, want.subarray(at, at + piece.length)), pastEnd };
+      } finally {
+        await s.close();
+      }
+    }
+    case 'releaseRanges':
+      heldRanges?.close();
+      heldRanges = undefined;
       return true;
   }
 }
