@@ -102,7 +102,9 @@ describe('a BM25 index loaded without its postings', () => {
       const hits = lazy.index.search(word, { limit: Infinity });
       const want = expected.search(word, { limit: Infinity });
       expect(hits.map((h) => h.key)).toEqual(want.map((h) => h.key));
-      hits.forEach((hit, i) => expect(hit.score).toBeCloseTo(want[i]!.score, 9));
+      hits.forEach((hit, i) => {
+        expect(hit.score).toBeCloseTo(want[i]!.score, 9);
+      });
     }
   });
 
