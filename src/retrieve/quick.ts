@@ -36,7 +36,9 @@ export function eligibleNodes(
   scope: Scope,
   filter: FindFilter | undefined,
   matches: (node: NodeRecord) => boolean,
-): NodeRecord[] {
+): readonly NodeRecord[] {
+  // No filter admits them all: no copy (of 100k nodes at the first find after an open, ~10 ms).
+  if (filter === undefined) return scope.nodes;
   const key = filterKey(filter);
   if (key === undefined) return scope.nodes.filter(matches);
   const filters = eligibleByScope.get(scope) ?? new Map<string, NodeRecord[]>();
