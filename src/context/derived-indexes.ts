@@ -416,17 +416,15 @@ class StoreDerivedIndexes implements DerivedIndexes {
       this.#replace('lexical', index, sink);
       return { seq: read.seq };
     }
-    const snapshot = await this.#raw.snapshot(snapshotNames[side]);
+    const snapshot = await this.#raw.snapshot(snapshotNames.nodes);
     if (!snapshot) return undefined;
-    {
-      const { catalogue, readBack } = NodeCatalogue.load(snapshot.bytes);
-      // The few nodes whose metadata JSON could not carry come from the store as they are now.
-      for (const key of readBack) {
-        const node = await this.#raw.nodeByKey(key);
-        if (node) catalogue.set(node);
-      }
-      this.#replace('nodes', catalogue);
+    const { catalogue, readBack } = NodeCatalogue.load(snapshot.bytes);
+    // The few nodes whose metadata JSON could not carry come from the store as they are now.
+    for (const key of readBack) {
+      const node = await this.#raw.nodeByKey(key);
+      if (node) catalogue.set(node);
     }
+    this.#replace('nodes', catalogue);
     return { seq: snapshot.seq };
   }
 
