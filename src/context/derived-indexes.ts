@@ -8,6 +8,7 @@ import { allocateIndexBytes, createVectorIndex } from '../index/usearch-index.js
 import type { UsearchModule } from '../index/usearch-module.js';
 import type { VectorIndex, VectorIndexOptions } from '../index/vector-index.js';
 import { createLexicalIndex, loadLexicalIndex } from '../lexical/bm25-index.js';
+import { postingsSection } from '../lexical/bm25-snapshot.js';
 import type { LexicalIndex, LexicalIndexOptions } from '../lexical/lexical-index.js';
 import type {
   ChangeRecord,
@@ -22,7 +23,7 @@ import type {
 import { catchingUpStore, type EarlyWork } from './catching-up-store.js';
 import { type EarlyBatch, EarlyVectors } from './early-vectors.js';
 import { catalogueProblems, lexicalIndexProblems, vectorIndexProblems } from './index-checks.js';
-import { LexicalSnapshotSink } from './lexical-snapshot-sink.js';
+import { LazySnapshotSink } from './lazy-snapshot-sink.js';
 import { NodeCatalogue, type NodeCatalogueView } from './node-catalogue.js';
 import { postingDoc } from './posting-doc.js';
 import { VectorOwners } from './vector-owners.js';
@@ -154,7 +155,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
   #vectors: VectorIndex | undefined;
   #lexical: LexicalIndex | undefined;
   /** The file the loaded BM25 index reads its postings from, until it has read them all. */
-  #lexicalFile: LexicalSnapshotSink | undefined;
+  #lexicalFile: LazySnapshotSink | undefined;
   #nodes: NodeCatalogue | undefined;
   /** Kept in step with #vectors: replaced with it, changed with it. */
   #owners = new VectorOwners();
@@ -400,7 +401,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
     if (side === 'lexical') {
       const read = await this.#raw.snapshotInto(
         snapshotNames.lexical,
-        (length, ranged) => new LexicalSnapshotSink(length, ranged),
+        (length, ranged) => new LazySnapshotSink(length, ranged ? postingsSection : undefined),
       );
       if (!read) return undefined;
       const { sink } = read;
@@ -408,7 +409,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
       let index: LexicalIndex;
       try {
         // The store checked the bytes against the checksum it took when they were written.
-        index = loadLexicalIndex(sink.bytes, { k1, b, verified: true, postings: sink.postings() });
+        index = loadLexicalIndex(sink.bytes, { k1, b, verified: true, postings: sink.unread() });
       } catch (error) {
         sink.dispose();
         throw error;
@@ -441,12 +442,12 @@ class StoreDerivedIndexes implements DerivedIndexes {
 
   #replace(side: 'vector', index: VectorIndex, owners: VectorOwners): void;
   /** `file`: what the index reads its postings from later, let go when the index is. */
-  #replace(side: 'lexical', index: LexicalIndex, file?: LexicalSnapshotSink): void;
+  #replace(side: 'lexical', index: LexicalIndex, file?: LazySnapshotSink): void;
   #replace(side: 'nodes', catalogue: NodeCatalogue): void;
   #replace(
     side: Side,
     index: VectorIndex | LexicalIndex | NodeCatalogue,
-    beside?: VectorOwners | LexicalSnapshotSink,
+    beside?: VectorOwners | LazySnapshotSink,
   ): void {
     if (side === 'vector') {
       this.#vectors?.dispose();
@@ -456,7 +457,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
     } else if (side === 'lexical') {
       this.#lexicalFile?.dispose();
       this.#lexical = index as LexicalIndex;
-      this.#lexicalFile = beside as LexicalSnapshotSink | undefined;
+      this.#lexicalFile = beside as LazySnapshotSink | undefined;
     } else {
       this.#nodes = index as NodeCatalogue;
     }

@@ -1,8 +1,8 @@
-// The sink the derived indexes read a BM25 snapshot into: where the store can read it again, it
-// keeps all but the postings, which the index then reads through the store's ranges.
+// The sink the derived indexes read a snapshot into (here BM25's): where the store can read it again,
+// it keeps all but the section that can wait, which the reader then reads through the store's ranges.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LexicalSnapshotSink } from '../../src/context/lexical-snapshot-sink.js';
+import { LazySnapshotSink } from '../../src/context/lazy-snapshot-sink.js';
 import { createLexicalIndex, loadLexicalIndex } from '../../src/lexical/bm25-index.js';
 import { postingsSection } from '../../src/lexical/bm25-snapshot.js';
 import type { SnapshotRanges } from '../../src/store/store.js';
@@ -15,7 +15,7 @@ function snapshotOf(count: number): Uint8Array {
 }
 
 /** Writes the snapshot into the sink in pieces cut at `cuts` (sorted offsets), as a store would. */
-function writeInPieces(sink: LexicalSnapshotSink, bytes: Uint8Array, cuts: readonly number[]): void {
+function writeInPieces(sink: LazySnapshotSink, bytes: Uint8Array, cuts: readonly number[]): void {
   const ends = [...cuts.filter((cut) => cut > 0 && cut < bytes.length), bytes.length];
   let offset = 0;
   for (const end of ends) {
@@ -39,14 +39,14 @@ function rangesOf(bytes: Uint8Array) {
   return { ranges, counts };
 }
 
-describe('LexicalSnapshotSink', () => {
+describe('LazySnapshotSink', () => {
   it('where the store can read again, keeps every byte but the postings, however the pieces fall', () => {
     const bytes = snapshotOf(400);
     const section = postingsSection(bytes, bytes.length)!;
     expect(section.end).toBeGreaterThan(section.start);
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 200, max: bytes.length }), { maxLength: 6 }), (cuts) => {
-        const sink = new LexicalSnapshotSink(bytes.length, true);
+        const sink = new LazySnapshotSink(bytes.length, postingsSection);
         writeInPieces(
           sink,
           bytes,
@@ -64,11 +64,11 @@ describe('LexicalSnapshotSink', () => {
 
   it('hands the index the ranges it adopted, and lets them go once, when the index is done or disposed', () => {
     const bytes = snapshotOf(200);
-    const sink = new LexicalSnapshotSink(bytes.length, true);
+    const sink = new LazySnapshotSink(bytes.length, postingsSection);
     writeInPieces(sink, bytes, [4096]);
     const { ranges, counts } = rangesOf(bytes);
     sink.adopt(ranges);
-    const index = loadLexicalIndex(sink.bytes, { verified: true, postings: sink.postings() });
+    const index = loadLexicalIndex(sink.bytes, { verified: true, postings: sink.unread() });
     expect(index.search('reed', { limit: 50 })).toEqual(
       loadLexicalIndex(bytes).search('reed', { limit: 50 }),
     );
@@ -81,18 +81,18 @@ describe('LexicalSnapshotSink', () => {
 
   it('keeps everything, and closes the ranges at once, where it cannot read again or the bytes are not a BM25 snapshot', () => {
     const bytes = snapshotOf(50);
-    const plain = new LexicalSnapshotSink(bytes.length, false);
+    const plain = new LazySnapshotSink(bytes.length, undefined);
     writeInPieces(plain, bytes, [100]);
     expect(plain.bytes).toEqual(bytes);
-    expect(plain.postings()).toBeUndefined();
+    expect(plain.unread()).toBeUndefined();
 
     const other = new Uint8Array(bytes.length).fill(7);
-    const sink = new LexicalSnapshotSink(other.length, true);
+    const sink = new LazySnapshotSink(other.length, postingsSection);
     writeInPieces(sink, other, []);
     expect(sink.bytes).toEqual(other);
     const { ranges, counts } = rangesOf(other);
     sink.adopt(ranges);
     expect(counts.closes).toBe(1);
-    expect(sink.postings()).toBeUndefined();
+    expect(sink.unread()).toBeUndefined();
   });
 });
