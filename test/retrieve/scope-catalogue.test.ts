@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { NodeCatalogue } from '../../src/context/node-catalogue.js';
 import { openLongship } from '../../src/engine.js';
 import { createRetriever, find } from '../../src/retrieve/retriever.js';
+import { loadScope, resolveRoots } from '../../src/retrieve/scope.js';
 import type { FindOptions } from '../../src/retrieve/settings.js';
 import type { RetrievalSources } from '../../src/retrieve/sources.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
@@ -151,5 +152,29 @@ describe('the engine', () => {
     expect(gone.resources.map((r) => r.uri)).not.toContain(`${R}/stream.md`);
     expect((await longship.verify()).problems).toEqual([]);
     await longship.close();
+  });
+});
+
+describe('a scope of every node', () => {
+  it('counts its vectors from the index, as a walk over its nodes would, and concatenates its roots in order', async () => {
+    const sources = { ...tree.sources, nodes: catalogue };
+    const scope = await loadScope(sources, resolveRoots(undefined, undefined));
+    // Every node is below a root: the count comes from the index, less the roots' own vectors.
+    expect(scope.nodes.length + scope.roots.length).toBe(catalogue.size);
+    let walked = 0;
+    for (const node of scope.nodes) walked += scope.vectorKeys(node.key).length;
+    expect(walked).toBeGreaterThan(0);
+    expect(scope.vectorCount).toBe(walked);
+    // More than one root holds nodes here: root by root, each by URI.
+    const rootsOf = scope.nodes.map((node) =>
+      scope.roots.findIndex((root) => node.uri.startsWith(`${root.uri}/`)),
+    );
+    expect(new Set(rootsOf).size).toBeGreaterThan(1);
+    expect(rootsOf).toEqual([...rootsOf].sort((a, b) => a - b));
+    // A subtree is counted node by node, the same way.
+    const docs = await loadScope(sources, resolveRoots('viking://resources/docs', undefined));
+    let inDocs = 0;
+    for (const node of docs.nodes) inDocs += docs.vectorKeys(node.key).length;
+    expect(docs.vectorCount).toBe(inDocs);
   });
 });
