@@ -2,7 +2,7 @@
 //   storeContract('IdbStore', () => idbHarness());
 
 import { describe, expect, it } from 'vitest';
-import type { WriteBatch } from '../../src/store/store.js';
+import type { SnapshotRanges, WriteBatch } from '../../src/store/store.js';
 import type { StoreHarness } from '../store/harness.js';
 import {
   codeOf,
@@ -333,6 +333,25 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
       expect(into?.seq).toBe(1);
       expect(into!.sink.disposed).toBe(false);
       expect(sameBytes(into!.sink.bytes, big)).toBe(true);
+      // A store that can read the snapshot again says so, and once it is checked offers the sink its
+      // ranges: they read the same bytes, across chunks, and a range past the end is a STORE_ERROR.
+      let ranged: boolean | undefined;
+      let ranges: SnapshotRanges | undefined;
+      await store.snapshotInto('hnsw', (length, canRange) => {
+        ranged = canRange;
+        return { ...arraySink(length), adopt: (given: SnapshotRanges) => (ranges = given) };
+      });
+      expect(ranges !== undefined).toBe(ranged);
+      if (ranges) {
+        const at = 4 * 1024 * 1024 - 10;
+        const piece = new Uint8Array(100);
+        ranges.read(piece, at);
+        expect(sameBytes(piece, big.subarray(at, at + 100))).toBe(true);
+        expect(() => ranges!.read(new Uint8Array(10), big.length - 5)).toThrow(
+          expect.objectContaining({ code: 'STORE_ERROR' }),
+        );
+        ranges.close();
+      }
       // What the sink throws is thrown, and the sink is disposed.
       let failing: ReturnType<typeof arraySink> | undefined;
       const thrown = await store
