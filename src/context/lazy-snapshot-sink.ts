@@ -1,10 +1,10 @@
-// Where the derived indexes read a snapshot that they need only part of at once: BM25's (its
-// postings are read a term's list at a time, when a search first needs it) and the node catalogue's
-// (its L0 abstracts, when a node's is first read). Where the store can read the snapshot again (a
-// sync access handle on its file, or pieces in memory), every byte but that section is kept as it is
-// read, and the section is left unwritten: a page never written costs no memory, and on some machines
-// a fresh one costs several ms a MB (at 100k documents BM25's postings are ~15 MB of 20). The store
-// checks the checksum of every byte as it reads, kept or not.
+// Where the derived indexes read a snapshot they need only part of at once: BM25's, whose postings
+// are read a term's list at a time, when a search first needs it. Where the store can read the
+// snapshot again (a sync access handle on its file, or pieces in memory), every byte but that section
+// is kept as it is read, and the section is left unwritten: a page never written costs no memory, and
+// on some machines a fresh one costs several ms a MB (at 100k documents BM25's postings are ~15 MB of
+// 20). The store checks the checksum of every byte as it reads, kept or not.
+import type { UnreadPostingsSource } from '../lexical/lexical-index.js';
 import type { SnapshotRanges, SnapshotSink } from '../store/store.js';
 
 /** Where a snapshot keeps the section that can wait, from its first bytes; undefined: none, or not known. */
@@ -12,12 +12,6 @@ export type LaterSection = (
   head: Uint8Array,
   byteLength: number,
 ) => { start: number; end: number } | undefined;
-
-/** Reads of the bytes a {@link LazySnapshotSink} skipped; `done()` once none are needed any more. */
-export interface UnreadSource {
-  read(into: Uint8Array, at: number): void;
-  done(): void;
-}
 
 export class LazySnapshotSink implements SnapshotSink {
   /** The snapshot: all of it, or all but the skipped section until it is read (see {@link unread}). */
@@ -52,7 +46,7 @@ export class LazySnapshotSink implements SnapshotSink {
   }
 
   /** Where the reader of the snapshot reads what this sink skipped; undefined when it kept it all. */
-  unread(): UnreadSource | undefined {
+  unread(): UnreadPostingsSource | undefined {
     const ranges = this.#ranges;
     if (!ranges) return undefined;
     return { read: (into, at) => ranges.read(into, at), done: () => this.dispose() };
