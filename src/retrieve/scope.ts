@@ -1,7 +1,7 @@
 // Where a query looks: the root directories (a target URI or the roots of the context types) and
 // every node below them, read from the derived node catalogue (or the store, for sources without
 // one). A scope is kept until what it was read from changes (see ScopeCache).
-import type { Replacement } from '../context/node-catalogue.js';
+import type { CatalogueNode, NodeCatalogueView, Replacement } from '../context/node-catalogue.js';
 import { isWithin, parseUri, roots as typeRoots, type VikingUri } from '../context/uri.js';
 import { LongshipError } from '../errors.js';
 import type { ContextType, NodeKind, NodeRecord } from '../store/store.js';
@@ -105,16 +105,32 @@ export async function loadScope(sources: RetrievalSources, rootUris: readonly Vi
   const vectorKeys = await vectorKeysOf(sources, nodes);
   const countOf = sources.vectorCountOfNode?.bind(sources) ?? ((key: number) => vectorKeys(key).length);
   let vectorCount = 0;
-  if (catalogue && nodes.length + roots.length === catalogue.size) {
-    // Every node is in scope: the index holds their vectors, less the roots'. Not a walk of 100k nodes
-    // at the first find after an open (~20 ms); a commit under way may make it a little high, and the
+  const above = catalogue ? ancestorsOf(roots, catalogue) : [];
+  if (catalogue && nodes.length + roots.length + above.length === catalogue.size) {
+    // Every node is in scope but the roots and the directories above them (viking://user above
+    // viking://user/memories): the index holds their vectors, less those. Not a walk of 100k nodes at
+    // the first find after an open (~20 ms); a commit under way may make it a little high, and the
     // count only steers how a search is filtered.
     vectorCount = sources.vectors.size;
-    for (const root of roots) vectorCount -= countOf(root.key);
+    for (const node of [...roots, ...above]) vectorCount -= countOf(node.key);
   } else {
     for (const n of nodes) vectorCount += countOf(n.key);
   }
   return withChildren({ roots, nodes, byKey, vectorCount, vectorKeys }, () => childrenOf(nodes));
+}
+
+/** The nodes above the roots, each once, up to the scheme's root: none of them is in the scope. */
+function ancestorsOf(roots: readonly NodeRecord[], catalogue: NodeCatalogueView): CatalogueNode[] {
+  const found = new Map<string, CatalogueNode>();
+  for (const root of roots) {
+    for (let uri = root.parent; uri !== null && !found.has(uri); ) {
+      const node = catalogue.node(uri);
+      if (!node) break;
+      found.set(uri, node);
+      uri = node.parent;
+    }
+  }
+  return [...found.values()];
 }
 
 /** Each scope's `children`, once made. */

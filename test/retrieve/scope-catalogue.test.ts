@@ -177,4 +177,46 @@ describe('a scope of every node', () => {
     for (const node of docs.nodes) inDocs += docs.vectorKeys(node.key).length;
     expect(docs.vectorCount).toBe(inDocs);
   });
+
+  it('counts from the index in a store whose roots have directories above them, as every store has', async () => {
+    const store = await openMemoryStore({ embedder: embedderInfo });
+    const longship = await openLongship({ store, embedder: hashEmbedder });
+    await longship.write('viking://resources/notes/river.md', 'The river floods every spring.', {
+      parents: true,
+    });
+    await longship.write('viking://user/memories/lake.md', 'The lake freezes in winter.', { parents: true });
+    await longship.write('viking://agent/skills/swim.md', 'Swim across the lake.', { parents: true });
+    // A vector on a directory above a root: the index holds it, the scope does not.
+    const user = longship.indexes.nodes.node('viking://user')!;
+    const [vector] = await hashEmbedder.embed(['user']);
+    const key = await longship.indexes.store.allocateKeys(1);
+    await longship.indexes.store.commit({
+      putVectors: [{ key, nodeKey: user.key, chunk: 0, vector: vector! }],
+    });
+    expect(longship.indexes.vectorCountOfNode(user.key)).toBe(1);
+    const { indexes } = longship;
+    let counted = 0;
+    const sources: RetrievalSources = {
+      store: indexes.store,
+      vectors: indexes.vectors,
+      lexical: indexes.lexical,
+      nodes: indexes.nodes,
+      embedder: hashEmbedder,
+      vectorKeyToNodeKey: (key) => indexes.nodeOfVector(key),
+      vectorKeysOfNode: (key) => indexes.vectorKeysOfNode(key),
+      vectorCountOfNode: (key) => {
+        counted++;
+        return indexes.vectorCountOfNode(key);
+      },
+    };
+    const scope = await loadScope(sources, resolveRoots(undefined, undefined));
+    expect(scope.nodes.length + scope.roots.length).toBeLessThan(indexes.nodes.size);
+    let walked = 0;
+    for (const node of scope.nodes) walked += scope.vectorKeys(node.key).length;
+    expect(walked).toBeGreaterThan(0);
+    expect(scope.vectorCount).toBe(walked);
+    // Counted node by node: only the roots and the directories above them, none of the scope's nodes.
+    expect(counted).toBe(indexes.nodes.size - scope.nodes.length);
+    await longship.close();
+  });
 });
