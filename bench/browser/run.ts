@@ -30,8 +30,8 @@ import {
 import { measureMachine } from '../lib/machine.js';
 import { cell, markdownTable } from '../lib/markdown.js';
 import { median, quantile } from '../lib/stats.js';
+import { inStoreWorker, SETTLE_MS } from './in-store-worker.js';
 import { corpusQueries } from './queries.js';
-import type { StoreWorkerAnswer, StoreWorkerRequest } from './store-worker.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const corpusDir = join(root, 'demo/corpus/npm-docs/content');
@@ -83,9 +83,6 @@ function parseArgs(argv: readonly string[]): Args {
 
 const log = (message: string) => console.log(`[bench:browser] ${message}`);
 
-/** How long a launched browser is left idle before a `running` cold open navigates (see LargeRun). */
-const SETTLE_MS = 3000;
-
 // ---- 1. A large store, opened cold --------------------------------------------------------------
 
 interface LargeRun {
@@ -112,36 +109,6 @@ interface LargeRun {
   /** A find() right after a use was recorded (a write), p50. */
   afterWriteFindMs: number;
   openedFrom: Record<string, string>;
-}
-
-async function inStoreWorker(
-  page: Page,
-  request: StoreWorkerRequest,
-  timeoutMs: number,
-  shared = false,
-): Promise<Exclude<StoreWorkerAnswer, { progress: number }> & { pageMs: number }> {
-  // A string, not a function: tsx would add helpers to a function's code that the page lacks. A
-  // SharedWorker outlives the page's call: each run closes its browser process.
-  const start = shared
-    ? `const worker = new SharedWorker('/bundle/store-worker.js', { type: 'module', name: 'bench' });
-      const port = worker.port; port.start(); const done = () => {};`
-    : `const worker = new Worker('/bundle/store-worker.js', { type: 'module' });
-      const port = worker; const done = () => worker.terminate();`;
-  return (await page.evaluate(
-    `new Promise((resolve) => {
-      const started = performance.now();
-      ${start}
-      const timer = setTimeout(() => resolve({ error: 'timed out' }), ${timeoutMs});
-      worker.onerror = (event) => resolve({ error: 'worker error: ' + event.message });
-      port.onmessage = ({ data }) => {
-        if ('progress' in data) { console.log('progress ' + data.progress); return; }
-        clearTimeout(timer);
-        done();
-        resolve({ ...data, pageMs: performance.now() - started });
-      };
-      port.postMessage(${JSON.stringify(request)});
-    })`,
-  )) as Exclude<StoreWorkerAnswer, { progress: number }> & { pageMs: number };
 }
 
 /** One fresh browser process: 256 documents into the large store, and the model on the same texts. */
