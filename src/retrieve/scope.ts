@@ -105,8 +105,10 @@ export async function loadScope(sources: RetrievalSources, rootUris: readonly Vi
   const vectorKeys = await vectorKeysOf(sources, nodes);
   const countOf = sources.vectorCountOfNode?.bind(sources) ?? ((key: number) => vectorKeys(key).length);
   let vectorCount = 0;
-  const above = catalogue ? ancestorsOf(roots, catalogue) : [];
-  if (catalogue && nodes.length + roots.length + above.length === catalogue.size) {
+  // A file root is its own scope, in `nodes` as well as `roots`: those are counted node by node.
+  const walk = !catalogue || roots.some((root) => root.kind === 'file');
+  const above = walk ? [] : ancestorsOf(roots, catalogue);
+  if (!walk && nodes.length + roots.length + above.length === catalogue.size) {
     // Every node is in scope but the roots and the directories above them (viking://user above
     // viking://user/memories): the index holds their vectors, less those. Not a walk of 100k nodes at
     // the first find after an open (~20 ms); a commit under way may make it a little high, and the

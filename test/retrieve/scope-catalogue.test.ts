@@ -178,6 +178,25 @@ describe('a scope of every node', () => {
     expect(docs.vectorCount).toBe(inDocs);
   });
 
+  it("counts a file's scope node by node, however few other nodes the catalogue holds", async () => {
+    const file = 'viking://resources/docs/errors/handling.md';
+    const small = new NodeCatalogue();
+    for (const uri of [
+      'viking://resources',
+      'viking://resources/docs',
+      'viking://resources/docs/errors',
+      file,
+    ]) {
+      small.set((await tree.store.node(uri))!);
+    }
+    // One node more: the file twice (as root and as scope), its three directories and this one add up.
+    const other = catalogue.all().find((node) => node.kind === 'file' && node.uri !== file)!;
+    small.set((await tree.store.node(other.uri))!);
+    const scope = await loadScope({ ...tree.sources, nodes: small }, resolveRoots(file, undefined));
+    expect(scope.nodes.map((node) => node.uri)).toEqual([file]);
+    expect(scope.vectorCount).toBe(scope.vectorKeys(scope.nodes[0]!.key).length);
+  });
+
   it('counts from the index in a store whose roots have directories above them, as every store has', async () => {
     const store = await openMemoryStore({ embedder: embedderInfo });
     const longship = await openLongship({ store, embedder: hashEmbedder });
