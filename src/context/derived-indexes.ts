@@ -644,24 +644,24 @@ class StoreDerivedIndexes implements DerivedIndexes {
   }
 
   async #writeSnapshots(): Promise<void> {
-    // A graph with vectors whose commits are under way must not be kept.
-    await this.#early.quiet();
-    const held = this.#held();
-    // All are serialized in one synchronous step, each at the seq it includes; the writes that
-    // follow run in the store's own transactions, never holding up a commit.
-    const pieces = sides
-      .filter((side) => this.#stale(side))
-      .map((side) => ({
-        side,
-        seq: this.#applied[side],
-        bytes: side === 'vector' ? held.vectors.serialize() : held[side].serialize(),
-      }));
-    const owners = pieces.some((piece) => piece.side === 'vector') ? this.#owners.serialize() : undefined;
-    for (const { side, seq, bytes } of pieces) {
-      // The owners go first: a crash between the two writes leaves their seqs apart, and the
-      // next open rebuilds rather than trust a graph with the wrong owners.
-      if (side === 'vector' && owners)
-        await this.#raw.putSnapshot({ name: OWNERS_SNAPSHOT, seq, bytes: owners });
+    // One side at a time, serialized at the seq it includes, then written: each side replays from its
+    // own seq, so a find or a commit may run between them, and the longest the worker is held is one
+    // side's serialization, not all of them together.
+    for (const side of sides) {
+      if (!this.#stale(side)) continue;
+      // A store's writes may settle without a task boundary (a sync access handle, memory): let
+      // whatever waits run first.
+      await nextTask();
+      // A graph with vectors whose commits are still under way must not be kept.
+      if (side === 'vector') await this.#early.quiet();
+      const held = this.#held();
+      const seq = this.#applied[side];
+      const bytes = side === 'vector' ? held.vectors.serialize() : held[side].serialize();
+      if (side === 'vector') {
+        // The owners go first: a crash between the two writes leaves their seqs apart, and the
+        // next open rebuilds rather than trust a graph with the wrong owners.
+        await this.#raw.putSnapshot({ name: OWNERS_SNAPSHOT, seq, bytes: this.#owners.serialize() });
+      }
       await this.#raw.putSnapshot({ name: snapshotNames[side], seq, bytes });
       this.#saved[side] = seq;
       this.#rebuilt.delete(side);
@@ -689,6 +689,11 @@ class StoreDerivedIndexes implements DerivedIndexes {
     this.#lexical = undefined;
     this.#nodes = undefined;
   }
+}
+
+/** Resolves in a new task of the event loop, after what is queued now. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** The records a change touched, each a step of its replay. */

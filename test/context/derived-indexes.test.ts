@@ -468,6 +468,52 @@ describe('snapshots in the background', () => {
     await indexes.close();
   });
 
+  it('are serialized one side at a time, so a commit lands between them and the later sides hold it', async () => {
+    const raw = await openMemoryStore({ embedder: embedderInfo });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let graphWriting!: () => void;
+    const writing = new Promise<void>((resolve) => {
+      graphWriting = resolve;
+    });
+    const store = withPutSnapshot(raw, async (input) => {
+      if (input.name === snapshotNames.vector) {
+        graphWriting();
+        await held;
+      }
+      await raw.putSnapshot(input);
+    });
+    const { tree, indexes } = await openParts(store, usearch);
+    await populate(tree, 0, 8);
+    const before = (await raw.meta()).seq;
+    const flushed = indexes.flush();
+    await writing;
+    // The graph's snapshot is being written: a write goes through, and into every side.
+    await tree.write(`${R}/between.md`, 'A glacier written between two snapshots.');
+    const after = (await raw.meta()).seq;
+    expect(after).toBeGreaterThan(before);
+    release();
+    await flushed;
+    expect((await raw.snapshot(snapshotNames.vector))!.seq).toBe(before);
+    // Serialized after the graph's write, BM25 and the catalogue hold the write made during it.
+    expect((await raw.snapshot(snapshotNames.lexical))!.seq).toBe(after);
+    expect((await raw.snapshot(snapshotNames.nodes))!.seq).toBe(after);
+    const live = await fingerprint(indexes);
+    await indexes.close({ snapshot: false });
+    // Reopened: the graph replays the write from the log, the others have it already.
+    const reopened = await openParts(raw, usearch);
+    expect(reopened.indexes.openedFrom).toEqual({
+      vector: 'snapshot',
+      lexical: 'snapshot',
+      nodes: 'snapshot',
+    });
+    expectSame(await fingerprint(reopened.indexes), live, false);
+    expect((await reopened.indexes.verify()).problems).toEqual([]);
+    await reopened.indexes.close();
+  });
+
   it('when only one side saves, the log is pruned only as far as that side, and reopening still agrees', async () => {
     const raw = await openMemoryStore({ embedder: embedderInfo });
     const store = withPutSnapshot(raw, async (input) => {
