@@ -691,9 +691,21 @@ class StoreDerivedIndexes implements DerivedIndexes {
   }
 }
 
-/** Resolves in a new task of the event loop, after what is queued now. */
+/**
+ * Resolves in a new task of the event loop, after what is queued now. A message, not a timer: a
+ * caller's fake timers (a test's) must not hold up a snapshot, nor close() with it. workerd with an
+ * older compatibility date (2025-01-01) has no MessageChannel: a timer there.
+ */
 function nextTask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  if (typeof MessageChannel === 'undefined') return new Promise((resolve) => setTimeout(resolve, 0));
+  return new Promise((resolve) => {
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = () => {
+      port1.close();
+      resolve();
+    };
+    port2.postMessage(null);
+  });
 }
 
 /** The records a change touched, each a step of its replay. */
