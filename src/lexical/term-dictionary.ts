@@ -95,14 +95,24 @@ export class TermDictionary {
 
   /** The snapshot form: a loaded dictionary with nothing added gives back what it was loaded from. */
   pack(): PackedTerms {
-    if (this.#packed && this.#added.size === 0) return this.#packed;
-    const terms = this.all();
-    const bytes = encoder.encode(terms.length === 0 ? '' : `${terms.join('\u0000')}\u0000`);
-    const starts = new Uint32Array(terms.length + 1);
-    for (let i = 0, t = 0; i < bytes.length; i++) if (bytes[i] === NUL) starts[++t] = i + 1;
-    const table = new Uint32Array(tableLength(terms.length));
+    const packed = this.#packed;
+    if (packed && this.#added.size === 0) return packed;
+    // A loaded dictionary keeps its snapshot's bytes as they are and puts the added terms after
+    // them: decoding 100k terms and encoding them again took ~0.1 s of a snapshot in Node.
+    const added = packed ? (this.#strings?.slice(this.#packedCount) ?? this.#tail) : this.all();
+    const tail = encoder.encode(added.length === 0 ? '' : `${added.join('\u0000')}\u0000`);
+    const before = packed ? packed.bytes.length : 0;
+    const bytes = new Uint8Array(before + tail.length);
+    if (packed) bytes.set(packed.bytes);
+    bytes.set(tail, before);
+    const count = this.size;
+    const starts = new Uint32Array(count + 1);
+    if (packed) starts.set(packed.starts);
+    for (let i = 0, t = this.#packedCount; i < tail.length; i++)
+      if (tail[i] === NUL) starts[++t] = before + i + 1;
+    const table = new Uint32Array(tableLength(count));
     const mask = table.length - 1;
-    for (let t = 0; t < terms.length; t++) {
+    for (let t = 0; t < count; t++) {
       let at = hash(bytes, starts[t]!, starts[t + 1]! - 1) & mask;
       while (table[at] !== 0) at = (at + 1) & mask;
       table[at] = t + 1;

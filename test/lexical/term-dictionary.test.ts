@@ -68,6 +68,26 @@ it('looks terms up as a Map does, made of strings, packed and loaded, and with t
   );
 });
 
+// A loaded dictionary packs its snapshot's bytes as they are, with the added terms after them: the
+// result must be what a dictionary made of the same terms, in the same order, packs to.
+it('packs a loaded dictionary with terms added, decoded or not, as one made of the same terms', () => {
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(term, { maxLength: 60 }),
+      fc.uniqueArray(term, { maxLength: 30 }),
+      fc.boolean(),
+      (initial, later, decoded) => {
+        const loaded = TermDictionary.packed(TermDictionary.of(initial).pack());
+        if (decoded) loaded.all();
+        for (const t of later) if (loaded.id(t) === undefined) loaded.add(t);
+        const packed = loaded.pack();
+        expect(packed).toEqual(TermDictionary.of([...new Set([...initial, ...later])]).pack());
+        expect(corruptMessage(packed)).toBeUndefined();
+      },
+    ),
+  );
+});
+
 it('finds a term listed twice wherever the table puts the two', () => {
   const { bytes, starts } = TermDictionary.of(['ab', 'cd']).pack();
   bytes.set(new TextEncoder().encode('ab'), starts[1]!);
