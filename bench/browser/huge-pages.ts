@@ -9,18 +9,17 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import {
-  bundleFilesForBrowser,
-  chromiumFlags,
-  chromiumPath,
-  serveFiles,
-} from '../../test/targets/browser.js';
 import { measureMachine } from '../lib/machine.js';
 import { cell, markdownTable } from '../lib/markdown.js';
 import { median } from '../lib/stats.js';
 import { writeReport } from '../lib/write-report.js';
-import { inStoreWorker, SETTLE_MS } from './in-store-worker.js';
+import {
+  inStoreWorker,
+  largeStoreMarker,
+  launchOnProfile,
+  SETTLE_MS,
+  serveStoreWorker,
+} from './in-store-worker.js';
 import { corpusQueries } from './queries.js';
 
 const THP = '/sys/kernel/mm/transparent_hugepage/enabled';
@@ -36,7 +35,7 @@ const option = (name: string) => {
 const profile = option('--profile');
 const runs = Number(option('--runs') ?? 4);
 const n = Number(option('--n') ?? 100_000);
-const marker = profile && join(profile, `longship-bench-${n}.json`);
+const marker = profile && largeStoreMarker(profile, n);
 if (!marker || !existsSync(marker)) {
   throw new Error(
     '--profile DIR must hold the large store: run `npm run bench:browser -- --profile DIR` first',
@@ -71,28 +70,13 @@ interface Open {
 }
 
 const { port } = JSON.parse(readFileSync(marker, 'utf8')) as { port: number };
-const bundle = await bundleFilesForBrowser(fileURLToPath(new URL('./store-worker.ts', import.meta.url)), {
-  minify: true,
-});
-const server = await serveFiles(
-  root,
-  {
-    '/': { body: '<!doctype html><title>bench:huge-pages</title>', type: 'text/html' },
-    ...Object.fromEntries(Object.entries(bundle).map(([name, body]) => [`/bundle/${name}`, { body }])),
-  },
-  port,
-);
+const server = await serveStoreWorker(port, 'bench:huge-pages');
 const usearch = `${server.origin}/wasm/dist/usearch.wasm`;
 
 async function coldOpen(pages: string, browser: Kind, label: string): Promise<Open> {
   setPages(pages);
   try {
-    const context = await chromium.launchPersistentContext(profile!, {
-      executablePath: chromiumPath(),
-      args: chromiumFlags,
-      headless: true,
-      timeout: 60_000,
-    });
+    const context = await launchOnProfile(profile!);
     try {
       const page = context.pages()[0] ?? (await context.newPage());
       if (browser === 'running') await page.waitForTimeout(SETTLE_MS);

@@ -16,21 +16,20 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { nodesPerEmbedCall } from '../../src/ingest/ingest.js';
 import { type DemoServer, serveBuiltDemo } from '../../test/e2e/demo-server.js';
-import {
-  bundleFilesForBrowser,
-  chromiumFlags,
-  chromiumPath,
-  launchChromium,
-  onnxruntimeWebDist,
-  serveFiles,
-} from '../../test/targets/browser.js';
+import { launchChromium, onnxruntimeWebDist } from '../../test/targets/browser.js';
 import { measureMachine } from '../lib/machine.js';
 import { cell, markdownTable } from '../lib/markdown.js';
 import { median, quantile } from '../lib/stats.js';
-import { inStoreWorker, SETTLE_MS } from './in-store-worker.js';
+import {
+  inStoreWorker,
+  largeStoreMarker,
+  launchOnProfile,
+  SETTLE_MS,
+  serveStoreWorker,
+} from './in-store-worker.js';
 import { corpusQueries } from './queries.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -163,33 +162,13 @@ async function largeStore(args: Args): Promise<{
   /** The same snapshots read from IndexedDB Blobs, in the same processes, alternating with `reads`. */
   readsFromBlobs?: ReadsRun[];
 }> {
-  // Split and minified as an app's production build would be: the model runtime, which the synthetic
-  // embedder never loads, is a chunk of its own, so the worker's start is not spent parsing it, and the
-  // worker's module is about half the bytes to fetch and parse (~40 ms less to start in 6 fresh processes).
-  const bundle = await bundleFilesForBrowser(fileURLToPath(new URL('./store-worker.ts', import.meta.url)), {
-    minify: true,
-  });
   const profile = args.profile ?? (await mkdtemp(join(tmpdir(), 'longship-bench-browser-')));
-  const marker = join(profile, `longship-bench-${args.n}.json`);
+  const marker = largeStoreMarker(profile, args.n);
   const kept = existsSync(marker)
     ? (JSON.parse(readFileSync(marker, 'utf8')) as { ms: number; closeMs: number; port: number })
     : undefined;
-  // IndexedDB belongs to an origin: a kept store is only found again on the port that wrote it.
-  const server = await serveFiles(
-    root,
-    {
-      '/': { body: '<!doctype html><title>bench:browser</title>', type: 'text/html' },
-      ...Object.fromEntries(Object.entries(bundle).map(([name, body]) => [`/bundle/${name}`, { body }])),
-    },
-    kept?.port ?? 0,
-  );
-  const launch = () =>
-    chromium.launchPersistentContext(profile, {
-      executablePath: chromiumPath(),
-      args: chromiumFlags,
-      headless: true,
-      timeout: 60_000,
-    });
+  const server = await serveStoreWorker(kept?.port ?? 0, 'bench:browser');
+  const launch = () => launchOnProfile(profile);
   const usearch = `${server.origin}/wasm/dist/usearch.wasm`;
   const dims = 512;
   const name = 'bench-large';
