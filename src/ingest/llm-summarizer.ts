@@ -11,7 +11,7 @@ export interface LlmSummarizerOptions {
 }
 
 /**
- * A {@link Summarizer} that asks an LLM for each node's L0 and L1 with {@link summaryPrompt}; the
+ * A {@link Summarizer} that asks an LLM for each node's L0 and L1 with `summaryPrompt` (src/llm/prompts.ts); the
  * nodes are marked `llm`. A failed call rejects with the LLM's `LongshipError` (`LLM_OUTPUT` for an
  * answer that does not fit), which fails that document's ingestion and leaves the store as it was:
  * it is never silently replaced by an extractive summary marked `llm`.

@@ -18,7 +18,7 @@ export interface SummaryInput {
 }
 
 export interface Summary {
-  /** One or two sentences, at most {@link maxL0Length} characters. */
+  /** One or two sentences, at most `maxL0Length` (256) characters. */
   l0: string;
   /** A few hundred words that let an agent decide whether to open the node. */
   l1: string;

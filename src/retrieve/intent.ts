@@ -12,7 +12,7 @@ export interface TypedQuery {
   query: string;
   context_type: ContextType;
   intent: string;
-  /** 1 (most important) to 5. The merge weighs a result by {@link priorityWeight}. */
+  /** 1 (most important) to 5. The merge weighs a result by `priorityWeight`. */
   priority: number;
 }
 

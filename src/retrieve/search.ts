@@ -30,7 +30,7 @@ export interface SearchDeps {
 }
 
 /**
- * Options of {@link search}: those of find() (applied to every typed query), plus the session, the
+ * Options of `search()`: those of find() (applied to every typed query), plus the session, the
  * intent analysis and the rerank. `limit` defaults to 3.
  */
 export interface ContextSearchOptions extends FindOptions {
