@@ -88,8 +88,8 @@ export interface FindOptions {
   filter?: FindFilter;
   /**
    * `'quick'`: one flat search over the scope. `'thinking'`: the hierarchical walk. Default
-   * `'quick'`: RETRIEVAL.md's choice without a reranker, and on SciFact and ObliQA the walk matched
-   * the flat search's quality at several times its latency (README, "Retrieval quality").
+   * `'quick'`: on SciFact and ObliQA the walk matched the flat search's quality at several times its
+   * latency (docs/retrieval.md, "Why QUICK is the default"; docs/benchmarks.md, "Retrieval quality").
    */
   mode?: FindMode;
   /** Record every step in `FindResult.trace`. Default false. */
