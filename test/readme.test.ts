@@ -1,9 +1,13 @@
 // The README's quick starts are the example files under examples/, which the consumer tests run:
 // each marked block must hold its file's text exactly (`npm run readme:sync` copies them), and the
-// README stays short enough to read (measurements live in docs/benchmarks.md).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// README stays short enough to read (measurements live in docs/benchmarks.md). Its other TypeScript
+// programs are compiled against src/, and its links and the docs' must lead somewhere.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { exampleBlocks, fillExamples } from '../tools/readme/examples.js';
 
@@ -54,6 +58,31 @@ describe('README', () => {
     });
     expect(missing).toEqual([]);
   });
+  // The quick starts run in the consumer tests; the API section's whole programs are compiled here.
+  it('has API snippets that type-check against the source', async () => {
+    const programs = [...readme.matchAll(/(?<!-->\n)^```ts\n(import [\s\S]*?)^```$/gm)].map((m) => m[1]!);
+    expect(programs.length).toBeGreaterThan(0);
+    const folder = mkdtempSync(join(tmpdir(), 'longship-readme-'));
+    try {
+      programs.forEach((program, i) => {
+        const source = program.replaceAll("from 'longship'", `from '${root}src/index.js'`);
+        writeFileSync(join(folder, `snippet${i}.ts`), `${source}\nexport {};\n`);
+      });
+      const config = {
+        extends: `${root}tsconfig.json`,
+        compilerOptions: { noEmit: true, typeRoots: [`${root}node_modules/@types`] },
+        include: ['*.ts'],
+      };
+      writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify(config));
+      writeFileSync(join(folder, 'package.json'), '{ "type": "module" }');
+      const tsc = join(root, 'node_modules/typescript/bin/tsc');
+      const run = promisify(execFile)(process.execPath, [tsc, '-p', folder]).catch((error) => error);
+      const { stdout } = (await run) as { stdout: string };
+      expect(stdout).toBe('');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('fillExamples', () => {
