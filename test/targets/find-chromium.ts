@@ -26,25 +26,43 @@ const macApps = [
   '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
 ];
 
-export const noChromiumMessage = [
-  'No Chromium for the browser tests. Any one of these works:',
-  '  - LONGSHIP_CHROMIUM=/path/to/chromium (any Chromium or Chrome build)',
-  '  - a system browser: `apt install chromium`, `brew install --cask chromium`, ...',
-  "  - Playwright's download: `npx playwright install chromium`",
-  `(the @sparticuz/chromium devDependency, tried last, runs on Linux x64 only; this is ${platform()} ${arch()})`,
-].join('\n');
+/** Where to look: this process's environment and platform unless a test says otherwise. */
+export interface ChromiumSearch {
+  env: Record<string, string | undefined>;
+  platform: string;
+  arch: string;
+}
+
+const here: ChromiumSearch = { env: process.env, platform: platform(), arch: arch() };
+
+/** What a machine without any of them is told. */
+export function noChromiumMessage(where: ChromiumSearch): string {
+  return [
+    'No Chromium for the browser tests. Any one of these works:',
+    '  - LONGSHIP_CHROMIUM=/path/to/chromium (any Chromium or Chrome build)',
+    '  - a system browser: `apt install chromium`, `brew install --cask chromium`, ...',
+    "  - Playwright's download: `npx playwright install chromium`",
+    `(the @sparticuz/chromium devDependency, tried last, runs on Linux x64 only; this is ${where.platform} ${where.arch})`,
+  ].join('\n');
+}
 
 let found: string | undefined;
 
 /** The Chromium executable to run; throws {@link noChromiumMessage} where there is none. */
-export function findChromium(): string {
-  found ??= configured() ?? system() ?? playwrights() ?? sparticuz();
-  if (!found) throw new Error(noChromiumMessage);
-  return found;
+export function findChromium(where: ChromiumSearch = here): string {
+  const path =
+    (where === here ? found : undefined) ??
+    configured(where) ??
+    system(where) ??
+    playwrights(where) ??
+    sparticuz(where);
+  if (!path) throw new Error(noChromiumMessage(where));
+  if (where === here) found = path;
+  return path;
 }
 
-function configured(): string | undefined {
-  const path = process.env.LONGSHIP_CHROMIUM;
+function configured(where: ChromiumSearch): string | undefined {
+  const path = where.env.LONGSHIP_CHROMIUM;
   if (!path) return undefined;
   if (!isExecutable(path)) throw new Error(`LONGSHIP_CHROMIUM=${path} is not an executable file`);
   return path;
@@ -61,8 +79,8 @@ function isExecutable(path: string): boolean {
   }
 }
 
-function system(): string | undefined {
-  const folders = (process.env.PATH ?? '').split(delimiter).filter(Boolean);
+function system(where: ChromiumSearch): string | undefined {
+  const folders = (where.env.PATH ?? '').split(delimiter).filter(Boolean);
   const candidates = [
     ...systemNames.flatMap((name) => folders.map((folder) => join(folder, name))),
     ...macApps,
@@ -71,12 +89,14 @@ function system(): string | undefined {
 }
 
 /** The build `npx playwright install chromium` (or `chromium-headless-shell`) put in its cache. */
-function playwrights(): string | undefined {
-  const own = chromium.executablePath();
-  if (isExecutable(own)) return own;
+function playwrights(where: ChromiumSearch): string | undefined {
+  if (where === here) {
+    const own = chromium.executablePath();
+    if (isExecutable(own)) return own;
+  }
   const cache =
-    process.env.PLAYWRIGHT_BROWSERS_PATH ??
-    (platform() === 'darwin'
+    where.env.PLAYWRIGHT_BROWSERS_PATH ??
+    (where.platform === 'darwin'
       ? join(homedir(), 'Library/Caches/ms-playwright')
       : join(homedir(), '.cache/ms-playwright'));
   if (!existsSync(cache)) return undefined;
@@ -106,8 +126,8 @@ function playwrights(): string | undefined {
  * binary must never be seen as done. The unpacked binary needs NSS; where the system lacks it, a
  * launcher script points the loader at the copy the package ships for Amazon Linux.
  */
-function sparticuz(): string | undefined {
-  if (platform() !== 'linux' || arch() !== 'x64') return undefined;
+function sparticuz(where: ChromiumSearch): string | undefined {
+  if (where.platform !== 'linux' || where.arch !== 'x64') return undefined;
   const require = createRequire(import.meta.url);
   let entry: string;
   try {
