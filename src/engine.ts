@@ -47,7 +47,7 @@ export interface LongshipOptions {
    * (default 2,000), or `maxDelayMs` after the first change a snapshot lacks while changes keep
    * coming (default 30,000: what an open after a crash replays). `delayMs: Infinity`: only at close().
    * `afterChanges`: only once that many records (nodes, vectors, postings) changed since the last
-   * snapshots (default 0); fewer wait for close(), and an open replays them instead (README).
+   * snapshots (default 0); fewer wait for close(), and an open replays them instead (docs/snapshots.md).
    */
   snapshots?: { delayMs?: number; maxDelayMs?: number; afterChanges?: number };
   /**

@@ -37,7 +37,7 @@ const OWNERS_SNAPSHOT = 'hnsw-owners';
  * The graph's expansions in a store: half the usual while inserting, twice while searching. At 100k
  * the graph then finds more of its own exact top 10 (recall@10 0.99 against 0.97 with 128 and 64), an
  * insert, which ingestion pays for every chunk, costs a fifth less, and a search ~0.05 ms more, in a
- * find() of several ms (README, "Ingestion overhead").
+ * find() of several ms (docs/benchmarks.md, "Store reopen").
  */
 export const STORE_EXPANSION = { expansionAdd: 64, expansionSearch: 128 } as const;
 
@@ -54,8 +54,8 @@ export interface DerivedIndexesOptions {
   dimensions: number;
   /**
    * The HNSW index's settings. Unlike a bare VectorIndex's, the defaults are `'i8'` (a quarter of
-   * f32's memory and snapshot, and fused with BM25 it ranks as well: README, "Vectors are i8 by
-   * default") and {@link STORE_EXPANSION}.
+   * f32's memory and snapshot, and fused with BM25 it ranks as well: docs/benchmarks.md, "Vectors are
+   * `i8` by default") and {@link STORE_EXPANSION}.
    */
   vectorIndex?: Omit<VectorIndexOptions, 'dimensions'>;
   /** Used when the BM25 index is built from scratch; a snapshot keeps the options it was built with. */
@@ -74,7 +74,8 @@ export interface DerivedIndexesOptions {
    * How many records (nodes, vectors, postings) may change after the last snapshots before new ones
    * are due (default 0: every change). Fewer wait for flush() or close(), and an open replays them from
    * the change log instead: a large store is not written again for every note (~100 MB at 100k
-   * vectors), but an open with changes to replay takes longer (README, "Derived indexes").
+   * vectors), but an open with changes to replay takes longer (docs/snapshots.md, "When snapshots
+   * are written").
    */
   snapshotAfterChanges?: number;
   /** Told about failures that do not fail a call: a snapshot write, a catch-up after a commit. */

@@ -142,7 +142,10 @@ export async function createContextTree(options: ContextTreeOptions): Promise<Co
     return missing.reverse();
   };
 
-  /** Directories with their postings and one vector each, embedded (as RETRIEVAL.md says) from the URI, L0 and L1. */
+  /**
+   * Directories with their postings and one vector each, embedded from the URI, L0 and L1
+   * (docs/retrieval.md, "Layers and what is embedded").
+   */
   const directoriesBatch = async (uris: VikingUri[], o: MkdirOptions, last: VikingUri | undefined) => {
     const time = now();
     const records = uris.map((uri) => directoryRecord(uri, 0, uri === last ? o : {}, time));

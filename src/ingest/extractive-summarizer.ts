@@ -7,7 +7,10 @@ import { firstSentence, type ProseSection, proseOf, sentencesOf } from './prose.
 import { codeKeywords, salientTerms } from './salient-terms.js';
 import { clampText, type Summarizer, type Summary, type SummaryInput } from './summarize.js';
 
-/** About 300 words: the "few hundred" of RETRIEVAL.md, and a size that embeds as one chunk. */
+/**
+ * About 300 words: the "few hundred words" of an L1 (docs/retrieval.md, "Layers and what is
+ * embedded"), and a size that embeds as one chunk.
+ */
 const L1_WORDS = 300;
 
 const lower = (text: string) => text.toLowerCase();

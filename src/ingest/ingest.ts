@@ -63,7 +63,7 @@ export interface AddResourceOptions extends Omit<InputOptions, 'signal'>, SplitO
   /**
    * Default true: re-summarise and re-embed the directories from the target up to its root once
    * the job is done. The queue turns it off and does it once per busy spell instead
-   * ({@link Ingestor.refreshParents}), so a hundred small adds do not re-embed the root a hundred times.
+   * (`Ingestor.refreshParents`), so a hundred small adds do not re-embed the root a hundred times.
    */
   refreshParents?: boolean;
   /** Stops between steps; documents already committed stay (see {@link IngestProgress}). */

@@ -23,7 +23,7 @@ export type ResourceInput = string | Uint8Array | Blob | URL | readonly FolderEn
 export interface InputOptions {
   /** The file name of a string, bytes or a Blob (a File has its own); for a folder, a directory to put it in. */
   name?: string;
-  /** Per document, in bytes; default {@link defaultMaxBytes} (10 MB). */
+  /** Per document, in bytes; default 10 MB (`defaultMaxBytes`). */
   maxBytes?: number;
   /** Needed for `URL` inputs; ingestion never reaches the network on its own. */
   fetch?: (url: URL, init?: RequestInit) => Promise<Response>;

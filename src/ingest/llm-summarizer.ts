@@ -1,4 +1,4 @@
-// L0/L1 written by an LLM (RETRIEVAL.md, "Layers and what is embedded"), through the same client
+// L0/L1 written by an LLM (docs/retrieval.md, "Layers and what is embedded"), through the same client
 // and prompt file as everything else the LLM does.
 import type { LLM } from '../llm/llm.js';
 import { summaryPrompt } from '../llm/prompts.js';
@@ -11,7 +11,7 @@ export interface LlmSummarizerOptions {
 }
 
 /**
- * A {@link Summarizer} that asks an LLM for each node's L0 and L1 with {@link summaryPrompt}; the
+ * A {@link Summarizer} that asks an LLM for each node's L0 and L1 with `summaryPrompt` (src/llm/prompts.ts); the
  * nodes are marked `llm`. A failed call rejects with the LLM's `LongshipError` (`LLM_OUTPUT` for an
  * answer that does not fit), which fails that document's ingestion and leaves the store as it was:
  * it is never silently replaced by an extractive summary marked `llm`.

@@ -1,5 +1,5 @@
 /**
- * The seam between ingestion and whatever writes L0/L1 (RETRIEVAL.md, "Layers and what is
+ * The seam between ingestion and whatever writes L0/L1 (docs/retrieval.md, "Layers and what is
  * embedded"): the extractive summariser by default, an LLM when one is plugged in. The pipeline
  * asks the same questions of both, so the two are interchangeable per call.
  */
@@ -18,7 +18,7 @@ export interface SummaryInput {
 }
 
 export interface Summary {
-  /** One or two sentences, at most {@link maxL0Length} characters. */
+  /** One or two sentences, at most `maxL0Length` (256) characters. */
   l0: string;
   /** A few hundred words that let an agent decide whether to open the node. */
   l1: string;
@@ -39,7 +39,7 @@ export interface Summarizer {
   summarize(input: SummaryInput, signal?: AbortSignal): Promise<Summary>;
 }
 
-/** RETRIEVAL.md: an L0 is at most ~256 characters. */
+/** docs/retrieval.md, "Layers and what is embedded": an L0 is at most 256 characters. */
 export const maxL0Length = 256;
 
 /**

@@ -6,7 +6,7 @@ import { rerankPrompt } from './prompts.js';
 import { runPrompt } from './run-prompt.js';
 
 /**
- * A {@link Reranker} that asks an LLM to score documents with {@link rerankPrompt}. The documents go
+ * A {@link Reranker} that asks an LLM to score documents with `rerankPrompt` (src/llm/prompts.ts). The documents go
  * as JSON data with indices; the answer must score each index exactly once with a number in [0, 1],
  * or it is an `LLM_OUTPUT` error (the caller keeps its own scores).
  *

@@ -24,7 +24,7 @@ function dataMessage(label: string, data: unknown): ChatMessage {
   };
 }
 
-// ---- intent analysis (RETRIEVAL.md, search() step 1) ----
+// ---- intent analysis (docs/retrieval.md, "Intent analysis") ----
 
 export type QueryContextType = 'memory' | 'resource' | 'skill';
 
@@ -32,7 +32,8 @@ const contextTypes: readonly string[] = ['memory', 'resource', 'skill'];
 
 const typedQuerySchema = v.object({
   query: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(500)),
-  // Unknown types are searched as resources, as RETRIEVAL.md asks, rather than failing the plan.
+  // Unknown types are searched as resources (docs/retrieval.md, "Intent analysis") rather than
+  // failing the plan.
   context_type: v.pipe(
     v.optional(v.unknown(), 'resource'),
     v.transform(
@@ -110,7 +111,7 @@ export const intentPrompt: Prompt<IntentInput, typeof intentSchema> = {
 
 export type IntentPlan = v.InferOutput<typeof intentSchema>;
 
-// ---- rerank by an LLM (RETRIEVAL.md, "Rerank") ----
+// ---- rerank by an LLM (docs/retrieval.md, "Rerank") ----
 
 export interface RerankInput {
   query: string;
@@ -148,7 +149,7 @@ export const rerankPrompt: Prompt<RerankInput, typeof rerankSchema> = {
   ],
 };
 
-// ---- memory extraction at session commit (RETRIEVAL.md, "Sessions and memory") ----
+// ---- memory extraction at session commit (docs/retrieval.md, "Sessions and memory") ----
 
 export const memoryCategories = ['preferences', 'entities', 'events', 'profile', 'agent'] as const;
 export type MemoryCategory = (typeof memoryCategories)[number];

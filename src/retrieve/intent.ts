@@ -1,6 +1,6 @@
-// search() step 1 (RETRIEVAL.md): from the session and the query, the typed queries to run. With an
-// LLM they come from {@link intentPrompt}; without one, or when it fails, the query itself is
-// searched in every context type, and the plan says why.
+// search() step 1 (docs/retrieval.md, "Intent analysis"): from the session and the query, the
+// typed queries to run. With an LLM they come from {@link intentPrompt}; without one, or when it
+// fails, the query itself is searched in every context type, and the plan says why.
 import { LongshipError } from '../errors.js';
 import type { LLM, TokenUsage } from '../llm/llm.js';
 import { intentPrompt } from '../llm/prompts.js';
@@ -12,7 +12,7 @@ export interface TypedQuery {
   query: string;
   context_type: ContextType;
   intent: string;
-  /** 1 (most important) to 5. The merge weighs a result by {@link priorityWeight}. */
+  /** 1 (most important) to 5. The merge weighs a result by `priorityWeight`. */
   priority: number;
 }
 

@@ -1,8 +1,8 @@
 /**
- * search() (RETRIEVAL.md): intent analysis → typed queries → one hierarchical walk per query, run
- * concurrently → merge (dedup by URI, priority as weight) → optional rerank → the top `limit`.
- * Without an LLM, and whenever it fails, the query itself is searched in every context type in one
- * walk: exactly find()'s work, so search() costs what find() does.
+ * search() (docs/retrieval.md, "search()"): intent analysis → typed queries → one hierarchical
+ * walk per query, run concurrently → merge (dedup by URI, priority as weight) → optional rerank →
+ * the top `limit`. Without an LLM, and whenever it fails, the query itself is searched in every
+ * context type in one walk: exactly find()'s work, so search() costs what find() does.
  */
 import { LongshipError } from '../errors.js';
 import type { LLM, Reranker } from '../llm/llm.js';
@@ -30,7 +30,7 @@ export interface SearchDeps {
 }
 
 /**
- * Options of {@link search}: those of find() (applied to every typed query), plus the session, the
+ * Options of `search()`: those of find() (applied to every typed query), plus the session, the
  * intent analysis and the rerank. `limit` defaults to 3.
  */
 export interface ContextSearchOptions extends FindOptions {
@@ -107,7 +107,8 @@ export async function search(
   if (intent === false && plan.source === 'fallback' && deps.llm)
     plan.fallbackReason = 'intent analysis is off';
 
-  // RETRIEVAL.md: QUICK without a reranker, the walk (THINKING) when one will rescore its results.
+  // QUICK without a reranker, the walk (THINKING) when one will rescore its results
+  // (docs/retrieval.md, "Why QUICK is the default").
   const mode = options.mode ?? (reranking ? 'thinking' : undefined);
   const perQuery = { ...findOptions, limit: pool, ...(mode ? { mode } : {}) };
   let queryResults: QueryResult[];

@@ -16,10 +16,10 @@ export interface HybridOptions {
   lexicalWeight?: number;
   /**
    * The lexical weight used instead when the query names an identifier (an error code, a function,
-   * a rule number: see {@link identifiersIn}), if it is higher. Default 0.9.
+   * a rule number: see `identifiersIn`), if it is higher. Default 0.9.
    */
   identifierWeight?: number;
-  /** Default `'minmax'`. See {@link createFuser} for each method. */
+  /** Default `'minmax'`. See `createFuser` (src/retrieve/fusion.ts) for each method. */
   fusion?: FusionMethod;
   /** RRF's k, for `fusion: 'rrf'`. Default 60. */
   rrfK?: number;
@@ -73,7 +73,7 @@ export interface WalkOptions {
 }
 
 /**
- * Options of {@link find}. Only `query` is required; every default is listed in {@link findDefaults}.
+ * Options of `find()`. Only `query` is required; every default is listed in {@link findDefaults}.
  *
  * @example
  * await find(sources, 'ERR_QUOTA_EXCEEDED', { targetUri: 'viking://resources/docs', limit: 5 });
@@ -88,8 +88,8 @@ export interface FindOptions {
   filter?: FindFilter;
   /**
    * `'quick'`: one flat search over the scope. `'thinking'`: the hierarchical walk. Default
-   * `'quick'`: RETRIEVAL.md's choice without a reranker, and on SciFact and ObliQA the walk matched
-   * the flat search's quality at several times its latency (README, "Retrieval quality").
+   * `'quick'`: on SciFact and ObliQA the walk matched the flat search's quality at several times its
+   * latency (docs/retrieval.md, "Why QUICK is the default"; docs/benchmarks.md, "Retrieval quality").
    */
   mode?: FindMode;
   /** Record every step in `FindResult.trace`. Default false. */

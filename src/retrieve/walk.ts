@@ -1,7 +1,8 @@
-// THINKING mode: the hierarchical walk of RETRIEVAL.md. A global search over the scope's
-// directories (and, beyond OpenViking, the parents of the best leaves) seeds a max-priority queue
-// with the roots; each popped directory's children are scored exactly with the fused score, and
-// `α · child + (1 − α) · parent` decides what is kept and which subdirectories are queued.
+// THINKING mode: the hierarchical walk (docs/retrieval.md, "THINKING: the walk"). A global search
+// over the scope's directories (and, beyond OpenViking, the parents of the best leaves) seeds a
+// max-priority queue with the roots; each popped directory's children are scored exactly with the
+// fused score, and `α · child + (1 − α) · parent` decides what is kept and which subdirectories are
+// queued.
 import { LongshipError } from '../errors.js';
 import type { NodeRecord } from '../store/store.js';
 import { PriorityQueue } from './priority-queue.js';
@@ -80,7 +81,7 @@ export async function walk(context: SearchContext, filter: FindFilter | undefine
     const parentNodes = [...parents.keys()].map((uri) => byUri.get(uri)!);
     for (const scored of scorer.score(parentNodes)) {
       const uri = scored.node.uri;
-      // A root keeps its seed score (0 unless the directory search found it), as RETRIEVAL.md says.
+      // A root keeps its seed score (0 unless the directory search found it), as OpenViking's walk does.
       const root = scope.roots.some((r) => r.uri === uri);
       const score = seeded.get(uri) ?? (root ? 0 : scored.fused);
       const priority = Math.max(score, parents.get(uri)!);

@@ -1,4 +1,4 @@
-// Memory extraction at commit (RETRIEVAL.md, "Sessions and memory"): an LLM reads an archived
+// Memory extraction at commit (docs/retrieval.md, "Sessions and memory"): an LLM reads an archived
 // conversation and the memories that may be about the same things, and says what to remember. Each
 // memory lands at a stable URI per category and name, so the same thing is updated, not duplicated.
 import type { ContextTree } from '../context/tree.js';
@@ -29,7 +29,10 @@ export interface Extraction {
 /** Meta every extracted memory carries; how extraction finds the memories it may update. */
 export const extractedMeta = { origin: 'session' } as const;
 
-/** The profile is one file (RETRIEVAL.md); every other category is a directory of memories. */
+/**
+ * The profile is one file (docs/retrieval.md, "Context types and roots"); every other category is a
+ * directory of memories.
+ */
 export function memoryUri(category: MemoryCategory, name: string): VikingUri {
   const slug = slugify(name, 'memory');
   if (category === 'profile') return 'viking://user/memories/profile' as VikingUri;

@@ -13,7 +13,7 @@ export interface LongshipDB extends DBSchema {
   postings: { key: number; value: PostingRecord };
   relations: { key: [string, string]; value: RelationRecord; indexes: { to: string } };
   changes: { key: number; value: ChangeRecord };
-  /** One record, under {@link STATE_KEY}. */
+  /** One record, under `STATE_KEY`. */
   meta: { key: string; value: StoreState };
   snapshots: { key: string; value: StoredSnapshotHeader };
   snapshotChunks: { key: [string, string, number]; value: StoredSnapshotChunk };

@@ -17,7 +17,6 @@ export interface OwnChromium {
 
 export async function startChromium(profile: string): Promise<OwnChromium> {
   const executable = chromiumPath();
-  if (!executable) throw new Error('no Chromium: set LONGSHIP_CHROMIUM');
   const child = spawn(
     executable,
     [...chromiumFlags, `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'],

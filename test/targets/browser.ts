@@ -1,6 +1,5 @@
 // Helpers for tests that run code in a real browser: launch Chromium, serve files over HTTP on
 // localhost, bundle a TypeScript entry for the browser.
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
@@ -8,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { basename, dirname, extname, relative, resolve, sep } from 'node:path';
 import { build } from 'esbuild';
 import { type Browser, chromium } from 'playwright-core';
+import { findChromium } from './find-chromium.js';
 
 /** Chromium's flags for a quiet, offline, headless run in a container. */
 export const chromiumFlags = [
@@ -21,11 +21,12 @@ export const chromiumFlags = [
   '--disable-sync',
 ];
 
-/** `LONGSHIP_CHROMIUM`, else the system's /usr/bin/chromium, else (undefined) Playwright's own build. */
-export function chromiumPath(): string | undefined {
-  const configured = process.env.LONGSHIP_CHROMIUM;
-  if (configured) return configured;
-  return existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
+/**
+ * The Chromium to run: `LONGSHIP_CHROMIUM`, the system's, Playwright's cache or the @sparticuz/chromium
+ * devDependency (test/targets/find-chromium.ts). Throws, saying how to get one, where there is none.
+ */
+export function chromiumPath(): string {
+  return findChromium();
 }
 
 export function launchChromium(): Promise<Browser> {
