@@ -1,0 +1,72 @@
+// The one place the file store learns about the runtime: Node's file system modules (which Deno
+// provides too), loaded with import() only when a file store is opened, so browser bundles never
+// hold them; the process id; and whether another process is still alive (for stale locks).
+
+import { LongshipError } from '../errors.js';
+
+type Fs = typeof import('node:fs');
+type Path = typeof import('node:path');
+type Url = typeof import('node:url');
+type V8 = typeof import('node:v8');
+
+/** What the file store needs from the runtime. */
+export interface NodeFiles {
+  fs: Fs;
+  path: Path;
+  url: Url;
+  /** Structured clone to bytes and back: records keep Dates, Maps, typed arrays in `meta`. */
+  v8: Pick<V8, 'serialize' | 'deserialize'>;
+  /** This process's id. */
+  pid: number;
+  /** Whether process `pid` still runs: true, false, or undefined where the runtime may not ask. */
+  isAlive(pid: number): boolean | undefined;
+}
+
+/** True in Node and in Deno (whose `node:` modules the file store uses). */
+export function hasNodeFiles(): boolean {
+  return (
+    (typeof process !== 'undefined' && typeof process.versions?.node === 'string') ||
+    typeof (globalThis as { Deno?: unknown }).Deno !== 'undefined'
+  );
+}
+
+/**
+ * Node's `fs`, `path`, `url` and `v8`, where there are such modules (Node, Deno); else `STORE_ERROR`.
+ *
+ * @example
+ * const { fs, path } = await loadNodeFiles();
+ */
+export async function loadNodeFiles(): Promise<NodeFiles> {
+  if (!hasNodeFiles()) {
+    throw new LongshipError('STORE_ERROR', 'a file store needs Node or Deno (their node:fs)');
+  }
+  const [fs, path, url, v8, proc] = await Promise.all([
+    import('node:fs'),
+    import('node:path'),
+    import('node:url'),
+    import('node:v8'),
+    import('node:process'),
+  ]);
+  const { default: processModule } = proc;
+  return { fs, path, url, v8, pid: processModule.pid, isAlive: (pid) => isAlive(fs, processModule, pid) };
+}
+
+function isAlive(fs: Fs, proc: typeof import('node:process'), pid: number): boolean | undefined {
+  try {
+    proc.kill(pid, 0);
+    return true;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ESRCH') return false;
+    // Alive, but another user's.
+    if (code === 'EPERM') return true;
+  }
+  // Deno without --allow-run may not signal: Linux's /proc tells, where it may be read.
+  try {
+    fs.statSync(`/proc/${pid}`);
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT' && fs.existsSync('/proc/self')) return false;
+    return undefined;
+  }
+}

@@ -1,0 +1,66 @@
+// How the file store's log and checkpoint hold records: frames of [length u32][crc u32][payload],
+// little-endian, the CRC-32 taken over the length's four bytes and then the payload. A crash while a
+// frame is appended leaves a tail that is cut short (its length runs past the end of the file), or
+// zeros where the file system extended the file before the data reached it (length 0 is never
+// written), or bytes that fail the CRC: each ends the readable frames there (docs/file-store.md).
+
+import { crc32 } from './crc32.js';
+
+export const FRAME_HEADER_BYTES = 8;
+
+/** Larger than any frame written: a length past it is damage, not a record. */
+const MAX_FRAME_BYTES = 1 << 30;
+
+/**
+ * The frames of these payloads, back to back, in one buffer to write at once.
+ *
+ * @example
+ * await file.write(frames([payload]));
+ */
+export function frames(payloads: readonly Uint8Array[]): Uint8Array {
+  const total = payloads.reduce((sum, p) => sum + FRAME_HEADER_BYTES + p.length, 0);
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  let at = 0;
+  for (const payload of payloads) {
+    if (payload.length === 0 || payload.length > MAX_FRAME_BYTES) {
+      throw new RangeError(`a frame holds 1..${MAX_FRAME_BYTES} bytes, not ${payload.length}`);
+    }
+    view.setUint32(at, payload.length, true);
+    view.setUint32(at + 4, crc32(payload, crc32(out.subarray(at, at + 4))), true);
+    out.set(payload, at + FRAME_HEADER_BYTES);
+    at += FRAME_HEADER_BYTES + payload.length;
+  }
+  return out;
+}
+
+export interface ReadFrames {
+  /** The payloads of the whole, intact frames from the start, in order (views into the bytes). */
+  payloads: Uint8Array[];
+  /** Where the intact frames end: the length of the bytes, or where a damaged or torn frame starts. */
+  end: number;
+}
+
+/**
+ * Reads frames from `bytes` until the end or the first frame that is cut short, zeroed or fails its
+ * CRC. Nothing after that frame is read: it cannot be told from damage.
+ *
+ * @example
+ * const { payloads, end } = readFrames(await readFile(log));
+ * if (end < size) await truncate(log, end);
+ */
+export function readFrames(bytes: Uint8Array): ReadFrames {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const payloads: Uint8Array[] = [];
+  let at = 0;
+  while (at + FRAME_HEADER_BYTES <= bytes.length) {
+    const length = view.getUint32(at, true);
+    const start = at + FRAME_HEADER_BYTES;
+    if (length === 0 || length > MAX_FRAME_BYTES || start + length > bytes.length) break;
+    const payload = bytes.subarray(start, start + length);
+    if (crc32(payload, crc32(bytes.subarray(at, at + 4))) !== view.getUint32(at + 4, true)) break;
+    payloads.push(payload);
+    at = start + length;
+  }
+  return { payloads, end: at };
+}
