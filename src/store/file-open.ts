@@ -92,6 +92,9 @@ async function prepareFolder(files: NodeFiles, dir: string): Promise<void> {
   const { fs, path } = files;
   const stat = await fs.promises.stat(dir).catch((error: { code?: string }) => {
     if (error.code === 'ENOENT') return undefined;
+    if (error.code === 'ENOTDIR') {
+      throw new LongshipError('INVALID_ARGUMENT', `${dir} cannot be a folder: a file lies on its path`);
+    }
     throw fileError('reading', dir, error);
   });
   if (stat && !stat.isDirectory()) {

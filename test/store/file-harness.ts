@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync, truncateSync } from 'node:f
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 import { loadNodeFiles } from '../../src/env/node-files.js';
 import { type FileStoreOptions, openFileStore } from '../../src/store/file-open.js';
 import { listSnapshots, readSnapshotHeader, snapshotFile } from '../../src/store/file-snapshots.js';
@@ -15,6 +15,12 @@ import { SNAPSHOT_CHUNK_BYTES } from '../../src/store/store.js';
 import { type StoreHarness, tableTamper } from './harness.js';
 
 let root: string | undefined;
+const opened: FileStore[] = [];
+
+// The contract's tests leave their stores open: close them, rather than leave their files to the GC.
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close();
+});
 
 /** A fresh temporary folder, removed after the test file. */
 export function tempFolder(): string {
@@ -35,6 +41,7 @@ export function fileHarness(dir = join(tempFolder(), 'store'), extra: FileStoreO
   return {
     async open(options) {
       current = await openFileStore(dir, { ...options, ...extra });
+      opened.push(current);
       return current;
     },
     tamper: {
