@@ -8,6 +8,7 @@ type Fs = typeof import('node:fs');
 type Path = typeof import('node:path');
 type Url = typeof import('node:url');
 type V8 = typeof import('node:v8');
+type Timers = typeof import('node:timers');
 
 /** What the file store needs from the runtime. */
 export interface NodeFiles {
@@ -16,6 +17,8 @@ export interface NodeFiles {
   url: Url;
   /** Structured clone to bytes and back: records keep Dates, Maps, typed arrays in `meta`. */
   v8: Pick<V8, 'serialize' | 'deserialize'>;
+  /** Timers that can be told not to keep the process alive (`unref`). */
+  timers: Pick<Timers, 'setInterval' | 'clearInterval'>;
   /** This process's id. */
   pid: number;
   /** Whether process `pid` still runs: true, false, or undefined where the runtime may not ask. */
@@ -40,18 +43,27 @@ export async function loadNodeFiles(): Promise<NodeFiles> {
   if (!hasNodeFiles()) {
     throw new LongshipError('STORE_ERROR', 'a file store needs Node or Deno (their node:fs)');
   }
-  const [fs, path, url, v8, proc] = await Promise.all([
+  const [fs, path, url, v8, timers, proc] = await Promise.all([
     import('node:fs'),
     import('node:path'),
     import('node:url'),
     import('node:v8'),
+    import('node:timers'),
     import('node:process'),
   ]);
   const { default: processModule } = proc;
-  return { fs, path, url, v8, pid: processModule.pid, isAlive: (pid) => isAlive(fs, processModule, pid) };
+  return {
+    fs,
+    path,
+    url,
+    v8,
+    timers,
+    pid: processModule.pid,
+    isAlive: (pid) => isAlive(processModule, pid),
+  };
 }
 
-function isAlive(fs: Fs, proc: typeof import('node:process'), pid: number): boolean | undefined {
+function isAlive(proc: typeof import('node:process'), pid: number): boolean | undefined {
   try {
     proc.kill(pid, 0);
     return true;
@@ -61,12 +73,6 @@ function isAlive(fs: Fs, proc: typeof import('node:process'), pid: number): bool
     // Alive, but another user's.
     if (code === 'EPERM') return true;
   }
-  // Deno without --allow-run may not signal: Linux's /proc tells, where it may be read.
-  try {
-    fs.statSync(`/proc/${pid}`);
-    return true;
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT' && fs.existsSync('/proc/self')) return false;
-    return undefined;
-  }
+  // Deno without --allow-run may not signal (nor read /proc without --allow-all).
+  return undefined;
 }

@@ -1,12 +1,17 @@
-// One writer per file store: a lock file created with O_EXCL that holds the writer's process id.
-// A lock whose process is gone (killed, crashed) is stale and is taken over; one whose process runs,
-// or whose process cannot be asked about, refuses the open with STORE_LOCKED (docs/file-store.md).
+// One writer per file store: a lock file created with O_EXCL that holds the writer's process id,
+// and whose time the writer renews every few seconds. A lock whose process is gone (killed, crashed)
+// is stale and is taken over. Where the runtime may not ask whether a process runs (Deno without
+// --allow-run), a lock not renewed for LOCK_STALE_MS is stale (docs/file-store.md).
 
 import type { NodeFiles } from '../env/node-files.js';
 import { LongshipError } from '../errors.js';
 import { fileError } from './file-log.js';
 
 export const LOCK_FILE = 'lock';
+/** How often a writer renews its lock's time. */
+const LOCK_RENEW_MS = 5_000;
+/** A lock not renewed for this long is stale where its process cannot be asked about. */
+export const LOCK_STALE_MS = 30_000;
 
 /** A held lock; release() removes the file. */
 export interface FileLock {
@@ -50,8 +55,14 @@ export async function acquireLock(files: NodeFiles, dir: string): Promise<FileLo
       } finally {
         fs.closeSync(fd);
       }
+      const renew = files.timers.setInterval(() => {
+        const now = new Date();
+        fs.promises.utimes(file, now, now).catch(() => undefined);
+      }, LOCK_RENEW_MS);
+      renew.unref();
       return {
         release: async () => {
+          files.timers.clearInterval(renew);
           // Only our own: a lock taken over while this process hung is the other writer's now.
           if (readPid(files, file) === files.pid) await fs.promises.rm(file, { force: true });
         },
@@ -61,14 +72,22 @@ export async function acquireLock(files: NodeFiles, dir: string): Promise<FileLo
     }
     const pid = readPid(files, file);
     if (pid === files.pid) throw locked(dir, file, pid, ', this one');
+    const age = Date.now() - (fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
     if (pid === undefined) {
       // Being written this instant, or left empty by a crash right after its creation.
-      const age = Date.now() - (fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
       if (age < 2000) throw locked(dir, file, pid, '');
     } else {
       const alive = files.isAlive(pid);
-      if (alive !== false) {
-        throw locked(dir, file, pid, alive === undefined ? ' or cannot be checked (see docs)' : '');
+      if (alive === true || (alive === undefined && age < LOCK_STALE_MS)) {
+        const wait = Math.ceil((LOCK_STALE_MS - age) / 1000);
+        throw locked(
+          dir,
+          file,
+          pid,
+          alive
+            ? ''
+            : ` (renewed ${Math.round(age / 1000)} s ago; this runtime may not ask whether it runs, so it counts as held for ${wait} s more: docs/file-store.md)`,
+        );
       }
     }
     takeOver(files, file, pid);
