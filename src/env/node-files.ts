@@ -8,7 +8,6 @@ type Fs = typeof import('node:fs');
 type Path = typeof import('node:path');
 type Url = typeof import('node:url');
 type V8 = typeof import('node:v8');
-type Timers = typeof import('node:timers');
 
 /** What the file store needs from the runtime. */
 export interface NodeFiles {
@@ -17,8 +16,8 @@ export interface NodeFiles {
   url: Url;
   /** Structured clone to bytes and back: records keep Dates, Maps, typed arrays in `meta`. */
   v8: Pick<V8, 'serialize' | 'deserialize'>;
-  /** Timers that can be told not to keep the process alive (`unref`). */
-  timers: Pick<Timers, 'setInterval' | 'clearInterval'>;
+  /** Runs `task` every `ms` without keeping the process alive for it; returns how to stop it. */
+  every(ms: number, task: () => void): () => void;
   /** This process's id. */
   pid: number;
   /** Whether process `pid` still runs: true, false, or undefined where the runtime may not ask. */
@@ -43,29 +42,27 @@ export async function loadNodeFiles(): Promise<NodeFiles> {
   if (!hasNodeFiles()) {
     throw new LongshipError('STORE_ERROR', 'a file store needs Node or Deno (their node:fs)');
   }
-  const [fs, path, url, v8, timers, proc] = await Promise.all([
+  // As few node: modules as will do: a browser bundler notes each one it meets (then never runs it).
+  const [fs, path, url, v8] = await Promise.all([
     import('node:fs'),
     import('node:path'),
     import('node:url'),
     import('node:v8'),
-    import('node:timers'),
-    import('node:process'),
   ]);
-  const { default: processModule } = proc;
-  return {
-    fs,
-    path,
-    url,
-    v8,
-    timers,
-    pid: processModule.pid,
-    isAlive: (pid) => isAlive(processModule, pid),
-  };
+  return { fs, path, url, v8, every, pid: process.pid, isAlive };
 }
 
-function isAlive(proc: typeof import('node:process'), pid: number): boolean | undefined {
+function every(ms: number, task: () => void): () => void {
+  const timer: unknown = setInterval(task, ms);
+  // Node's timer is an object with unref(); Deno's is a number, unref'd through Deno.
+  if (typeof (timer as { unref?: unknown }).unref === 'function') (timer as { unref(): void }).unref();
+  else (globalThis as { Deno?: { unrefTimer?(id: unknown): void } }).Deno?.unrefTimer?.(timer);
+  return () => clearInterval(timer as Parameters<typeof clearInterval>[0]);
+}
+
+function isAlive(pid: number): boolean | undefined {
   try {
-    proc.kill(pid, 0);
+    process.kill(pid, 0);
     return true;
   } catch (error) {
     const code = (error as { code?: string }).code;

@@ -55,14 +55,13 @@ export async function acquireLock(files: NodeFiles, dir: string): Promise<FileLo
       } finally {
         fs.closeSync(fd);
       }
-      const renew = files.timers.setInterval(() => {
+      const stopRenewing = files.every(LOCK_RENEW_MS, () => {
         const now = new Date();
         fs.promises.utimes(file, now, now).catch(() => undefined);
-      }, LOCK_RENEW_MS);
-      renew.unref();
+      });
       return {
         release: async () => {
-          files.timers.clearInterval(renew);
+          stopRenewing();
           // Only our own: a lock taken over while this process hung is the other writer's now.
           if (readPid(files, file) === files.pid) await fs.promises.rm(file, { force: true });
         },
