@@ -1,10 +1,12 @@
-// How the file store's log and checkpoint hold records: frames of [length u32][crc u32][payload],
-// little-endian, the CRC-32 taken over the length's four bytes and then the payload. A crash while a
-// frame is appended leaves a tail that is cut short (its length runs past the end of the file), or
-// zeros where the file system extended the file before the data reached it (length 0 is never
-// written), or bytes that fail the CRC: each ends the readable frames there (docs/file-store.md).
+// How the file store's log and checkpoint hold records: frames of [length u32][checksum u32]
+// [payload][zeros to a multiple of 4 bytes], little-endian, the checksum (the snapshots' fnv4, four
+// times faster than CRC-32 in JS, which counts at a 30 MB checkpoint) taken over the length's four
+// bytes and then the payload. A crash while a frame is appended leaves a tail that is cut short (its
+// length runs past the end of the file), or zeros where the file system extended the file before the
+// data reached it (length 0 is never written), or bytes that fail the checksum: each ends the
+// readable frames there (docs/file-store.md).
 
-import { crc32 } from './crc32.js';
+import { newChecksum } from './snapshot-checksum.js';
 
 export const FRAME_HEADER_BYTES = 8;
 
@@ -18,7 +20,7 @@ const MAX_FRAME_BYTES = 1 << 30;
  * await file.write(frames([payload]));
  */
 export function frames(payloads: readonly Uint8Array[]): Uint8Array {
-  const total = payloads.reduce((sum, p) => sum + FRAME_HEADER_BYTES + p.length, 0);
+  const total = payloads.reduce((sum, p) => sum + FRAME_HEADER_BYTES + padded(p.length), 0);
   const out = new Uint8Array(total);
   const view = new DataView(out.buffer);
   let at = 0;
@@ -27,11 +29,23 @@ export function frames(payloads: readonly Uint8Array[]): Uint8Array {
       throw new RangeError(`a frame holds 1..${MAX_FRAME_BYTES} bytes, not ${payload.length}`);
     }
     view.setUint32(at, payload.length, true);
-    view.setUint32(at + 4, crc32(payload, crc32(out.subarray(at, at + 4))), true);
+    view.setUint32(at + 4, checksum(out.subarray(at, at + 4), payload), true);
     out.set(payload, at + FRAME_HEADER_BYTES);
-    at += FRAME_HEADER_BYTES + payload.length;
+    at += FRAME_HEADER_BYTES + padded(payload.length);
   }
   return out;
+}
+
+/** Payloads start 4-byte aligned, so the checksum reads them as words without a copy. */
+function padded(length: number): number {
+  return (length + 3) & ~3;
+}
+
+function checksum(length: Uint8Array, payload: Uint8Array): number {
+  const sum = newChecksum('fnv4');
+  sum.add(length);
+  sum.add(payload);
+  return sum.value();
 }
 
 export interface ReadFrames {
@@ -56,11 +70,11 @@ export function readFrames(bytes: Uint8Array): ReadFrames {
   while (at + FRAME_HEADER_BYTES <= bytes.length) {
     const length = view.getUint32(at, true);
     const start = at + FRAME_HEADER_BYTES;
-    if (length === 0 || length > MAX_FRAME_BYTES || start + length > bytes.length) break;
+    if (length === 0 || length > MAX_FRAME_BYTES || start + padded(length) > bytes.length) break;
     const payload = bytes.subarray(start, start + length);
-    if (crc32(payload, crc32(bytes.subarray(at, at + 4))) !== view.getUint32(at + 4, true)) break;
+    if (checksum(bytes.subarray(at, at + 4), payload) !== view.getUint32(at + 4, true)) break;
     payloads.push(payload);
-    at = start + length;
+    at = start + padded(length);
   }
   return { payloads, end: at };
 }

@@ -81,8 +81,24 @@ describe('FileStore', () => {
     await store.close();
   });
 
+  it('refuses a damaged checkpoint rather than drop what it held', async () => {
+    const dir = join(tempFolder(), 'store');
+    const store = await openFileStore(dir, { embedder: EMBEDDER, checkpointAfterBytes: 1024 });
+    await writeDocs(store, 0, 20);
+    await store.close();
+    const file = join(dir, 'checkpoint');
+    const bytes = readFileSync(file);
+    bytes[bytes.length >> 1] = bytes[bytes.length >> 1]! ^ 1;
+    writeFileSync(file, bytes);
+    const error = await refusal(openFileStore(dir));
+    expect(error.code).toBe('STORE_ERROR');
+    expect(error.message).toContain(file);
+    // Refused, it let go of its lock.
+    expect(existsSync(join(dir, 'lock'))).toBe(false);
+  });
+
   describe('drops a torn log tail, never misreads it', () => {
-    const damages: Array<[string, (log: string, size: number) => Promise<void>]> = [
+    const damages: Array<[string, (log: string, size: number, lastFrame: number) => Promise<void>]> = [
       ['the last frame cut short', (log, size) => truncate(log, size - 7)],
       [
         'a byte of the last frame changed',
@@ -104,12 +120,13 @@ describe('FileStore', () => {
         let store = await openFileStore(dir, { embedder: EMBEDDER });
         await writeDocs(store, 0, 3);
         const kept = await observe(store);
+        const lastFrame = statSync(join(dir, 'log-0')).size;
         await writeDocs(store, 3, 1);
         const whole = await observe(store);
         await store.close();
         const log = join(dir, 'log-0');
         const size = statSync(log).size;
-        await damage(log, size);
+        await damage(log, size, lastFrame);
         store = await openFileStore(dir);
         const cut = what.includes('after the last frame');
         // A damaged last frame is dropped whole (that commit is gone); garbage after it is dropped alone.
