@@ -23,9 +23,11 @@ const embedder = functionEmbedder({
       return v;
     }),
 });
-const words = 'river lake mountain forest harbour bridge castle meadow valley island desert glacier'.split(' ');
+const words = 'river lake mountain forest harbour bridge castle meadow valley island desert glacier'.split(
+  ' ',
+);
 const text = (i: number) =>
-  Array.from({ length: 200 }, (_, j) => words[(i * 7 + j * 13) % words.length]).join(' ') + ` doc ${i}.`;
+  `${Array.from({ length: 200 }, (_, j) => words[(i * 7 + j * 13) % words.length]).join(' ')} doc ${i}.`;
 
 function folderBytes(dir: string): number {
   let total = 0;
