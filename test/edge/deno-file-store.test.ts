@@ -103,7 +103,7 @@ describe('FileStore in Deno', () => {
     holder.process.kill('SIGKILL');
     await holder.exited;
     const blind = deno('write', dir);
-    await expect(blind.output).rejects.toThrow(/open for writing in another process[^]*may not ask/);
+    await expect(blind.output).rejects.toThrow(/open for writing in another process[\s\S]*may not ask/);
     const past = new Date(Date.now() - LOCK_STALE_MS - 1000);
     utimesSync(join(dir, 'lock'), past, past);
     const { child, output } = deno('write', dir);
