@@ -2,17 +2,45 @@
 // --allow-read/--allow-write on the store's folder (docs/file-store.md). Modes:
 //   write <dir>   opens the store Node wrote, checks it, commits more, snapshots, closes
 //   hold <dir>    opens it, says "open", holds it until stdin ends
+//   index <dir>   openLongship({ path }) with a hash embedder: writes two notes and finds one
+//   find <dir>    opens the same path and finds again, writing nothing
 // Prints one JSON line.
+import { functionEmbedder } from '../../src/embed/function-embedder.js';
+import { openLongship } from '../../src/engine.js';
 import { openFileStore } from '../../src/store/file-open.js';
 
 declare const Deno: {
   args: string[];
+  exit(code: number): never;
   version: { deno: string };
   stdin: { readable: ReadableStream<Uint8Array> };
 };
 
 const [mode, dir] = Deno.args;
 const embedder = { id: 'test-embedder@1', dimensions: 4 };
+if (mode === 'index' || mode === 'find') {
+  const words = functionEmbedder({
+    id: 'test/letters',
+    dimensions: 8,
+    embed: async (texts) => texts.map((t) => new Float32Array(8).map((_, i) => t.charCodeAt(i * 3) || 0)),
+  });
+  const longship = await openLongship({ path: dir!, embedder: words });
+  if (mode === 'index') {
+    await longship.write('viking://resources/notes/river.md', 'The river floods every spring.', {
+      parents: true,
+    });
+    await longship.write('viking://resources/notes/desert.md', 'The desert is dry all year.');
+  }
+  const { resources } = await longship.find('river floods');
+  console.log(
+    JSON.stringify({
+      persistent: longship.persistent,
+      resources: resources.map(({ uri, score }) => ({ uri, score })),
+    }),
+  );
+  await longship.close();
+  Deno.exit(0);
+}
 const store = await openFileStore(dir!, { embedder });
 if (mode === 'hold') {
   console.log(JSON.stringify({ open: true }));

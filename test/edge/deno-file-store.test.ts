@@ -20,7 +20,8 @@ const temp = mkdtempSync(join(tmpdir(), 'longship-deno-store-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
 function deno(mode: string, dir: string): { child: ChildProcess; output: Promise<string> } {
-  const permissions = [`--allow-read=${dir}`, `--allow-write=${dir}`];
+  // openLongship also reads the package's usearch.wasm.
+  const permissions = [`--allow-read=${dir},wasm/dist`, `--allow-write=${dir}`];
   const child = spawn(
     process.execPath,
     [
@@ -109,5 +110,16 @@ describe('FileStore in Deno', () => {
     const { child, output } = deno('write', dir);
     expect(JSON.parse(await output).verify).toEqual({ ok: true, problems: [] });
     if (child.exitCode === null) await new Promise((resolve) => child.on('exit', resolve));
+  }, 60_000);
+
+  it('keeps what openLongship({ path }) wrote: a new Deno process finds it, with the same scores', async () => {
+    const dir = join(temp, 'longship');
+    const indexing = deno('index', dir);
+    const first = JSON.parse(await indexing.output);
+    if (indexing.child.exitCode === null) await new Promise((resolve) => indexing.child.on('exit', resolve));
+    expect(first.persistent).toBe(true);
+    expect(first.resources[0]?.uri).toBe('viking://resources/notes/river.md');
+    const again = deno('find', dir);
+    expect(JSON.parse(await again.output)).toEqual(first);
   }, 60_000);
 });
