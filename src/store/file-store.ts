@@ -71,6 +71,13 @@ export interface FileStoreParts {
   checkpointAfterBytes: number;
 }
 
+const tables = new WeakMap<FileStore, MemoryData>();
+
+/** A file store's tables in memory: for tests that plant damage behind its back, as MemoryData allows. */
+export function fileStoreTables(store: FileStore): MemoryData {
+  return tables.get(store)!;
+}
+
 /** The Store in a folder. Open it with `openFileStore`. */
 export class FileStore implements Store {
   readonly persistent = true;
@@ -87,11 +94,7 @@ export class FileStore implements Store {
     this.#parts = parts;
     this.path = parts.dir;
     this.#reads = new MemoryStore(parts.data);
-  }
-
-  /** The tables in memory: for tests that plant damage behind the store's back, as MemoryData allows. */
-  static tablesOf(store: FileStore): MemoryData {
-    return store.#parts.data;
+    tables.set(this, parts.data);
   }
 
   #live(): FileStoreParts {

@@ -10,7 +10,7 @@ import { afterAll, afterEach } from 'vitest';
 import { loadNodeFiles } from '../../src/env/node-files.js';
 import { type FileStoreOptions, openFileStore } from '../../src/store/file-open.js';
 import { listSnapshots, readSnapshotHeader, snapshotFile } from '../../src/store/file-snapshots.js';
-import { FileStore } from '../../src/store/file-store.js';
+import { type FileStore, fileStoreTables } from '../../src/store/file-store.js';
 import { SNAPSHOT_CHUNK_BYTES } from '../../src/store/store.js';
 import { type StoreHarness, tableTamper } from './harness.js';
 
@@ -36,7 +36,7 @@ export function fileHarness(dir = join(tempFolder(), 'store'), extra: FileStoreO
   let current: FileStore | undefined;
   const tables = () => {
     if (!current) throw new Error('no store open');
-    return FileStore.tablesOf(current);
+    return fileStoreTables(current);
   };
   return {
     async open(options) {
