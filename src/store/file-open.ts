@@ -37,6 +37,18 @@ const DEFAULT_CHECKPOINT_AFTER_BYTES = 8 * 1024 * 1024;
  * const store = await openFileStore('./context', { embedder: { id: 'use-lite', dimensions: 512 } });
  */
 export async function openFileStore(path: string | URL, options: FileStoreOptions = {}): Promise<FileStore> {
+  return openFileStoreWith(await loadNodeFiles(), path, options);
+}
+
+/**
+ * {@link openFileStore} on the file system `files` gives: the runtime's, or (in tests) one that
+ * fails from a chosen write on, as a crash would stop the process there.
+ */
+export async function openFileStoreWith(
+  files: NodeFiles,
+  path: string | URL,
+  options: FileStoreOptions = {},
+): Promise<FileStore> {
   for (const key of Object.keys(options ?? {})) {
     if (!OPTIONS.has(key)) throw new LongshipError('INVALID_ARGUMENT', `openFileStore has no option ${key}`);
   }
@@ -44,7 +56,6 @@ export async function openFileStore(path: string | URL, options: FileStoreOption
   if (!Number.isSafeInteger(checkpointAfterBytes) || checkpointAfterBytes < 0) {
     throw new LongshipError('INVALID_ARGUMENT', 'checkpointAfterBytes must be a non-negative integer');
   }
-  const files = await loadNodeFiles();
   const dir = resolveFolder(files, path);
   await prepareFolder(files, dir);
   const lock = await acquireLock(files, dir);
@@ -112,16 +123,19 @@ async function prepareFolder(files: NodeFiles, dir: string): Promise<void> {
     throw fileError('reading the folder', dir, error);
   });
   if (entries.includes(MARKER_FILE)) return checkMarker(files, dir);
-  if (entries.length > 0) {
-    const shown = entries.slice(0, 3).join(', ') + (entries.length > 3 ? ', …' : '');
+  const marker = path.join(dir, MARKER_FILE);
+  const temp = `${marker}.tmp`;
+  // A marker half made (a crash while the store was created) is ours: the folder is still empty.
+  const others = entries.filter((name) => name !== path.basename(temp));
+  if (others.length > 0) {
+    const shown = others.slice(0, 3).join(', ') + (others.length > 3 ? ', …' : '');
     throw new LongshipError(
       'INVALID_ARGUMENT',
       `${dir} holds other files (${shown}) and is not a Longship store: give an empty or new folder`,
     );
   }
-  const marker = path.join(dir, MARKER_FILE);
-  const temp = `${marker}.tmp`;
   try {
+    await fs.promises.rm(temp, { force: true });
     await fs.promises.writeFile(temp, `${JSON.stringify({ format: FORMAT, version: FORMAT_VERSION })}\n`, {
       flag: 'wx',
     });
