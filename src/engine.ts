@@ -8,6 +8,7 @@ import type { ContextTree } from './context/tree.js';
 import type { Embedder } from './embed/embedder.js';
 import { TransformersEmbedder } from './embed/transformers-embedder.js';
 import { defaultIndexedDB } from './env/indexeddb.js';
+import { LongshipError } from './errors.js';
 import { loadUsearch, type UsearchModule, type WasmSource } from './index/usearch-module.js';
 import type { VectorIndexOptions } from './index/vector-index.js';
 import { extractiveSummarizer } from './ingest/extractive-summarizer.js';
@@ -22,13 +23,22 @@ import { type ContextSearchOptions, search as runSearch, type SearchResult } fro
 import type { FindOptions } from './retrieve/settings.js';
 import type { RetrievalSources } from './retrieve/sources.js';
 import { createSessions, type Session } from './session/session.js';
+import { openFileStore } from './store/file-open.js';
 import { openIdbStore } from './store/idb-open.js';
 import { openMemoryStore } from './store/memory-store.js';
 import type { Store, VerifyReport } from './store/store.js';
 
 export interface LongshipOptions {
-  /** Where everything is kept. Default: IndexedDB where the runtime has it, else memory. Closed by `close()`. */
+  /**
+   * Where everything is kept. Default: the folder `path` if given, else IndexedDB where the runtime
+   * has it, else memory (`persistent: false`). Closed by `close()`.
+   */
   store?: Store;
+  /**
+   * Node and Deno: keep everything in this folder (a path, or a `file:` URL), created if missing
+   * (docs/file-store.md). Not with `store`, `indexedDB` or `name`.
+   */
+  path?: string | URL;
   /** The IndexedDB to open the default store in. Default: the runtime's. */
   indexedDB?: IDBFactory;
   /** The database name of the default IndexedDB store. Default `'longship'`. */
@@ -69,6 +79,8 @@ export type AddOptions<T extends AddResourceOptions | AddSkillOptions> = Omit<T,
 /** One Longship: the viking:// filesystem, ingestion, and the indexes behind them. */
 export interface Longship extends ContextTree {
   readonly store: Store;
+  /** Whether what it holds outlives the process (IndexedDB, a folder); false for the in-memory default. */
+  readonly persistent: boolean;
   readonly embedder: Embedder;
   /** The vector and BM25 indexes, kept in step with the store. */
   readonly indexes: DerivedIndexes;
@@ -176,6 +188,7 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       search: (query, searchOptions) => runSearch(searchDeps, query, searchOptions),
       session: (id) => sessions(id),
       store: indexes.store,
+      persistent: store.persistent,
       embedder,
       indexes,
       addResource: (input, { signal, onProgress, ...rest } = {}) =>
@@ -209,6 +222,11 @@ async function openStore(
   options: LongshipOptions,
   embedder: { id: string; dimensions: number },
 ): Promise<Store> {
+  if (options.path !== undefined) {
+    const clash = (['store', 'indexedDB', 'name'] as const).find((key) => options[key] !== undefined);
+    if (clash) throw new LongshipError('INVALID_ARGUMENT', `give openLongship a path or ${clash}, not both`);
+    return openFileStore(options.path, { embedder });
+  }
   if (options.store) {
     await options.store.useEmbedder(embedder);
     return options.store;

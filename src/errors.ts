@@ -27,6 +27,8 @@ export type ErrorCode =
   | 'QUOTA_EXCEEDED'
   /** Another tab holds the database open at an older version, so it cannot be upgraded. */
   | 'STORE_BLOCKED'
+  /** Another process has the file store open for writing; the message names the folder and the pid. */
+  | 'STORE_LOCKED'
   /** The store was closed (by close(), or to let another tab upgrade it). */
   | 'STORE_CLOSED'
   /** The database was written by a newer schema than this code knows. */

@@ -79,6 +79,8 @@ export {
 export type { FindTrace, StopReason, TraceScore, TraceSeed, TraceStep, Verdict } from './retrieve/trace.js';
 export type { Message, MessagePart, MessageRole } from './session/message.js';
 export type { CommitOptions, CommitResult, ExtractionReport, Session } from './session/session.js';
+export { type FileStoreOptions, openFileStore } from './store/file-open.js';
+export type { FileStore } from './store/file-store.js';
 export { openIdbStore } from './store/idb-open.js';
 export { openMemoryStore } from './store/memory-store.js';
 export type {

@@ -32,6 +32,7 @@ it('exports exactly the public API', () => {
     'loadLexicalIndex',
     'loadUsearch',
     'loadVectorIndex',
+    'openFileStore',
     'openIdbStore',
     'openLongship',
     'openMemoryStore',

@@ -26,6 +26,7 @@ export function catchingUpStore(
   early?: (batch: WriteBatch) => EarlyWork | undefined,
 ): Store {
   return {
+    persistent: store.persistent,
     async commit(batch, signal, onIssued) {
       const work = early?.(batch);
       let seq: number;

@@ -63,6 +63,7 @@ const byFromTo = (a: RelationRecord, b: RelationRecord) =>
 
 /** The IndexedDB Store. Open it with `openIdbStore`. */
 export class IdbStore implements Store {
+  readonly persistent = true;
   private readonly connection: IdbConnection;
   private last: ((seq: number) => CommittedChange | undefined) | undefined;
 

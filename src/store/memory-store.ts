@@ -85,6 +85,7 @@ export async function openMemoryStore(options: MemoryStoreOptions = {}): Promise
 
 /** The in-memory Store. Open it with {@link openMemoryStore}. */
 export class MemoryStore implements Store {
+  readonly persistent = false;
   private closed = false;
   private last: ((seq: number) => CommittedChange | undefined) | undefined;
 

@@ -221,7 +221,7 @@ export interface OpenStoreOptions {
 }
 
 /**
- * The persistent half of Longship. Implementations: `MemoryStore`, `IdbStore`.
+ * The persistent half of Longship. Implementations: `MemoryStore`, `IdbStore`, `FileStore`.
  * Every method of a closed store fails with `STORE_CLOSED`.
  *
  * @example
@@ -235,6 +235,8 @@ export interface OpenStoreOptions {
  * });
  */
 export interface Store {
+  /** Whether what it holds outlives the process: true for IndexedDB and files, false in memory. */
+  readonly persistent: boolean;
   /**
    * Writes the batch in one transaction: all of it or none. Resolves with its sequence number.
    * Fails with `INVALID_ARGUMENT` (nothing written) when the batch would leave the store

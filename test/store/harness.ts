@@ -29,28 +29,10 @@ export interface StoreHarness {
 
 export function memoryHarness(): StoreHarness {
   const data = new MemoryData();
-  const mapOf = (table: keyof StoreTables) => data[table] as Map<unknown, unknown>;
-  const idOf = (table: keyof StoreTables, key: TableKey) =>
-    table === 'relations' ? (key as [string, string]).join('\u0000') : key;
   return {
     open: (options) => openMemoryStore({ ...options, data }),
     tamper: {
-      async put(table, record) {
-        const r = record as unknown as Record<string, unknown>;
-        const key = {
-          nodes: r.uri,
-          vectors: r.key,
-          postings: r.key,
-          changes: r.seq,
-          relations: [r.from, r.to],
-        }[table];
-        mapOf(table).set(idOf(table, key as TableKey), structuredClone(record));
-        data.reindex();
-      },
-      async delete(table, key) {
-        mapOf(table).delete(idOf(table, key));
-        data.reindex();
-      },
+      ...tableTamper(() => data),
       async corruptSnapshot(name, how, index = 0) {
         const header = data.snapshots.get(name);
         if (!header) throw new Error(`no snapshot ${name}`);
@@ -65,6 +47,33 @@ export function memoryHarness(): StoreHarness {
       async chunkIds() {
         return [...data.snapshotChunks.values()].map((c) => [c.name, c.generation, c.index]);
       },
+    },
+  };
+}
+
+/** Tampering with the tables of a store kept in a MemoryData (MemoryStore, FileStore in memory). */
+export function tableTamper(tables: () => MemoryData): Pick<StoreTamper, 'put' | 'delete'> {
+  const mapOf = (data: MemoryData, table: keyof StoreTables) => data[table] as Map<unknown, unknown>;
+  const idOf = (table: keyof StoreTables, key: TableKey) =>
+    table === 'relations' ? (key as [string, string]).join('\u0000') : key;
+  return {
+    async put(table, record) {
+      const data = tables();
+      const r = record as unknown as Record<string, unknown>;
+      const key = {
+        nodes: r.uri,
+        vectors: r.key,
+        postings: r.key,
+        changes: r.seq,
+        relations: [r.from, r.to],
+      }[table];
+      mapOf(data, table).set(idOf(table, key as TableKey), structuredClone(record));
+      data.reindex();
+    },
+    async delete(table, key) {
+      const data = tables();
+      mapOf(data, table).delete(idOf(table, key));
+      data.reindex();
     },
   };
 }

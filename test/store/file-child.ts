@@ -1,0 +1,61 @@
+// Runs test/store/file-store-child.ts in a child Node process and follows what it says.
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface Child {
+  process: ChildProcess;
+  /** Every whole line it has written to stdout so far. */
+  lines: string[];
+  /** Resolves with the first line starting with `prefix`; rejects if the child exits first. */
+  line(prefix: string): Promise<string>;
+  /** Resolves once it has exited (and been reaped), with its exit code or signal. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stderr(): string;
+}
+
+export function startChild(args: string[], options: SpawnOptions = {}): Child {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/store/file-store-child.ts', ...args], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    ...options,
+  });
+  const lines: string[] = [];
+  let partial = '';
+  let errors = '';
+  const waiting: Array<{ prefix: string; resolve: (line: string) => void }> = [];
+  child.stdout!.setEncoding('utf8').on('data', (text: string) => {
+    const parts = (partial + text).split('\n');
+    partial = parts.pop()!;
+    for (const line of parts) {
+      lines.push(line);
+      for (const w of waiting.filter((w) => line.startsWith(w.prefix))) {
+        waiting.splice(waiting.indexOf(w), 1);
+        w.resolve(line);
+      }
+    }
+  });
+  child.stderr!.setEncoding('utf8').on('data', (text: string) => {
+    errors += text;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    process: child,
+    lines,
+    stderr: () => errors,
+    exited,
+    line(prefix) {
+      const seen = lines.find((line) => line.startsWith(prefix));
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        waiting.push({ prefix, resolve });
+        void exited.then(({ code, signal }) =>
+          reject(new Error(`the child exited (${code ?? signal}) before "${prefix}": ${errors}`)),
+        );
+      });
+    },
+  };
+}
