@@ -2,6 +2,7 @@
 // (WASM or WebGPU) in browsers and workers. The default model is the bundled USE-lite.
 
 import { throwIfAborted } from '../abort.js';
+import { loadTransformers } from '../env/transformers.js';
 import { LongshipError } from '../errors.js';
 import { embedInBatches } from './batch.js';
 import { bundledModel } from './bundled-model.js';
@@ -214,7 +215,7 @@ export class TransformersEmbedder implements Embedder {
 }
 
 async function loadModel(source: ModelSource, settings: Settings): Promise<Model> {
-  const transformers = await import('@huggingface/transformers');
+  const { transformers, localSettings } = await loadTransformers();
   const { AutoModel, AutoTokenizer, Tensor, env, mean_pooling } = transformers;
   const options = {
     dtype: settings.dtype ?? 'q8',
@@ -230,7 +231,7 @@ async function loadModel(source: ModelSource, settings: Settings): Promise<Model
       ...(settings.threads ? { intraOpNumThreads: settings.threads } : {}),
     },
   } as const;
-  const [tokenizer, model] = await withEnv(env, source, settings, () =>
+  const [tokenizer, model] = await withEnv(env, source, settings, localSettings, () =>
     Promise.all([
       AutoTokenizer.from_pretrained(source.name),
       AutoModel.from_pretrained(source.name, options),
@@ -284,6 +285,7 @@ function withEnv<T>(
   env: TransformersEnv,
   source: ModelSource,
   { wasmPaths, threads, device }: Settings,
+  runtimeSettings: Partial<TransformersEnv>,
   load: () => Promise<T>,
 ): Promise<T> {
   const task = envQueue.then(async () => {
@@ -308,6 +310,7 @@ function withEnv<T>(
         useBrowserCache: false,
         useFSCache: false,
         useCustomCache: false,
+        ...runtimeSettings,
       },
       load,
     );

@@ -1,0 +1,79 @@
+// Which build of transformers.js this runtime loads, and the settings that build needs here.
+// Deno resolves `@huggingface/transformers` to its Node build, which imports sharp and
+// onnxruntime-node: native addons, so `--allow-ffi`. Longship loads the web build instead
+// (onnxruntime-web, WASM) and serves it local files itself, so Deno needs only `--allow-read`
+// (docs/deno.md says why each piece is here).
+
+type Transformers = typeof import('@huggingface/transformers');
+type TransformersEnv = Transformers['env'];
+
+/** The transformers.js module, and what a load of a local model must set in its `env` here. */
+export interface LoadedTransformers {
+  transformers: Transformers;
+  /** Settings for loads of local models; empty outside Deno. */
+  localSettings: Partial<TransformersEnv>;
+}
+
+let deno: Promise<LoadedTransformers> | undefined;
+
+/** transformers.js for this runtime: its Node build in Node, its web build in browsers and Deno. */
+export async function loadTransformers(): Promise<LoadedTransformers> {
+  if (!isDeno()) return { transformers: await import('@huggingface/transformers'), localSettings: {} };
+  deno ??= loadInDeno();
+  return deno;
+}
+
+function isDeno(): boolean {
+  return typeof (globalThis as { Deno?: unknown }).Deno !== 'undefined';
+}
+
+async function loadInDeno(): Promise<LoadedTransformers> {
+  // The package's `exports` name only its entry, which Deno resolves to the Node build; the web
+  // build lies beside it.
+  const nodeBuild = import.meta.resolve('@huggingface/transformers');
+  const webBuild = new URL('./transformers.web.js', nodeBuild).href;
+  const transformers = (await import(/* @vite-ignore */ webBuild)) as Transformers;
+  const wasm = transformers.env.backends.onnx.wasm;
+  // Without this, transformers.js points onnxruntime-web at a CDN. The plain build: Deno runs no
+  // WebGPU session through transformers.js here, and the .asyncify one is twice its size.
+  if (wasm) {
+    wasm.wasmPaths = {
+      mjs: import.meta.resolve('onnxruntime-web/ort-wasm-simd-threaded.mjs'),
+      wasm: import.meta.resolve('onnxruntime-web/ort-wasm-simd-threaded.wasm'),
+    };
+  }
+  return {
+    transformers,
+    localSettings: { useCustomCache: true, customCache: localFiles, useBrowserCache: false },
+  };
+}
+
+/**
+ * A "cache" that is the file system: it answers every file: URL or path with the file. Through
+ * it, transformers.js never fetches a local file itself; its fetch would read `process.env` (so
+ * `--allow-env`) to build request headers. For onnxruntime-web's `.mjs` it answers the URL
+ * itself: transformers.js then imports the file from there, where it would otherwise import it
+ * from a blob: URL, which Deno refuses for modules inside node_modules.
+ */
+const localFiles = {
+  async match(key: string): Promise<Response | string | undefined> {
+    const url = await fileUrl(key);
+    if (!url) return undefined;
+    if (url.pathname.endsWith('.mjs')) return url.href;
+    try {
+      return await fetch(url);
+    } catch {
+      // Not there: transformers.js reports the file as missing.
+      return undefined;
+    }
+  },
+  async put(): Promise<void> {},
+};
+
+/** A file: URL or an absolute path as a file: URL; undefined for anything else (a hub URL). */
+async function fileUrl(key: string): Promise<URL | undefined> {
+  if (/^file:/i.test(key)) return new URL(key);
+  if (!key.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(key)) return undefined;
+  const { pathToFileURL } = await import('node:url');
+  return pathToFileURL(key);
+}
