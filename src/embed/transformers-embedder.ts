@@ -185,9 +185,17 @@ export class TransformersEmbedder implements Embedder {
     // One load per embedder; a failed load is forgotten so that the next call can try again.
     this.model ??= loadModel(this.source, this.settings).catch((error: unknown) => {
       this.model = undefined;
-      throw new LongshipError('MODEL_LOAD', `could not load the embedding model ${this.id}`, {
-        cause: error,
-      });
+      // The package ships the bundled model's int8 weights only (docs/package.md).
+      const fp32Hint =
+        this.settings.dtype === 'fp32' && this.id === bundledModel.id
+          ? '; its fp32 weights are not installed by default: run `npx longship-model-fp32` (docs/package.md)'
+          : '';
+      const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+      throw new LongshipError(
+        'MODEL_LOAD',
+        `could not load the embedding model ${this.id}: ${reason}${fp32Hint}`,
+        { cause: error },
+      );
     });
     return this.model;
   }
