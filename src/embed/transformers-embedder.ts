@@ -191,9 +191,12 @@ export class TransformersEmbedder implements Embedder {
           ? '; its fp32 weights are not installed by default: run `npx longship-model-fp32` (docs/package.md)'
           : '';
       const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+      // transformers.js's own message may not say where it looked (a missing folder gives a TypeError).
+      const { name, localFolder } = this.source;
+      const from = localFolder === undefined ? name : `${localFolder.replace(/[\\/]*$/, '/')}${name}/`;
       throw new LongshipError(
         'MODEL_LOAD',
-        `could not load the embedding model ${this.id}: ${reason}${fp32Hint}`,
+        `could not load the embedding model ${this.id} from ${from}: ${reason}${fp32Hint}`,
         { cause: error },
       );
     });
