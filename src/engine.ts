@@ -25,12 +25,13 @@ import { createSessions, type Session } from './session/session.js';
 import { openIdbStore } from './store/idb-open.js';
 import { openMemoryStore } from './store/memory-store.js';
 import type { Store, VerifyReport } from './store/store.js';
+import type { IndexedDBFactory } from './web-types.js';
 
 export interface LongshipOptions {
   /** Where everything is kept. Default: IndexedDB where the runtime has it, else memory. Closed by `close()`. */
   store?: Store;
   /** The IndexedDB to open the default store in. Default: the runtime's. */
-  indexedDB?: IDBFactory;
+  indexedDB?: IndexedDBFactory;
   /** The database name of the default IndexedDB store. Default `'longship'`. */
   name?: string;
   /** Default: the bundled USE-lite, on the device. */
