@@ -10,7 +10,10 @@ type TransformersEnv = Transformers['env'];
 /** The transformers.js module, and what a load of a local model must set in its `env` here. */
 export interface LoadedTransformers {
   transformers: Transformers;
-  /** Settings for loads of local models; empty outside Deno. */
+  /**
+   * Settings a load of a local model needs here, over any other (empty outside Deno). In Deno,
+   * transformers.js's WASM cache must stay on: without it, its web build refuses to start there.
+   */
   localSettings: Partial<TransformersEnv>;
 }
 
@@ -24,27 +27,37 @@ export async function loadTransformers(): Promise<LoadedTransformers> {
 }
 
 function isDeno(): boolean {
-  return typeof (globalThis as { Deno?: unknown }).Deno !== 'undefined';
+  return typeof (globalThis as { Deno?: { mainModule?: string } }).Deno?.mainModule === 'string';
 }
 
 async function loadInDeno(): Promise<LoadedTransformers> {
-  // The package's `exports` name only its entry, which Deno resolves to the Node build; the web
-  // build lies beside it.
-  const nodeBuild = import.meta.resolve('@huggingface/transformers');
-  const webBuild = new URL('./transformers.web.js', nodeBuild).href;
+  // Resolved as Node resolves it, from the script Deno runs: the project's node_modules. Not by
+  // import.meta.resolve, whose `import.meta` a bundler that builds workers as classic scripts
+  // warns about (this module is in the browser's worker bundle too, where this never runs).
+  const { createRequire } = await import('node:module');
+  const { pathToFileURL } = await import('node:url');
+  const main = (globalThis as unknown as { Deno: { mainModule: string } }).Deno.mainModule;
+  const nodeBuild = createRequire(main).resolve('@huggingface/transformers');
+  // The package's `exports` name only its entry, which resolves to the Node build (CommonJS for
+  // require); the web build lies beside it.
+  const webBuild = new URL('./transformers.web.js', pathToFileURL(nodeBuild)).href;
   const transformers = (await import(/* @vite-ignore */ webBuild)) as Transformers;
   const wasm = transformers.env.backends.onnx.wasm;
-  // Without this, transformers.js points onnxruntime-web at a CDN. The plain build: Deno runs no
-  // WebGPU session through transformers.js here, and the .asyncify one is twice its size.
+  // Without this, transformers.js points onnxruntime-web at a CDN. The plain build, from the
+  // onnxruntime-web transformers.js imports; the .asyncify one is twice its size.
   if (wasm) {
-    wasm.wasmPaths = {
-      mjs: import.meta.resolve('onnxruntime-web/ort-wasm-simd-threaded.mjs'),
-      wasm: import.meta.resolve('onnxruntime-web/ort-wasm-simd-threaded.wasm'),
-    };
+    const ort = createRequire(nodeBuild);
+    const file = (name: string) => pathToFileURL(ort.resolve(`onnxruntime-web/${name}`)).href;
+    wasm.wasmPaths = { mjs: file('ort-wasm-simd-threaded.mjs'), wasm: file('ort-wasm-simd-threaded.wasm') };
   }
   return {
     transformers,
-    localSettings: { useCustomCache: true, customCache: localFiles, useBrowserCache: false },
+    localSettings: {
+      useCustomCache: true,
+      customCache: localFiles,
+      useBrowserCache: false,
+      useWasmCache: true,
+    },
   };
 }
 
