@@ -19,6 +19,15 @@ export interface LoadedTransformers {
 
 let deno: Promise<LoadedTransformers> | undefined;
 
+/**
+ * Node's modules by names no bundler resolves: this module is in the browser's worker bundle
+ * too, where the Deno branch never runs, and a bundler would warn of each module it externalised.
+ */
+const nodeModule = 'node:module';
+const nodeUrlName = 'node:url';
+const nodeUrl = async () =>
+  (await import(/* webpackIgnore: true */ /* @vite-ignore */ nodeUrlName)) as typeof import('node:url');
+
 /** transformers.js for this runtime: its Node build in Node, its web build in browsers and Deno. */
 export async function loadTransformers(): Promise<LoadedTransformers> {
   if (!isDeno()) return { transformers: await import('@huggingface/transformers'), localSettings: {} };
@@ -34,8 +43,10 @@ async function loadInDeno(): Promise<LoadedTransformers> {
   // Resolved as Node resolves it, from the script Deno runs: the project's node_modules. Not by
   // import.meta.resolve, whose `import.meta` a bundler that builds workers as classic scripts
   // warns about (this module is in the browser's worker bundle too, where this never runs).
-  const { createRequire } = await import('node:module');
-  const { pathToFileURL } = await import('node:url');
+  const { createRequire } = (await import(
+    /* webpackIgnore: true */ /* @vite-ignore */ nodeModule
+  )) as typeof import('node:module');
+  const { pathToFileURL } = await nodeUrl();
   const main = (globalThis as unknown as { Deno: { mainModule: string } }).Deno.mainModule;
   const nodeBuild = createRequire(main).resolve('@huggingface/transformers');
   // The package's `exports` name only its entry, which resolves to the Node build (CommonJS for
@@ -87,6 +98,6 @@ const localFiles = {
 async function fileUrl(key: string): Promise<URL | undefined> {
   if (/^file:/i.test(key)) return new URL(key);
   if (!key.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(key)) return undefined;
-  const { pathToFileURL } = await import('node:url');
+  const { pathToFileURL } = await nodeUrl();
   return pathToFileURL(key);
 }
