@@ -27,6 +27,7 @@ import { openFileStore } from './store/file-open.js';
 import { openIdbStore } from './store/idb-open.js';
 import { openMemoryStore } from './store/memory-store.js';
 import type { Store, VerifyReport } from './store/store.js';
+import type { IndexedDBFactory } from './web-types.js';
 
 export interface LongshipOptions {
   /**
@@ -40,7 +41,7 @@ export interface LongshipOptions {
    */
   path?: string | URL;
   /** The IndexedDB to open the default store in. Default: the runtime's. */
-  indexedDB?: IDBFactory;
+  indexedDB?: IndexedDBFactory;
   /** The database name of the default IndexedDB store. Default `'longship'`. */
   name?: string;
   /** Default: the bundled USE-lite, on the device. */
@@ -126,10 +127,12 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
   const info = { id: embedder.id, dimensions: embedder.dimensions };
   const opened: Array<() => Promise<unknown>> = [];
   try {
-    const [usearch, store] = await Promise.all([
+    const [usearch, store] = await allOrClose([
       isModule(options.usearch) ? options.usearch : loadUsearch(options.usearch),
       openStore(options, info),
-    ]);
+      // A model that cannot load fails the open, loudly, rather than every job after it.
+      modelLoaded(embedder),
+    ] as const);
     opened.push(() => store.close());
     const indexes = await openDerivedIndexes({
       store,
@@ -214,8 +217,31 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
     };
   } catch (error) {
     for (const close of opened.reverse()) await close().catch(() => undefined);
+    if (ownEmbedder) await (embedder as TransformersEmbedder).dispose();
     throw error;
   }
+}
+
+/** Loads an on-device model now (an embedding of one word); other embedders are left alone. */
+async function modelLoaded(embedder: Embedder): Promise<void> {
+  if (embedder instanceof TransformersEmbedder) await embedder.embed(['Longship']);
+}
+
+/**
+ * Like Promise.all, but waits for every part, and when one fails closes the parts that opened (a
+ * store left open would hold its database), then throws the first failure.
+ */
+async function allOrClose<T extends readonly unknown[]>(
+  parts: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(parts);
+  const failure = settled.find((part) => part.status === 'rejected');
+  if (!failure) return settled.map((part) => (part as PromiseFulfilledResult<unknown>).value) as never;
+  for (const part of settled) {
+    const value = part.status === 'fulfilled' ? (part.value as { close?: unknown }) : undefined;
+    if (typeof value?.close === 'function') await (value as Store).close().catch(() => undefined);
+  }
+  throw failure.reason;
 }
 
 async function openStore(

@@ -61,6 +61,7 @@ export type {
 export { llmReranker } from './llm/llm-reranker.js';
 export { OpenAiCompatibleLlm, type OpenAiCompatibleLlmOptions } from './llm/openai-compatible.js';
 export { RemoteReranker, type RemoteRerankerOptions } from './llm/remote-reranker.js';
+export { type IdbStoreOptions, openIdbStore } from './open-idb-store.js';
 export type { CallOptions, EndpointOptions } from './remote/json-endpoint.js';
 export type { ConversationContext, IntentOptions, QueryPlan, TypedQuery } from './retrieve/intent.js';
 export type { RerankOptions, RerankReport } from './retrieve/rerank.js';
@@ -81,7 +82,6 @@ export type { Message, MessagePart, MessageRole } from './session/message.js';
 export type { CommitOptions, CommitResult, ExtractionReport, Session } from './session/session.js';
 export { type FileStoreOptions, openFileStore } from './store/file-open.js';
 export type { FileStore } from './store/file-store.js';
-export { openIdbStore } from './store/idb-open.js';
 export { openMemoryStore } from './store/memory-store.js';
 export type {
   ContextType,

@@ -3,6 +3,7 @@
 
 import type { Endpoint } from 'comlink';
 import { LongshipError } from '../errors.js';
+import type { Port, WebSharedWorker, WebWorker } from '../web-types.js';
 import { type ConnectOptions, connectLongship, type RemoteLongship } from '../worker/connect.js';
 import type { WorkerOptions } from '../worker/protocol.js';
 
@@ -11,7 +12,7 @@ export interface CreateLongshipOptions extends WorkerOptions {
    * The worker: a module script's URL, or a Worker, SharedWorker or MessagePort you started (it is
    * closed with the Longship). Default: this package's worker script, which Vite bundles.
    */
-  worker?: string | URL | Worker | SharedWorker | MessagePort;
+  worker?: string | URL | WebWorker | WebSharedWorker | Port;
   /**
    * One SharedWorker for all tabs of the origin (default where the browser has SharedWorker), or a
    * Worker per tab, each waiting for the store while another tab's worker holds it.

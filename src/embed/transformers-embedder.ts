@@ -2,6 +2,7 @@
 // (WASM or WebGPU) in browsers and workers. The default model is the bundled USE-lite.
 
 import { throwIfAborted } from '../abort.js';
+import { loadTransformers } from '../env/transformers.js';
 import { LongshipError } from '../errors.js';
 import { embedInBatches } from './batch.js';
 import { bundledModel } from './bundled-model.js';
@@ -184,9 +185,20 @@ export class TransformersEmbedder implements Embedder {
     // One load per embedder; a failed load is forgotten so that the next call can try again.
     this.model ??= loadModel(this.source, this.settings).catch((error: unknown) => {
       this.model = undefined;
-      throw new LongshipError('MODEL_LOAD', `could not load the embedding model ${this.id}`, {
-        cause: error,
-      });
+      // The package ships the bundled model's int8 weights only (docs/package.md).
+      const fp32Hint =
+        this.settings.dtype === 'fp32' && this.id === bundledModel.id
+          ? '; its fp32 weights are not installed by default: run `npx longship-model-fp32` (docs/package.md)'
+          : '';
+      const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+      // transformers.js's own message may not say where it looked (a missing folder gives a TypeError).
+      const { name, localFolder } = this.source;
+      const from = localFolder === undefined ? name : `${localFolder.replace(/[\\/]*$/, '/')}${name}/`;
+      throw new LongshipError(
+        'MODEL_LOAD',
+        `could not load the embedding model ${this.id} from ${from}: ${reason}${fp32Hint}`,
+        { cause: error },
+      );
     });
     return this.model;
   }
@@ -214,7 +226,7 @@ export class TransformersEmbedder implements Embedder {
 }
 
 async function loadModel(source: ModelSource, settings: Settings): Promise<Model> {
-  const transformers = await import('@huggingface/transformers');
+  const { transformers, localSettings } = await loadTransformers();
   const { AutoModel, AutoTokenizer, Tensor, env, mean_pooling } = transformers;
   const options = {
     dtype: settings.dtype ?? 'q8',
@@ -230,7 +242,7 @@ async function loadModel(source: ModelSource, settings: Settings): Promise<Model
       ...(settings.threads ? { intraOpNumThreads: settings.threads } : {}),
     },
   } as const;
-  const [tokenizer, model] = await withEnv(env, source, settings, () =>
+  const [tokenizer, model] = await withEnv(env, source, settings, localSettings, () =>
     Promise.all([
       AutoTokenizer.from_pretrained(source.name),
       AutoModel.from_pretrained(source.name, options),
@@ -284,6 +296,7 @@ function withEnv<T>(
   env: TransformersEnv,
   source: ModelSource,
   { wasmPaths, threads, device }: Settings,
+  runtimeSettings: Partial<TransformersEnv>,
   load: () => Promise<T>,
 ): Promise<T> {
   const task = envQueue.then(async () => {
@@ -308,6 +321,7 @@ function withEnv<T>(
         useBrowserCache: false,
         useFSCache: false,
         useCustomCache: false,
+        ...runtimeSettings,
       },
       load,
     );

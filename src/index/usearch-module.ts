@@ -1,14 +1,15 @@
 import createUsearchModule, { type UsearchExports } from '../../wasm/dist/usearch.js';
 import { readPackageFile } from '../env/runtime.js';
 import { type ErrorCode, LongshipError } from '../errors.js';
+import type { WasmMemory, WasmModule } from '../web-types.js';
 
 /** What the WASM module can be made from: its bytes, a compiled module, a response or a URL to fetch. */
-export type WasmSource = BufferSource | WebAssembly.Module | Response | URL;
+export type WasmSource = ArrayBuffer | ArrayBufferView | WasmModule | Response | URL;
 
 /** One instantiated USearch module. Many indexes share it (and its heap, which never shrinks). */
 export interface UsearchModule {
   readonly exports: UsearchExports;
-  readonly memory: WebAssembly.Memory;
+  readonly memory: WasmMemory;
 }
 
 // Mirrors longship_status_t in wasm/binding.cpp.
@@ -61,7 +62,7 @@ export async function loadUsearch(source: WasmSource = defaultWasmUrl()): Promis
       locateFile: (file) => file,
       instantiateWasm(imports, receive) {
         // receive() throws for a module that is not ours: that must fail the load too, not hang it.
-        instantiate(source, imports)
+        instantiate(source, imports as WebAssembly.Imports)
           .then((instance) => {
             memory = Object.values(instance.exports).find((value) => value instanceof WebAssembly.Memory);
             receive(instance);

@@ -39,7 +39,14 @@ export interface JobOutcome {
   jobId: number;
   status: 'done' | 'failed' | 'cancelled';
   result?: IngestResult;
+  /** Why it failed or was cancelled: a LongshipError (its `code`), or what the embedder or store threw. */
   error?: unknown;
+  /**
+   * Failed or cancelled: the document the job was embedding or writing then, by its node's URI
+   * (one embedding call covers several documents, from this one on). Absent when the job ended
+   * before it reached one (while reading or planning: the error names the input there).
+   */
+  at?: string;
   /** Documents the job finished (committed or found unchanged) before it ended: these stay. */
   finished: string[];
 }
@@ -79,6 +86,8 @@ interface Entry {
   job: IngestJob;
   controller: AbortController;
   finished: string[];
+  /** The document the job reported last and has not finished. */
+  at?: string;
   settled: boolean;
   settle: (outcome: JobOutcome) => void;
   unlink: () => void;
@@ -145,7 +154,8 @@ export function createIngestQueue(
     const onProgress = (progress: IngestProgress) => {
       if (progress.phase === 'write' && progress.done > done && progress.uri !== undefined) {
         entry.finished.push(progress.uri);
-      }
+        if (entry.at === progress.uri) entry.at = undefined;
+      } else if (progress.uri !== undefined) entry.at = progress.uri;
       done = progress.done;
       emit({ ...progress, jobId: id });
     };
@@ -167,6 +177,7 @@ export function createIngestQueue(
         jobId: id,
         status: cancelled ? 'cancelled' : 'failed',
         error,
+        ...(entry.at === undefined ? {} : { at: entry.at }),
         finished: entry.finished,
       });
     }

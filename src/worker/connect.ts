@@ -5,6 +5,7 @@
 import * as Comlink from 'comlink';
 import type { Longship } from '../engine.js';
 import { LongshipError } from '../errors.js';
+import type { MessageEndpoint, Movable } from '../web-types.js';
 import {
   type CallRequest,
   decode,
@@ -77,8 +78,8 @@ const transferMarks = new WeakMap<object, Transferable[]>();
  * const bytes = new Uint8Array(await file.arrayBuffer());
  * await longship.addResource(transfer(bytes, [bytes.buffer]), { name: file.name });
  */
-export function transfer<T extends object>(value: T, transferables: Transferable[]): T {
-  transferMarks.set(value, transferables);
+export function transfer<T extends object>(value: T, transferables: Movable[]): T {
+  transferMarks.set(value, transferables as Transferable[]);
   return value;
 }
 
@@ -92,12 +93,12 @@ export function transfer<T extends object>(value: T, transferables: Transferable
  * const longship = await connectLongship(port2);
  */
 export async function connectLongship(
-  endpoint: Comlink.Endpoint,
+  endpoint: MessageEndpoint,
   options: ConnectOptions = {},
 ): Promise<RemoteLongship> {
   registerThrowHandler(Comlink.transferHandlers);
   const { onWait, lost, dispose, signal, ...workerOptions } = options;
-  const host = Comlink.wrap<HostApi>(endpoint);
+  const host = Comlink.wrap<HostApi>(endpoint as Comlink.Endpoint);
   lost?.catch(() => {});
   // After close() no reply can arrive (the port is let go): what is still pending fails then.
   let hangUp: (error: LongshipError) => void = () => {};

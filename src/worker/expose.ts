@@ -8,6 +8,7 @@ import { TransformersEmbedder } from '../embed/transformers-embedder.js';
 import { type Longship, openLongship } from '../engine.js';
 import { defaultLocks } from '../env/locks.js';
 import { LongshipError } from '../errors.js';
+import type { Locks, MessageEndpoint } from '../web-types.js';
 import {
   type CallRequest,
   decode,
@@ -30,13 +31,13 @@ export interface ExposeLongshipOptions {
    */
   open?: (options: WorkerOptions) => Promise<Longship>;
   /** Default: the runtime's Web Locks; `null` to run without (one page, or tests). */
-  locks?: LockManager | null;
+  locks?: Locks | null;
 }
 
 /** The engine of one worker, shared by its connections. */
 export interface LongshipHost {
   /** Serves one more page over `endpoint` (a MessagePort, a worker's global scope). */
-  connect(endpoint: Comlink.Endpoint): void;
+  connect(endpoint: MessageEndpoint): void;
 }
 
 type Remote = Comlink.Remote<(...args: unknown[]) => unknown>;
@@ -104,9 +105,9 @@ export function createLongshipHost(options: ExposeLongshipOptions = {}): Longshi
   registerThrowHandler(Comlink.transferHandlers);
   const engine = engineSlot(
     options.open ?? openFromOptions,
-    options.locks === undefined ? (defaultLocks() ?? null) : options.locks,
+    options.locks === undefined ? (defaultLocks() ?? null) : (options.locks as LockManager | null),
   );
-  return { connect: (endpoint) => Comlink.expose(connection(engine), endpoint) };
+  return { connect: (endpoint) => Comlink.expose(connection(engine), endpoint as Comlink.Endpoint) };
 }
 
 async function openFromOptions(options: WorkerOptions): Promise<Longship> {

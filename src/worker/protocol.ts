@@ -6,6 +6,7 @@
 import type { TransferHandler } from 'comlink';
 import type { TransformersEmbedderOptions } from '../embed/transformers-embedder.js';
 import { type ErrorCode, LongshipError } from '../errors.js';
+import type { WasmModule } from '../web-types.js';
 
 /**
  * What a page tells the worker to open: plain data, since nothing else crosses a thread. URLs
@@ -16,7 +17,7 @@ export interface WorkerOptions {
   /** The IndexedDB database, and the name the tabs of an origin share it by. Default `'longship'`. */
   name?: string;
   /** Where the USearch `.wasm` is (a URL), or its bytes or compiled module. Default: next to the worker's module. */
-  usearch?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+  usearch?: string | URL | ArrayBuffer | ArrayBufferView | WasmModule;
   /** The on-device model the worker loads. Default: the bundled USE-lite, found next to the worker's module. */
   transformers?: TransformersEmbedderOptions;
 }
@@ -193,6 +194,7 @@ export function reviveError(wire: WireError): Error {
  * Replaces comlink's handler for thrown values, which keeps only `message`, `name` and `stack`:
  * a LongshipError arrives as a LongshipError with its code and cause.
  */
+/** @internal Not in the package's declarations, which name no comlink type (docs/package.md). */
 export const throwHandler: TransferHandler<{ value: unknown }, { isError: boolean; value: unknown }> = {
   canHandle: (value): value is { value: unknown } =>
     typeof value === 'object' && value !== null && Object.getOwnPropertySymbols(value).some(isThrowMarker),
@@ -209,7 +211,7 @@ function isThrowMarker(symbol: symbol): boolean {
   return symbol.description === 'Comlink.thrown';
 }
 
-/** Installs {@link throwHandler} in comlink's registry (shared by every connection in this realm). */
+/** @internal Installs {@link throwHandler} in comlink's registry (shared by every connection in this realm). */
 export function registerThrowHandler(handlers: Map<string, TransferHandler<unknown, unknown>>): void {
   if (handlers.get('throw') !== throwHandler) {
     handlers.set('throw', throwHandler as TransferHandler<unknown, unknown>);

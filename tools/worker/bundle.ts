@@ -26,7 +26,7 @@ export const workerBundleOptions: BuildOptions = {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const at = process.argv.indexOf('--out');
   const outfile = at > 0 && process.argv[at + 1] ? process.argv[at + 1]! : defaultOut;
-  const result = await build({ ...workerBundleOptions, outfile, metafile: true, sourcemap: true });
+  const result = await build({ ...workerBundleOptions, outfile, metafile: true });
   console.log(
     `${outfile}: ${((result.metafile.outputs[relative(process.cwd(), outfile)]?.bytes ?? 0) / 1024) | 0} KB`,
   );

@@ -2,8 +2,10 @@
 export interface UsearchModuleOptions {
   /** Instantiates the module ourselves, so the glue never guesses how to fetch it. */
   instantiateWasm?: (
-    imports: WebAssembly.Imports,
-    receive: (instance: WebAssembly.Instance, module?: WebAssembly.Module) => void,
+    // Shapes, not WebAssembly's types: these declarations reach a user's project, which may have
+    // no DOM lib to define them (docs/package.md).
+    imports: Record<string, Record<string, unknown>>,
+    receive: (instance: { readonly exports: object }, module?: object) => void,
   ) => object;
   wasmBinary?: ArrayBuffer | Uint8Array;
   /** Where the glue would fetch a file from; given, it skips `new URL(file, import.meta.url)`. */

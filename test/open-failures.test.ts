@@ -1,0 +1,42 @@
+// openLongship in this thread when a part cannot load: it rejects with that part's error, and
+// closes what did open (a store left open would block the next open of its database).
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { expect, it } from 'vitest';
+import { bundledModel } from '../src/embed/bundled-model.js';
+import { TransformersEmbedder } from '../src/embed/transformers-embedder.js';
+import { openLongship } from '../src/engine.js';
+import { LongshipError } from '../src/errors.js';
+
+/** Deletes the database; true if no open connection blocked the deletion. */
+function deletedUnblocked(factory: IDBFactory, name: string): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const request = factory.deleteDatabase(name);
+    let blocked = false;
+    request.onblocked = () => {
+      blocked = true;
+    };
+    request.onsuccess = () => resolve(!blocked);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+it('rejects with MODEL_LOAD when the model cannot load, and closes the store it opened', async () => {
+  const indexedDB = new IDBFactory();
+  const embedder = new TransformersEmbedder({
+    model: { ...bundledModel, directory: new URL('./no-such-model/', bundledModel.directory) },
+  });
+  const error = await openLongship({ indexedDB, name: 'notes', embedder }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(LongshipError);
+  expect((error as LongshipError).code).toBe('MODEL_LOAD');
+  expect((error as LongshipError).message).toContain('no-such-model');
+  expect(await deletedUnblocked(indexedDB, 'notes')).toBe(true);
+});
+
+it('rejects with WASM_LOAD when the index cannot load, and closes the store it opened', async () => {
+  const indexedDB = new IDBFactory();
+  const usearch = new URL('./no-such.wasm', import.meta.url);
+  const error = await openLongship({ indexedDB, name: 'notes', usearch }).catch((e: unknown) => e);
+  expect((error as LongshipError).code).toBe('WASM_LOAD');
+  expect(await deletedUnblocked(indexedDB, 'notes')).toBe(true);
+});
