@@ -14,6 +14,7 @@ import {
   MARK,
   type Reply,
   registerThrowHandler,
+  urlsForWorker,
   type WorkerOptions,
 } from './protocol.js';
 
@@ -181,7 +182,12 @@ export async function connectLongship(
   const stop = signal && abortion(signal);
   try {
     info = await Promise.race([
-      race(host.open(encode(workerOptions) as WorkerOptions, onWait && Comlink.proxy(() => onWait()))),
+      race(
+        host.open(
+          encode(urlsForWorker(workerOptions, pageAddress())) as WorkerOptions,
+          onWait && Comlink.proxy(() => onWait()),
+        ),
+      ),
       ...(stop ? [stop.promise] : []),
     ]);
   } catch (error) {
@@ -207,6 +213,11 @@ export async function connectLongship(
       }
     },
   }) as unknown as RemoteLongship;
+}
+
+/** Where relative URLs in the options point from: the page (or worker) that connects, if any. */
+function pageAddress(): string | undefined {
+  return (globalThis as { location?: { href: string } }).location?.href;
 }
 
 /** A promise that rejects with `ABORTED` when `signal` fires, and `done` to stop listening. */

@@ -2,15 +2,59 @@
 // pages without a bundler: a browser resolves bare imports ('comlink', 'idb') in a page through an
 // import map, but a worker never sees the page's import map, so tsc's entry.js cannot start there.
 // In the same place, createLongship's default URL finds it, and the URLs it finds its own files by
-// (../../wasm/dist/usearch.wasm, ../../model/use-lite/) still point into the package. Bundlers
-// (Vite) take it as it is. Runs after tsc in `npm run build`.
+// (../../wasm/dist/usearch.wasm, ../../model/use-lite/config.json, ../../dist/ort/…) still point
+// into the package. Bundlers (Vite) take it as it is. It also copies onnxruntime-web's plain WASM
+// build into dist/ort/, from the onnxruntime-web that transformers.js imports (the one bundled
+// here), so that the glue and the binary match the JavaScript that loads them. Runs after tsc in
+// `npm run build`. See docs/assets.md.
 // Usage: tsx tools/worker/bundle.ts [--out <file>]   (default: dist/worker/entry.js)
-import { relative } from 'node:path';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BuildOptions, build } from 'esbuild';
+import { type BuildOptions, build, type Plugin } from 'esbuild';
 
 export const workerEntry = fileURLToPath(new URL('../../src/worker/entry.ts', import.meta.url));
 export const defaultOut = fileURLToPath(new URL('../../dist/worker/entry.js', import.meta.url));
+/** Where the package keeps onnxruntime-web's WASM files (src/embed/ort-files.ts points there). */
+export const ortOut = fileURLToPath(new URL('../../dist/ort/', import.meta.url));
+/** onnxruntime-web's plain WASM build: what the embedder loads unless it runs on WebGPU. */
+export const ortFiles = ['ort-wasm-simd-threaded.mjs', 'ort-wasm-simd-threaded.wasm'];
+
+/** The dist folder of the onnxruntime-web that transformers.js imports (its version, not the newest). */
+export function onnxruntimeWebDist(): string {
+  const require = createRequire(import.meta.url);
+  const fromTransformers = createRequire(require.resolve('@huggingface/transformers'));
+  return dirname(fromTransformers.resolve('onnxruntime-web'));
+}
+
+/**
+ * onnxruntime-web's bundles locate their `.asyncify` build by `new URL('…asyncify.wasm',
+ * import.meta.url)`, a form bundlers follow: Vite copied that 27 MB file into every app, unused,
+ * since Longship names onnxruntime-web's files itself (src/embed/transformers-env.ts). USearch's
+ * glue does the same for a `usearch.wasm` beside this bundle, which is not there (loadUsearch
+ * passes its own URL), and Vite warned of it. Written `import.meta['url']`, each means the same
+ * at run time and no bundler follows it.
+ */
+export function hideFallbackUrls(source: string): string {
+  return source.replace(
+    /new URL\(("[\w.-]+\.(?:wasm|mjs)"),\s*import\.meta\.url\)/g,
+    "new URL($1, import.meta['url'])",
+  );
+}
+
+/** The files {@link hideFallbackUrls} applies to: onnxruntime-web's bundles and USearch's glue. */
+export const fallbackUrlFiles = /(onnxruntime-web[\\/]dist[\\/].*\.m?js|wasm[\\/]dist[\\/]usearch\.js)$/;
+
+const hideOrtFallbackUrls: Plugin = {
+  name: 'hide-fallback-urls',
+  setup(plugin) {
+    plugin.onLoad({ filter: fallbackUrlFiles }, async (args) => ({
+      contents: hideFallbackUrls(await readFile(args.path, 'utf8')),
+      loader: 'js',
+    }));
+  },
+};
 
 /** The esbuild options of the bundle, for the build and for tests that serve the same file. */
 export const workerBundleOptions: BuildOptions = {
@@ -21,12 +65,15 @@ export const workerBundleOptions: BuildOptions = {
   target: 'es2022',
   // Node-only modules are imported behind runtime checks (src/env/); they never run in a worker.
   external: ['node:*'],
+  plugins: [hideOrtFallbackUrls],
 };
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const at = process.argv.indexOf('--out');
   const outfile = at > 0 && process.argv[at + 1] ? process.argv[at + 1]! : defaultOut;
   const result = await build({ ...workerBundleOptions, outfile, metafile: true, sourcemap: true });
+  await mkdir(ortOut, { recursive: true });
+  for (const file of ortFiles) await copyFile(join(onnxruntimeWebDist(), file), join(ortOut, file));
   console.log(
     `${outfile}: ${((result.metafile.outputs[relative(process.cwd(), outfile)]?.bytes ?? 0) / 1024) | 0} KB`,
   );
