@@ -5,8 +5,11 @@
 
 /** onnxruntime-web's WASM files, as URLs or (in workerd) the compiled module. */
 export interface OrtWasmFiles {
-  /** The Emscripten glue, an ES module onnxruntime-web imports. */
-  mjs: string | URL;
+  /**
+   * The Emscripten glue, an ES module onnxruntime-web imports. Leave it out where onnxruntime-web's
+   * own bundle holds the glue that matches the `.wasm`: its `wasm` bundle does (workerd, docs/workerd.md).
+   */
+  mjs?: string | URL;
   /** The WebAssembly binary: its URL, or a compiled `WebAssembly.Module` (workerd). */
   wasm: string | URL | WebAssembly.Module;
 }

@@ -2,6 +2,7 @@
 // for the length of a load): its model-file settings while a model loads, and onnxruntime-web's
 // WASM files, which Longship always names itself so that onnxruntime-web never reaches for a CDN.
 
+import { LongshipError } from '../errors.js';
 import { type OrtWasmFiles, packagedOrtFiles } from './ort-files.js';
 
 type TransformersEnv = typeof import('@huggingface/transformers')['env'];
@@ -33,7 +34,8 @@ export function withEnv<T>(
     let compiled: WebAssembly.Module | undefined;
     if (typeof files === 'object' && files.wasm instanceof WebAssembly.Module) {
       compiled = files.wasm;
-      wasm.wasmPaths = { mjs: files.mjs } as { mjs: string; wasm: string };
+      // No glue named: onnxruntime-web starts the one its bundle holds (and never its CDN default).
+      wasm.wasmPaths = (files.mjs === undefined ? {} : { mjs: files.mjs }) as { mjs: string; wasm: string };
     } else wasm.wasmPaths = files as string | { mjs: string; wasm: string };
     if (threads !== undefined) wasm.numThreads = threads;
     // WASM threads need SharedArrayBuffer, which browsers give only to cross-origin isolated pages;
@@ -78,10 +80,13 @@ async function withSettings<T>(
 function wasmFiles(
   wasmPaths: string | URL | OrtWasmFiles,
   device: WasmSettings['device'],
-): string | { mjs: string; wasm: string | WebAssembly.Module } {
+): string | { mjs?: string; wasm: string | WebAssembly.Module } {
   if (typeof wasmPaths === 'object' && !(wasmPaths instanceof URL)) {
     const { mjs, wasm } = wasmPaths;
-    return { mjs: String(mjs), wasm: wasm instanceof WebAssembly.Module ? wasm : String(wasm) };
+    return {
+      ...(mjs === undefined ? {} : { mjs: String(mjs) }),
+      wasm: wasm instanceof WebAssembly.Module ? wasm : String(wasm),
+    };
   }
   const prefix = String(wasmPaths);
   if (device === 'webgpu') return prefix;
@@ -105,7 +110,18 @@ async function withCompiledWasm<T>(
   const instantiate = (source: unknown, imports?: WebAssembly.Imports) => {
     const bytes = ArrayBuffer.isView(source) ? source.buffer : source;
     if (bytes !== placeholder) return (original as (s: unknown, i?: unknown) => unknown)(source, imports);
-    return original(module, imports).then((instance) => ({ instance, module }));
+    return original(module, imports).then(
+      (instance) => ({ instance, module }),
+      (error: unknown) => {
+        // The webgpu bundle's glue (its .asyncify build's) imports what the plain .wasm lacks.
+        if (!(error instanceof WebAssembly.LinkError)) throw error;
+        throw new LongshipError(
+          'MODEL_LOAD',
+          "onnxruntime-web's glue does not match ort-wasm-simd-threaded.wasm: alias onnxruntime-web/webgpu to onnxruntime-web/wasm (docs/workerd.md)",
+          { cause: error },
+        );
+      },
+    );
   };
   (wasm as { wasmBinary?: ArrayBuffer }).wasmBinary = placeholder;
   WebAssembly.instantiate = instantiate as typeof WebAssembly.instantiate;

@@ -59,7 +59,7 @@ export function urlsForWorker(options: WorkerOptions, base?: string): WorkerOpti
   else if (wasmPaths !== undefined && typeof wasmPaths === 'object') {
     const { mjs, wasm } = wasmPaths;
     embedder.wasmPaths = {
-      mjs: absolute(mjs),
+      ...(mjs === undefined ? {} : { mjs: absolute(mjs) }),
       wasm: wasm instanceof WebAssembly.Module ? wasm : absolute(wasm),
     };
   }

@@ -8,7 +8,7 @@
 // here), so that the glue and the binary match the JavaScript that loads them. Runs after tsc in
 // `npm run build`. See docs/assets.md.
 // Usage: tsx tools/worker/bundle.ts [--out <file>]   (default: dist/worker/entry.js)
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,8 +18,15 @@ export const workerEntry = fileURLToPath(new URL('../../src/worker/entry.ts', im
 export const defaultOut = fileURLToPath(new URL('../../dist/worker/entry.js', import.meta.url));
 /** Where the package keeps onnxruntime-web's WASM files (src/embed/ort-files.ts points there). */
 export const ortOut = fileURLToPath(new URL('../../dist/ort/', import.meta.url));
-/** onnxruntime-web's plain WASM build: what the embedder loads unless it runs on WebGPU. */
-export const ortFiles = ['ort-wasm-simd-threaded.mjs', 'ort-wasm-simd-threaded.wasm'];
+/**
+ * onnxruntime-web's plain WASM build, what the embedder loads unless it runs on WebGPU; and its
+ * WASM-only bundle, whose built-in glue matches that .wasm, for workerd (docs/workerd.md).
+ */
+export const ortFiles = [
+  'ort-wasm-simd-threaded.mjs',
+  'ort-wasm-simd-threaded.wasm',
+  'ort.wasm.bundle.min.mjs',
+];
 
 /** The dist folder of the onnxruntime-web that transformers.js imports (its version, not the newest). */
 export function onnxruntimeWebDist(): string {
@@ -56,6 +63,22 @@ const hideOrtFallbackUrls: Plugin = {
   },
 };
 
+/**
+ * Copies {@link ortFiles} into dist/ort/: scripts without their source map comments (the maps are
+ * not shipped) and with their fallback URLs hidden, the .wasm as it is.
+ */
+export async function copyOrtFiles(): Promise<void> {
+  await mkdir(ortOut, { recursive: true });
+  for (const file of ortFiles) {
+    const from = join(onnxruntimeWebDist(), file);
+    if (file.endsWith('.wasm')) await copyFile(from, join(ortOut, file));
+    else {
+      const script = hideFallbackUrls(await readFile(from, 'utf8'));
+      await writeFile(join(ortOut, file), script.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'));
+    }
+  }
+}
+
 /** The esbuild options of the bundle, for the build and for tests that serve the same file. */
 export const workerBundleOptions: BuildOptions = {
   entryPoints: [workerEntry],
@@ -72,8 +95,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const at = process.argv.indexOf('--out');
   const outfile = at > 0 && process.argv[at + 1] ? process.argv[at + 1]! : defaultOut;
   const result = await build({ ...workerBundleOptions, outfile, metafile: true, sourcemap: true });
-  await mkdir(ortOut, { recursive: true });
-  for (const file of ortFiles) await copyFile(join(onnxruntimeWebDist(), file), join(ortOut, file));
+  await copyOrtFiles();
   console.log(
     `${outfile}: ${((result.metafile.outputs[relative(process.cwd(), outfile)]?.bytes ?? 0) / 1024) | 0} KB`,
   );

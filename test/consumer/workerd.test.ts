@@ -1,0 +1,104 @@
+// The workerd quick start (examples/workerd/worker.js) from the installed package, under Miniflare:
+// bundled as wrangler bundles a Worker with examples/workerd/wrangler.toml (its conditions, its
+// alias, the assets left as module imports), the WASM as CompiledWasm modules, the model's files as
+// Data modules. openLongship + addResource + find with the bundled model, for real.
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { Miniflare } from 'miniflare';
+import { describe, expect, inject, it } from 'vitest';
+
+const example = fileURLToPath(new URL('../../examples/workerd/worker.js', import.meta.url));
+const wranglerToml = fileURLToPath(new URL('../../examples/workerd/wrangler.toml', import.meta.url));
+
+/** The [alias] entries of the example's wrangler.toml, which wrangler hands to esbuild. */
+async function wranglerAliases(): Promise<Record<string, string>> {
+  const toml = await readFile(wranglerToml, 'utf8');
+  const section = toml.split(/^\[alias\]$/m)[1] ?? '';
+  return Object.fromEntries(
+    [...section.matchAll(/^"([^"]+)"\s*=\s*"([^"]+)"$/gm)].map((m) => [m[1]!, m[2]!]),
+  );
+}
+
+/** What each asset import is bound as in workerd (the rules in docs/workerd.md). */
+function moduleType(specifier: string): 'CompiledWasm' | 'Data' {
+  return specifier.endsWith('.wasm') ? 'CompiledWasm' : 'Data';
+}
+
+const assetImport = /^longship\/(usearch\.wasm|ort-wasm-simd-threaded\.wasm|model\/.+)$/;
+
+describe('a workerd worker (Miniflare) with the bundled model', () => {
+  const root = inject('consumerRoot');
+
+  it('opens, indexes a few documents and finds them by meaning', async () => {
+    const fixture = join(root, 'workerd-app');
+    await mkdir(fixture, { recursive: true });
+    await copyFile(example, join(fixture, 'worker.js'));
+    expect(await wranglerAliases()).toEqual({ 'onnxruntime-web/webgpu': 'longship/onnxruntime-web/wasm' });
+    const assets = new Set<string>();
+    const bundled = await build({
+      entryPoints: [join(fixture, 'worker.js')],
+      absWorkingDir: fixture,
+      bundle: true,
+      format: 'esm',
+      target: 'es2022',
+      write: false,
+      // As wrangler resolves packages for workerd.
+      conditions: ['workerd', 'worker', 'browser'],
+      mainFields: ['module', 'main'],
+      // onnxruntime-web's bundle whose glue matches its plain .wasm, from longship's exports.
+      alias: await wranglerAliases(),
+      external: ['node:*'],
+      plugins: [
+        {
+          name: 'module-imports',
+          setup(plugin) {
+            plugin.onResolve({ filter: assetImport }, (args) => {
+              assets.add(args.path);
+              return { path: args.path, external: true };
+            });
+          },
+        },
+      ],
+    });
+    // Through the package's `exports`, as a user's tooling finds them.
+    const resolve = createRequire(join(fixture, 'package.json')).resolve;
+    const modules = await Promise.all(
+      [...assets].map(async (specifier) => ({
+        type: moduleType(specifier),
+        path: specifier,
+        contents: await readFile(resolve(specifier)),
+      })),
+    );
+    expect(modules.map((m) => m.path).sort()).toEqual([
+      'longship/model/use-lite/config.json',
+      'longship/model/use-lite/onnx/model_quantized.onnx',
+      'longship/model/use-lite/tokenizer.json',
+      'longship/model/use-lite/tokenizer_config.json',
+      'longship/ort-wasm-simd-threaded.wasm',
+      'longship/usearch.wasm',
+    ]);
+    const miniflare = new Miniflare({
+      compatibilityDate: '2026-04-01',
+      modules: [{ type: 'ESModule', path: 'worker.js', contents: bundled.outputFiles[0]!.text }, ...modules],
+    });
+    try {
+      const ask = async (query: string) => {
+        const response = await miniflare.dispatchFetch(`http://localhost/?q=${encodeURIComponent(query)}`);
+        const text = await response.text();
+        expect(response.status, text).toBe(200);
+        return JSON.parse(text) as Array<{ uri: string; score: number }>;
+      };
+      const rivers = await ask('When do rivers flood?');
+      expect(rivers[0]!.uri).toBe('viking://resources/rivers.md');
+      const rain = await ask('How much rain falls in a desert?');
+      expect(rain[0]!.uri).toBe('viking://resources/deserts.md');
+      const baking = await ask('How long do I knead dough?');
+      expect(baking[0]!.uri).toBe('viking://resources/bread.md');
+    } finally {
+      await miniflare.dispose();
+    }
+  }, 240_000);
+});
