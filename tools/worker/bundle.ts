@@ -40,14 +40,23 @@ export function onnxruntimeWebDist(): string {
  * import.meta.url)`, a form bundlers follow: Vite copied that 27 MB file into every app, unused,
  * since Longship names onnxruntime-web's files itself (src/embed/transformers-env.ts). USearch's
  * glue does the same for a `usearch.wasm` beside this bundle, which is not there (loadUsearch
- * passes its own URL), and Vite warned of it. Written `import.meta['url']`, each means the same
- * at run time and no bundler follows it.
+ * passes its own URL), and Vite warned of it. Written `String(import.meta.url)`, each means the
+ * same at run time and no bundler follows it (a minifier keeps the call).
  */
 export function hideFallbackUrls(source: string): string {
   return source.replace(
     /new URL\(("[\w.-]+\.(?:wasm|mjs)"),\s*import\.meta\.url\)/g,
-    "new URL($1, import.meta['url'])",
+    'new URL($1, String(import.meta.url))',
   );
+}
+
+/**
+ * transformers.js points onnxruntime-web at a CDN when its WASM paths are unset. Longship always
+ * sets them (src/embed/transformers-env.ts); without the CDN in the bundle, a load that somehow
+ * missed them fails on this origin instead of fetching code from elsewhere.
+ */
+export function dropCdnDefault(source: string): string {
+  return source.replace(/`https:\/\/cdn\.jsdelivr\.net\/npm\/onnxruntime-web@\$\{[^}]+\}\/dist\/`/g, '""');
 }
 
 /** The files {@link hideFallbackUrls} applies to: onnxruntime-web's bundles and USearch's glue. */
@@ -58,6 +67,10 @@ const hideOrtFallbackUrls: Plugin = {
   setup(plugin) {
     plugin.onLoad({ filter: fallbackUrlFiles }, async (args) => ({
       contents: hideFallbackUrls(await readFile(args.path, 'utf8')),
+      loader: 'js',
+    }));
+    plugin.onLoad({ filter: /@huggingface[\\/]transformers[\\/]dist[\\/].*\.js$/ }, async (args) => ({
+      contents: dropCdnDefault(await readFile(args.path, 'utf8')),
       loader: 'js',
     }));
   },
@@ -88,6 +101,10 @@ export const workerBundleOptions: BuildOptions = {
   target: 'es2022',
   // Node-only modules are imported behind runtime checks (src/env/); they never run in a worker.
   external: ['node:*'],
+  // No comments (transformers.js's hold example URLs, its docs a hub image) and a third less to
+  // load; names stay, for stack traces.
+  minifyWhitespace: true,
+  minifySyntax: true,
   plugins: [hideOrtFallbackUrls],
 };
 
