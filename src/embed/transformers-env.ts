@@ -94,6 +94,15 @@ function wasmFiles(
   return { mjs: `${folder}ort-wasm-simd-threaded.mjs`, wasm: `${folder}ort-wasm-simd-threaded.wasm` };
 }
 
+/** Whether `imports` offers exactly the functions and values `module` imports. */
+function sameImports(module: WebAssembly.Module, imports: WebAssembly.Imports | undefined): boolean {
+  const needed = new Set(WebAssembly.Module.imports(module).map((entry) => `${entry.module}.${entry.name}`));
+  const given = Object.entries(imports ?? {}).flatMap(([name, values]) =>
+    Object.keys(values).map((key) => `${name}.${key}`),
+  );
+  return given.length === needed.size && given.every((name) => needed.has(name));
+}
+
 /**
  * onnxruntime-web from a compiled module, for workerd, which refuses to compile WebAssembly from
  * bytes. onnxruntime-web takes the WASM as a URL or as bytes only, and passes the bytes to the glue,
@@ -110,18 +119,17 @@ async function withCompiledWasm<T>(
   const instantiate = (source: unknown, imports?: WebAssembly.Imports) => {
     const bytes = ArrayBuffer.isView(source) ? source.buffer : source;
     if (bytes !== placeholder) return (original as (s: unknown, i?: unknown) => unknown)(source, imports);
-    return original(module, imports).then(
-      (instance) => ({ instance, module }),
-      (error: unknown) => {
-        // The webgpu bundle's glue (its .asyncify build's) imports what the plain .wasm lacks.
-        if (!(error instanceof WebAssembly.LinkError)) throw error;
-        throw new LongshipError(
+    // A glue built for another .wasm would link or hang (the WebGPU bundle's, made for the
+    // .asyncify build, hangs): Emscripten's glue imports exactly what its own .wasm needs.
+    if (!sameImports(module, imports)) {
+      return Promise.reject(
+        new LongshipError(
           'MODEL_LOAD',
-          "onnxruntime-web's glue does not match ort-wasm-simd-threaded.wasm: alias onnxruntime-web/webgpu to onnxruntime-web/wasm (docs/workerd.md)",
-          { cause: error },
-        );
-      },
-    );
+          "onnxruntime-web's built-in glue is not the one for ort-wasm-simd-threaded.wasm: alias onnxruntime-web/webgpu to longship/onnxruntime-web/wasm (docs/workerd.md)",
+        ),
+      );
+    }
+    return original(module, imports).then((instance) => ({ instance, module }));
   };
   (wasm as { wasmBinary?: ArrayBuffer }).wasmBinary = placeholder;
   WebAssembly.instantiate = instantiate as typeof WebAssembly.instantiate;
