@@ -25,12 +25,17 @@ export {
   segments,
   type VikingUri,
 } from './context/uri.js';
-export { bundledModel } from './embed/bundled-model.js';
+export { bundledModel, type ModelFile, type ModelFiles } from './embed/bundled-model.js';
 export { type ChunkOptions, chunkText, estimateTokens } from './embed/chunk.js';
 export type { Embedder, EmbedOptions, EmbedProgress } from './embed/embedder.js';
 export { type FunctionEmbedderOptions, functionEmbedder } from './embed/function-embedder.js';
+export type { OrtWasmFiles } from './embed/ort-files.js';
 export { RemoteEmbedder, type RemoteEmbedderOptions } from './embed/remote-embedder.js';
-export { TransformersEmbedder, type TransformersEmbedderOptions } from './embed/transformers-embedder.js';
+export {
+  type ModelFolder,
+  TransformersEmbedder,
+  type TransformersEmbedderOptions,
+} from './embed/transformers-embedder.js';
 export { type AddOptions, type Longship, type LongshipOptions, openLongship } from './engine.js';
 export { type ErrorCode, LongshipError } from './errors.js';
 export { allocateIndexBytes, createVectorIndex, distance, loadVectorIndex } from './index/usearch-index.js';

@@ -2,7 +2,6 @@
 // here in the literal form Vite recognises and bundles. One SharedWorker serves every tab, or with
 // `?worker=dedicated` a Worker of the tab's own (whose snapshots go to OPFS files; tabs take turns).
 import { createLongship } from '../../src/client/create-longship.js';
-import { bundledModel } from '../../src/embed/bundled-model.js';
 import type { RemoteLongship } from '../../src/worker/connect.js';
 
 export type Backend = RemoteLongship;
@@ -16,8 +15,6 @@ export interface BackendConfig {
   worker?: 'shared' | 'dedicated';
   onWait?: () => void;
 }
-
-const local = (path: string) => new URL(`/local/${path}`, location.href).href;
 
 export function startBackend({ name, embedder, worker: kind, onWait }: BackendConfig): Promise<Backend> {
   // The options inline, with a literal type: Vite reads them to bundle the worker as a module.
@@ -41,18 +38,7 @@ export function startBackend({ name, embedder, worker: kind, onWait }: BackendCo
             type: 'module',
             name: `longship:${name}`,
           });
-  return createLongship({
-    worker,
-    name,
-    usearch: local('usearch/usearch.wasm'),
-    ...(embedder === 'model'
-      ? {
-          transformers: {
-            model: { ...bundledModel, directory: local('model/use-lite/') },
-            wasmPaths: local('ort/'),
-          },
-        }
-      : {}),
-    ...(onWait ? { onWait } : {}),
-  });
+  // The model's files and the WASM are found from the package (docs/assets.md): Vite serves them
+  // in development and copies them into a build.
+  return createLongship({ worker, name, ...(onWait ? { onWait } : {}) });
 }

@@ -1,5 +1,5 @@
 // The demo's worker with the bundled model: Longship as createLongship() would start it, with the
-// page's options (the model and WASM files the demo serves under /local/).
+// page's options.
 import { exposeLongship } from '../../src/worker/expose.js';
 
 exposeLongship();

@@ -29,11 +29,13 @@ export interface CreateLongshipOptions extends WorkerOptions {
  * origin share one engine) and resolves once it holds the store. Every method of
  * {@link Longship} is there, asynchronous; errors arrive as LongshipErrors with their codes.
  *
+ * The worker, USearch's WASM, the bundled model and onnxruntime-web's WASM are found in the
+ * package (docs/assets.md); name them only to host them elsewhere, as URLs (strings or `URL`s,
+ * relative to the page or absolute): `{ usearch: '/wasm/usearch.wasm', transformers: { model:
+ * { ...bundledModel, directory: new URL('/models/use-lite/', location.href) }, wasmPaths: '/ort/' } }`.
+ *
  * @example
- * const longship = await createLongship({
- *   usearch: new URL('/wasm/usearch.wasm', location.href),
- *   transformers: { model: { ...bundledModel, directory: new URL('/models/use-lite/', location.href) }, wasmPaths: '/ort/' },
- * });
+ * const longship = await createLongship();
  * const job = longship.addResource(file, { onProgress: (p) => console.log(p.phase, p.done, p.total) });
  * await job;
  * const { resources } = await longship.find('how are retries configured?');
@@ -46,7 +48,6 @@ export async function createLongship(options: CreateLongshipOptions = {}): Promi
   const name = rest.name ?? 'longship';
   const started = start(worker, shared ?? typeof SharedWorker !== 'undefined', name);
   const connect: ConnectOptions = { ...rest, lost: started.lost, dispose: started.dispose };
-  if (typeof rest.usearch === 'string') connect.usearch = absolute(rest.usearch);
   if (onWait) connect.onWait = onWait;
   if (signal) connect.signal = signal;
   const longship = await connectLongship(started.endpoint, connect);
@@ -137,8 +138,4 @@ function watchStart(worker: Worker | SharedWorker): Pick<Started, 'lost' | 'open
       starting = false;
     },
   };
-}
-
-function absolute(url: string): string {
-  return typeof location === 'undefined' ? url : new URL(url, location.href).href;
 }

@@ -5,35 +5,45 @@ import { throwIfAborted } from '../abort.js';
 import { loadTransformers } from '../env/transformers.js';
 import { LongshipError } from '../errors.js';
 import { embedInBatches } from './batch.js';
-import { bundledModel } from './bundled-model.js';
+import { bundledModel, bundledModelFiles, type ModelFiles } from './bundled-model.js';
 import type { Embedder, EmbedOptions } from './embedder.js';
+import { type FileLookup, folderLookup, modelFileFetch, routedFolder, routedName } from './model-files.js';
+import type { OrtWasmFiles } from './ort-files.js';
+import { withEnv } from './transformers-env.js';
 
 type Transformers = typeof import('@huggingface/transformers');
 type TransformersEnv = Transformers['env'];
 type Tensor = InstanceType<Transformers['Tensor']>;
 
 /**
- * A transformers.js model folder and what to record for its vectors. Spread {@link bundledModel}
- * to serve the bundled model from a URL of your own and keep its id:
- * `{ ...bundledModel, directory: new URL('/models/use-lite/', location.href) }`.
+ * A transformers.js model and what to record for its vectors: its folder, or its files one by one.
+ * Spread {@link bundledModel} to serve the bundled model from somewhere else and keep its id:
+ * `{ ...bundledModel, directory: new URL('/models/use-lite/', location.href) }`, or in workerd
+ * `{ ...bundledModel, files: { 'config.json': configBytes, … } }` (docs/workerd.md).
  */
 export interface ModelFolder {
   id: string;
   dimensions: number;
-  /** An http(s): or file: URL, or a file path in Node. */
-  directory: string | URL;
+  /** The folder: an http(s): or file: URL, a path relative to the page, or a file path in Node and Deno. */
+  directory?: string | URL;
+  /**
+   * Or each file by its name in the folder (`config.json`, `tokenizer.json`,
+   * `tokenizer_config.json`, `onnx/model_quantized.onnx`): its URL, or its bytes. Browsers,
+   * workers and workerd only; Node and Deno read a `directory`.
+   */
+  files?: ModelFiles;
 }
 
 export interface TransformersEmbedderOptions {
   /**
    * A transformers.js model id (`'Xenova/all-MiniLM-L6-v2'`, fetched from the hub or
    * `localModelPath`), the http(s): or file: URL of a model directory, or a {@link ModelFolder}.
-   * Default: the bundled USE-lite ({@link bundledModel}), found relative to this module.
+   * Default: the bundled USE-lite ({@link bundledModel}), found in this package.
    */
   model?: string | URL | ModelFolder;
   /** Length of the model's vectors. Required for any model but the bundled one. */
   dimensions?: number;
-  /** `q8` (default) loads onnx/model_quantized.onnx, `fp32` onnx/model.onnx. */
+  /** `q8` (default) loads onnx/model_quantized.onnx, `fp32` onnx/model.onnx (not installed by default). */
   dtype?: 'fp32' | 'q8';
   /** Default: `cpu` (onnxruntime-node) in Node, `wasm` in browsers. */
   device?: 'wasm' | 'webgpu' | 'cpu';
@@ -42,12 +52,14 @@ export interface TransformersEmbedderOptions {
   /** A folder (path or URL) of local models; `model` is then a folder name inside it. */
   localModelPath?: string | URL;
   /**
-   * Browsers: where the app serves onnxruntime-web's files, a URL prefix (the folder of its `dist`
-   * files) or one URL per file. Without it transformers.js fetches them from a CDN. From a prefix
-   * the embedder loads `ort-wasm-simd-threaded.mjs` and `.wasm`, the plain WASM build; only with
-   * `device: 'webgpu'` does it leave onnxruntime-web to pick its `.asyncify` files.
+   * Browsers and workerd: onnxruntime-web's files. Default: the copy of its plain WASM build in this
+   * package (docs/assets.md). A URL prefix (the folder of its `dist` files) or the two files: the
+   * `.mjs` glue's URL (in workerd, the name of the module it is bound as) and the `.wasm`'s URL, or
+   * the compiled `WebAssembly.Module` (workerd, which compiles no bytes). From a prefix the embedder
+   * loads `ort-wasm-simd-threaded.mjs` and `.wasm`; only with `device: 'webgpu'`, which needs this
+   * option, does it leave onnxruntime-web to pick its `.asyncify` files.
    */
-  wasmPaths?: string | { mjs: string; wasm: string };
+  wasmPaths?: string | URL | OrtWasmFiles;
   /**
    * CPU threads for one model call. Node: onnxruntime-node's intra-op threads (default: its own
    * choice, one per core). Browsers: WASM threads, which need a cross-origin isolated page (one
@@ -70,10 +82,15 @@ interface Model {
 
 type Settings = Pick<TransformersEmbedderOptions, 'dtype' | 'device' | 'wasmPaths' | 'threads'>;
 
-/** Where a model comes from: a hub id, or a folder name inside a local folder of models. */
+/**
+ * Where a model comes from: a hub id, or a folder name inside a local folder of models, which
+ * transformers.js reads itself; and, where the model's files are known one by one, `routed`: the
+ * lookup that answers transformers.js's fetches instead (browsers, workers, workerd).
+ */
 interface ModelSource {
   name: string;
   localFolder?: string;
+  routed?: FileLookup;
 }
 
 const defaultBatchSize = 32;
@@ -101,7 +118,8 @@ const batchesPerWindow = 16;
 export class TransformersEmbedder implements Embedder {
   readonly id: string;
   readonly dimensions: number;
-  private readonly source: ModelSource;
+  /** Resolved when the model loads: the bundled model's URLs need import.meta.url (not in workerd). */
+  private readonly source: () => ModelSource;
   private readonly batchSize: number;
   private readonly settings: Settings;
   private model: Promise<Model> | undefined;
@@ -115,12 +133,12 @@ export class TransformersEmbedder implements Embedder {
       threads,
       batchSize = defaultBatchSize,
     } = options;
-    const model = options.model ?? bundledModel;
-    const folder = typeof model === 'object' && !(model instanceof URL) ? model : undefined;
-    const directory = folder ? asDirectory(folder.directory) : asUrl(model as string | URL);
-    const bundled = !folder && directory?.href === bundledModel.directory.href;
-    this.id = folder?.id ?? (bundled ? bundledModel.id : String(model));
-    const dimensions = folder?.dimensions ?? (bundled ? bundledModel.dimensions : options.dimensions);
+    const model = options.model;
+    const folder = typeof model === 'object' && !(model instanceof URL) ? modelFolder(model) : undefined;
+    const directory = folder?.directory === undefined ? undefined : asDirectory(folder.directory);
+    this.id = folder?.id ?? (model === undefined ? bundledModel.id : String(model));
+    const dimensions =
+      folder?.dimensions ?? (model === undefined ? bundledModel.dimensions : options.dimensions);
     if (!Number.isInteger(dimensions) || dimensions! < 1) {
       throw new LongshipError('INVALID_ARGUMENT', `TransformersEmbedder needs the dimensions of ${this.id}`);
     }
@@ -132,14 +150,34 @@ export class TransformersEmbedder implements Embedder {
     if (threads !== undefined && (!Number.isInteger(threads) || threads < 1)) {
       throw new LongshipError('INVALID_ARGUMENT', `threads must be a positive integer, not ${threads}`);
     }
+    if (device === 'webgpu' && wasmPaths === undefined) {
+      throw new LongshipError(
+        'INVALID_ARGUMENT',
+        "device 'webgpu' needs wasmPaths: onnxruntime-web's .asyncify files, which Longship does not ship",
+      );
+    }
     this.dimensions = dimensions!;
     this.batchSize = batchSize;
     this.settings = { dtype, device, wasmPaths, threads };
-    if (directory) this.source = folderAndName(directory);
-    else if (folder) this.source = pathFolderAndName(String(folder.directory));
-    else if (localModelPath !== undefined)
-      this.source = { name: String(model), localFolder: location(localModelPath) };
-    else this.source = { name: String(model) };
+    if (model === undefined) this.source = () => bundledSource(dtype);
+    else if (folder?.files) {
+      const files = folder.files;
+      this.source = () => ({ name: routedName, routed: (name) => files[name] });
+    } else if (directory) {
+      const source = { ...folderAndName(directory), routed: folderLookup(directory) };
+      this.source = () => source;
+    } else if (folder) {
+      const source = pathFolderAndName(String(folder.directory));
+      this.source = () => source;
+    } else {
+      const url = asUrl(model as string | URL);
+      const source: ModelSource = url
+        ? { ...folderAndName(url), routed: folderLookup(url) }
+        : localModelPath !== undefined
+          ? { name: String(model), localFolder: location(localModelPath) }
+          : { name: String(model) };
+      this.source = () => source;
+    }
   }
 
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
@@ -192,7 +230,7 @@ export class TransformersEmbedder implements Embedder {
           : '';
       const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
       // transformers.js's own message may not say where it looked (a missing folder gives a TypeError).
-      const { name, localFolder } = this.source;
+      const { name, localFolder } = this.source();
       const from = localFolder === undefined ? name : `${localFolder.replace(/[\\/]*$/, '/')}${name}/`;
       throw new LongshipError(
         'MODEL_LOAD',
@@ -225,8 +263,9 @@ export class TransformersEmbedder implements Embedder {
   }
 }
 
-async function loadModel(source: ModelSource, settings: Settings): Promise<Model> {
-  const { transformers, localSettings } = await loadTransformers();
+async function loadModel(sourceOf: () => ModelSource, settings: Settings): Promise<Model> {
+  const source = sourceOf();
+  const { transformers, localSettings, readsLocalFiles } = await loadTransformers();
   const { AutoModel, AutoTokenizer, Tensor, env, mean_pooling } = transformers;
   const options = {
     dtype: settings.dtype ?? 'q8',
@@ -242,11 +281,16 @@ async function loadModel(source: ModelSource, settings: Settings): Promise<Model
       ...(settings.threads ? { intraOpNumThreads: settings.threads } : {}),
     },
   } as const;
-  const [tokenizer, model] = await withEnv(env, source, settings, localSettings, () =>
-    Promise.all([
-      AutoTokenizer.from_pretrained(source.name),
-      AutoModel.from_pretrained(source.name, options),
-    ]),
+  // The runtime's own settings (Deno's) go over the model's.
+  const [tokenizer, model] = await withEnv(
+    env,
+    { ...envFor(source, readsLocalFiles), ...localSettings },
+    settings,
+    () =>
+      Promise.all([
+        AutoTokenizer.from_pretrained(source.name),
+        AutoModel.from_pretrained(source.name, options),
+      ]),
   );
   const padValue = (key: string) => (key === 'input_ids' ? tokenizer.pad_token_id : 0);
   return {
@@ -282,86 +326,79 @@ async function loadModel(source: ModelSource, settings: Settings): Promise<Model
   };
 }
 
-let envQueue: Promise<unknown> = Promise.resolve();
-
 /**
- * The one place that touches transformers.js's global `env`. WASM settings (files, threads) stay:
- * onnxruntime-web reads them once, when it starts. For a local model, the loader switches remote
- * models and caches off (caching files that are already local would only duplicate them, and a
- * cache keyed by model name would serve a stale model after an upgrade) and restores the user's
- * settings when the load is done. Loads run one at a time so that no load sees another one's
- * settings.
+ * The model-file settings of a load. Where transformers.js reads files itself (Node, Deno) it reads
+ * the folder; elsewhere it fetches, and files the embedder knows one by one answer those fetches.
+ * Local models switch remote models and caches off: caching files that are already local would
+ * only duplicate them, and a cache keyed by model name would serve a stale model after an upgrade.
  */
-function withEnv<T>(
-  env: TransformersEnv,
-  source: ModelSource,
-  { wasmPaths, threads, device }: Settings,
-  runtimeSettings: Partial<TransformersEnv>,
-  load: () => Promise<T>,
-): Promise<T> {
-  const task = envQueue.then(async () => {
-    const wasm = env.backends.onnx.wasm;
-    if (wasm && wasmPaths !== undefined) wasm.wasmPaths = wasmFiles(wasmPaths, device);
-    if (wasm && threads !== undefined) wasm.numThreads = threads;
-    // WASM threads need SharedArrayBuffer, which browsers give only to cross-origin isolated pages;
-    // elsewhere onnxruntime-web would warn and fall back to one thread anyway.
-    if (wasm && globalThis.crossOriginIsolated === false) wasm.numThreads = 1;
-    // With its WASM cache on, transformers.js downloads the files itself and hands onnxruntime-web
-    // the bytes, which then compiles them without streaming and without the browser's code cache.
-    // Files the app serves are in the browser's HTTP cache already.
-    const wasmBorrowed = wasmPaths === undefined ? {} : { useWasmCache: false };
-    if (source.localFolder === undefined) return withSettings(env, wasmBorrowed, load);
-    return withSettings(
-      env,
-      {
-        ...wasmBorrowed,
-        allowLocalModels: true,
-        allowRemoteModels: false,
-        localModelPath: source.localFolder,
-        useBrowserCache: false,
-        useFSCache: false,
-        useCustomCache: false,
-        ...runtimeSettings,
-      },
-      load,
-    );
-  });
-  envQueue = task.catch(() => undefined);
-  return task;
-}
-
-/** Runs `load` with some of transformers.js's settings changed, and puts them back afterwards. */
-async function withSettings<T>(
-  env: TransformersEnv,
-  borrowed: Partial<TransformersEnv>,
-  load: () => Promise<T>,
-): Promise<T> {
-  const saved = Object.fromEntries(
-    Object.keys(borrowed).map((key) => [key, env[key as keyof TransformersEnv]]),
-  );
-  Object.assign(env, borrowed);
-  try {
-    return await load();
-  } finally {
-    Object.assign(env, saved);
+function envFor(source: ModelSource, readsLocalFiles: boolean): Partial<TransformersEnv> {
+  const local = {
+    allowLocalModels: true,
+    allowRemoteModels: false,
+    useBrowserCache: false,
+    useFSCache: false,
+    useCustomCache: false,
+  };
+  if (readsLocalFiles) {
+    if (source.localFolder !== undefined) return { ...local, localModelPath: source.localFolder };
+    if (source.routed) {
+      throw new LongshipError(
+        'INVALID_ARGUMENT',
+        'in Node and Deno a model folder needs a directory, not files',
+      );
+    }
+    return {};
   }
+  if (source.routed) {
+    return {
+      ...local,
+      useFS: false,
+      localModelPath: routedFolder,
+      fetch: modelFileFetch(source.name, source.routed),
+    };
+  }
+  return source.localFolder === undefined ? {} : { ...local, localModelPath: source.localFolder };
 }
 
-/**
- * onnxruntime-web's files for the settings: a prefix becomes the plain WASM build's two files unless
- * the model runs on WebGPU. transformers.js imports onnxruntime-web's WebGPU bundle, which would
- * otherwise load its `.asyncify` build: twice the size (27 MB against 14), about twice as slow to
- * start in Chromium, and no faster once running (bench/embed). A paths object is copied, since
- * transformers.js may write into it.
- */
-function wasmFiles(
-  wasmPaths: string | { mjs: string; wasm: string },
-  device: Settings['device'],
-): string | { mjs: string; wasm: string } {
-  if (typeof wasmPaths !== 'string') return { ...wasmPaths };
-  if (device === 'webgpu') return wasmPaths;
-  const prefix = wasmPaths.endsWith('/') ? wasmPaths : `${wasmPaths}/`;
-  return { mjs: `${prefix}ort-wasm-simd-threaded.mjs`, wasm: `${prefix}ort-wasm-simd-threaded.wasm` };
+/** The bundled model's files; its folder too where they are files (Node, Deno, a page without a bundler). */
+function bundledSource(dtype: Settings['dtype']): ModelSource {
+  const files = bundledModelFiles();
+  const config = files['config.json'] as URL;
+  // The fp32 weights are opt-in (not installed by default) and have no literal URL, so that no
+  // bundler copies 28 MB nobody asked for; where the package is served as it is, they sit beside.
+  if (dtype === 'fp32') files['onnx/model.onnx'] = new URL('onnx/model.onnx', config);
+  const folder = config.protocol === 'file:' ? folderAndName(new URL('./', config)) : { name: routedName };
+  return { ...folder, routed: (name) => files[name] };
+}
+
+/** A ModelFolder as given, checked: an id, dimensions, and a directory or files (not both). */
+function modelFolder(folder: ModelFolder): ModelFolder {
+  const known = new Set(['id', 'dimensions', 'directory', 'files', 'maxTokens']);
+  const unknown = Object.keys(folder).filter((key) => !known.has(key));
+  if (unknown.length > 0) {
+    throw new LongshipError('INVALID_ARGUMENT', `unknown model folder option ${unknown.join(', ')}`);
+  }
+  if (typeof folder.id !== 'string' || folder.id === '') {
+    throw new LongshipError('INVALID_ARGUMENT', 'a model folder needs an id');
+  }
+  if ((folder.directory === undefined) === (folder.files === undefined)) {
+    throw new LongshipError(
+      'INVALID_ARGUMENT',
+      `model ${folder.id} needs a directory or files, one of the two`,
+    );
+  }
+  if (folder.files !== undefined) {
+    for (const [name, file] of Object.entries(folder.files)) {
+      const ok =
+        typeof file === 'string' ||
+        file instanceof URL ||
+        file instanceof ArrayBuffer ||
+        ArrayBuffer.isView(file);
+      if (!ok) throw new LongshipError('INVALID_ARGUMENT', `model file ${name} must be a URL or bytes`);
+    }
+  }
+  return folder;
 }
 
 /** A ModelFolder's directory as a URL: a URL, or a path resolved against the page in browsers. */

@@ -2,10 +2,18 @@
 // browsers, workers and Deno can. Cloudflare's workerd can do neither: its callers
 // import the .wasm as a module and pass the compiled WebAssembly.Module instead.
 
+/**
+ * Node's file system, by a name no bundler resolves: a browser build never runs this branch,
+ * and Vite warned of the module it externalised for it in every app's build.
+ */
+const nodeFs = 'node:fs/promises';
+
 /** Reads a file shipped inside this package, given its URL relative to a module. */
 export async function readPackageFile(url: URL): Promise<ArrayBuffer | Response> {
   if (url.protocol === 'file:' && typeof process !== 'undefined' && process.versions?.node) {
-    const { readFile } = await import('node:fs/promises');
+    const { readFile } = (await import(
+      /* webpackIgnore: true */ /* @vite-ignore */ nodeFs
+    )) as typeof import('node:fs/promises');
     const bytes = await readFile(url);
     return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
   }

@@ -15,6 +15,8 @@ export interface LoadedTransformers {
    * transformers.js's WASM cache must stay on: without it, its web build refuses to start there.
    */
   localSettings: Partial<TransformersEnv>;
+  /** Whether a local model's folder is read as files (Deno, through its custom cache) rather than fetched. */
+  readsLocalFiles: boolean;
 }
 
 let deno: Promise<LoadedTransformers> | undefined;
@@ -30,7 +32,10 @@ const nodeUrl = async () =>
 
 /** transformers.js for this runtime: its Node build in Node, its web build in browsers and Deno. */
 export async function loadTransformers(): Promise<LoadedTransformers> {
-  if (!isDeno()) return { transformers: await import('@huggingface/transformers'), localSettings: {} };
+  if (!isDeno()) {
+    const transformers = await import('@huggingface/transformers');
+    return { transformers, localSettings: {}, readsLocalFiles: transformers.env.useFS };
+  }
   deno ??= loadInDeno();
   return deno;
 }
@@ -69,6 +74,7 @@ async function loadInDeno(): Promise<LoadedTransformers> {
       useBrowserCache: false,
       useWasmCache: true,
     },
+    readsLocalFiles: true,
   };
 }
 

@@ -15,6 +15,7 @@ import {
   MARK,
   type Reply,
   registerThrowHandler,
+  urlsForWorker,
   type WorkerOptions,
 } from './protocol.js';
 
@@ -51,8 +52,13 @@ export type Remote<T> = {
  * A Longship in a worker: every method of {@link Longship}, asynchronous, with `embedder`
  * describing the worker's model. `store` and `indexes` stay in the worker.
  */
-export type RemoteLongship = Omit<Remote<Longship>, 'close' | 'store' | 'indexes' | 'embedder'> & {
+export type RemoteLongship = Omit<
+  Remote<Longship>,
+  'close' | 'store' | 'indexes' | 'embedder' | 'persistent'
+> & {
   readonly embedder: { readonly id: string; readonly dimensions: number };
+  /** Whether the worker's store outlives it (IndexedDB, files), or lives in memory. */
+  readonly persistent: boolean;
   /** Closes this page's connection; the engine closes with the last one, and a worker this page started ends. */
   close(): Promise<void>;
 };
@@ -182,7 +188,12 @@ export async function connectLongship(
   const stop = signal && abortion(signal);
   try {
     info = await Promise.race([
-      race(host.open(encode(workerOptions) as WorkerOptions, onWait && Comlink.proxy(() => onWait()))),
+      race(
+        host.open(
+          encode(urlsForWorker(workerOptions, pageAddress())) as WorkerOptions,
+          onWait && Comlink.proxy(() => onWait()),
+        ),
+      ),
       ...(stop ? [stop.promise] : []),
     ]);
   } catch (error) {
@@ -196,6 +207,7 @@ export async function connectLongship(
   const longship = proxyOf(0, info.methods);
   return Object.assign(longship, {
     embedder: Object.freeze({ ...info.embedder }),
+    persistent: info.persistent,
     async close() {
       if (closed) return;
       closed = true;
@@ -208,6 +220,11 @@ export async function connectLongship(
       }
     },
   }) as unknown as RemoteLongship;
+}
+
+/** Where relative URLs in the options point from: the page (or worker) that connects, if any. */
+function pageAddress(): string | undefined {
+  return (globalThis as { location?: { href: string } }).location?.href;
 }
 
 /** A promise that rejects with `ABORTED` when `signal` fires, and `done` to stop listening. */

@@ -158,7 +158,12 @@ function engineSlot(
     try {
       const longship = await open(options);
       const { id, dimensions } = longship.embedder;
-      return { longship, release, info: { embedder: { id, dimensions }, methods: methodsOf(longship) } };
+      const info = {
+        embedder: { id, dimensions },
+        persistent: longship.persistent,
+        methods: methodsOf(longship),
+      };
+      return { longship, release, info };
     } catch (error) {
       release();
       throw error;

@@ -3,13 +3,12 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AutoModel, pipeline, Tensor } from '@huggingface/transformers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundledModel } from '../../src/embed/bundled-model.js';
 import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { openReference, type UseLiteReference } from './use-lite-reference.js';
 import { varietyTexts } from './use-lite-texts.js';
 
 // A path, not a hub id: transformers.js then reads the folder directly and never goes online.
-const directory = fileURLToPath(bundledModel.directory);
+const directory = fileURLToPath(new URL('../../model/use-lite/', import.meta.url));
 
 function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let dot = 0;

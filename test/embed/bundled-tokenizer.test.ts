@@ -8,7 +8,6 @@
 import { fileURLToPath } from 'node:url';
 import { AutoTokenizer } from '@huggingface/transformers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundledModel } from '../../src/embed/bundled-model.js';
 import { openReference, type UseLiteReference } from './use-lite-reference.js';
 import { tokenizerCorpus, varietyTexts } from './use-lite-texts.js';
 
@@ -23,7 +22,9 @@ describe('the bundled USE-lite tokenizer', () => {
 
   beforeAll(async () => {
     reference = await openReference();
-    tokenizer = await AutoTokenizer.from_pretrained(fileURLToPath(bundledModel.directory));
+    tokenizer = await AutoTokenizer.from_pretrained(
+      fileURLToPath(new URL('../../model/use-lite/', import.meta.url)),
+    );
   });
 
   it('gives the original ids on at least 98% of 4,000 lines of docs and synthetic text', () => {

@@ -105,7 +105,7 @@ describe('TransformersEmbedder options', () => {
   it('loads a local model by folder and name', async () => {
     const byName = new TransformersEmbedder({
       model: 'use-lite',
-      localModelPath: new URL('../', bundledModel.directory),
+      localModelPath: new URL('../../model/', import.meta.url),
       dimensions: 512,
     });
     expect(byName.id).toBe('use-lite');
@@ -120,6 +120,15 @@ describe('TransformersEmbedder options', () => {
     expect((await rejection(missing.embed(['x']))).code).toBe('MODEL_LOAD');
     expect((await rejection(missing.embed(['x']))).code).toBe('MODEL_LOAD');
     expect(env.allowRemoteModels).toBe(true);
+  });
+
+  it('says in Node that a model given as files needs a directory', async () => {
+    const files = new TransformersEmbedder({
+      model: { ...bundledModel, files: { 'config.json': new Uint8Array([123, 125]) } },
+    });
+    const error = await rejection(files.embed(['x']));
+    expect(error.code).toBe('MODEL_LOAD');
+    expect((error.cause as LongshipError).code).toBe('INVALID_ARGUMENT');
   });
 
   it('rejects bad options', () => {
@@ -137,6 +146,20 @@ describe('TransformersEmbedder options', () => {
     expect(code(() => new TransformersEmbedder({ batchSize: 0 }))).toBe('INVALID_ARGUMENT');
     expect(code(() => new TransformersEmbedder({ batchSize: 257 }))).toBe('INVALID_ARGUMENT');
     expect(code(() => new TransformersEmbedder({ dtype: 'fp16' as 'q8' }))).toBe('INVALID_ARGUMENT');
+    // A model folder has a directory or files, one of the two, and files are URLs or bytes.
+    const folder = { id: 'm', dimensions: 3 };
+    expect(code(() => new TransformersEmbedder({ model: folder }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => new TransformersEmbedder({ model: { ...folder, directory: '/m/', files: {} } }))).toBe(
+      'INVALID_ARGUMENT',
+    );
+    expect(
+      code(() => new TransformersEmbedder({ model: { ...folder, files: { 'config.json': 42 as never } } })),
+    ).toBe('INVALID_ARGUMENT');
+    expect(
+      code(() => new TransformersEmbedder({ model: { ...folder, directory: '/m/', dirctory: 1 } as never })),
+    ).toBe('INVALID_ARGUMENT');
+    // onnxruntime-web's WebGPU build is not shipped: naming its files is the caller's part.
+    expect(code(() => new TransformersEmbedder({ device: 'webgpu' }))).toBe('INVALID_ARGUMENT');
     expect(new TransformersEmbedder({ model: 'Xenova/all-MiniLM-L6-v2', dimensions: 384 }).id).toBe(
       'Xenova/all-MiniLM-L6-v2',
     );

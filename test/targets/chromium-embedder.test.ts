@@ -37,7 +37,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   // Node's vectors through the same kind of option the worker gets: the bundled model by folder.
   const node = new TransformersEmbedder({
-    model: { ...bundledModel, directory: fileURLToPath(bundledModel.directory) },
+    model: { ...bundledModel, directory: fileURLToPath(new URL('../../model/use-lite/', import.meta.url)) },
   });
   expect(node.id).toBe(bundledModel.id);
   expected = await node.embed(texts);

@@ -148,19 +148,11 @@ describe('createLongship in Chromium', () => {
       (route) => route.abort(),
     );
     try {
-      // No worker and no usearch given: Vite bundled the worker and emitted the .wasm beside it.
-      const config = {
-        name: 'reload-test',
-        modelDirectory: `${server.origin}/model/use-lite/`,
-        wasmPaths: `${server.origin}/${onnxruntimeWebDist(root)}/`,
-      };
+      // Nothing but a name: Vite bundled the worker and emitted the .wasm, the model's files and
+      // onnxruntime-web's beside it.
       const open = `
-        const c = ${JSON.stringify(config)};
-        const { createLongship, bundledModel } = globalThis.longshipPage;
-        const longship = await createLongship({
-          name: c.name,
-          transformers: { model: { ...bundledModel, directory: c.modelDirectory }, wasmPaths: c.wasmPaths },
-        });`;
+        const { createLongship } = globalThis.longshipPage;
+        const longship = await createLongship({ name: 'reload-test' });`;
       const page = await openPage(context, viteEntry);
       const first = (await page.evaluate(`(async () => {
         ${open}
@@ -215,21 +207,32 @@ describe('createLongship in Chromium', () => {
       // The page asked for Vite's worker chunk, and the worker for the .wasm Vite emitted beside it.
       expect(requested.some((url) => /\/vite\/assets\/entry-[\w-]+\.js$/.test(url))).toBe(true);
       expect([...served].some((path) => /^\/vite\/assets\/usearch-[\w-]+\.wasm$/.test(path))).toBe(true);
+      expect([...served].some((path) => /^\/vite\/assets\/model_quantized-[\w-]+\.onnx$/.test(path))).toBe(
+        true,
+      );
+      expect(
+        [...served].some((path) => /^\/vite\/assets\/ort-wasm-simd-threaded-[\w-]+\.wasm$/.test(path)),
+      ).toBe(true);
     } finally {
       await context.close();
     }
   }, 240_000);
 
-  it('runs from the compiled files in a page without a bundler (an import map, the default worker URL)', async () => {
+  it('runs from the compiled files in a page without a bundler (an import map, the default worker URL), with its files named by URL objects', async () => {
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
       await page.goto(`${server.origin}/plain.html`);
       const answer = (await page.evaluate(`(async () => {
         const { createLongship } = await import('/dist/client/create-longship.js');
-        // Only the onnxruntime files are named: the worker finds the .wasm and the model in the package.
+        // URL objects do not survive structured clone: they cross as absolute strings.
+        const here = (path) => new URL(path, location.href);
         const longship = await createLongship({
-          name: 'no-bundler', shared: false, transformers: { wasmPaths: ${JSON.stringify(`${server.origin}/${onnxruntimeWebDist(root)}/`)} },
+          name: 'no-bundler', shared: false, usearch: here('/wasm/dist/usearch.wasm'),
+          transformers: {
+            model: { id: 'longship/use-lite', dimensions: 512, directory: here('/model/use-lite/') },
+            wasmPaths: here(${JSON.stringify(`/${onnxruntimeWebDist(root)}/`)}),
+          },
         });
         await longship.write('viking://resources/tea.md', 'Green tea steeps for two minutes at 80 degrees.');
         const found = await longship.find('how long does green tea steep', { limit: 1 });

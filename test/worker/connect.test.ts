@@ -1,11 +1,16 @@
 // The page ↔ worker protocol, in one process over a MessageChannel: the same comlink messages a
 // Worker carries, with a memory store and a hashing embedder so each test takes milliseconds.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Longship } from '../../src/engine.js';
+import { type Longship, openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
+import { loadUsearch } from '../../src/index/usearch-module.js';
 import type { QueueProgress } from '../../src/ingest/queue.js';
 import { connectLongship, type Remote, type RemoteLongship, transfer } from '../../src/worker/connect.js';
 import { createLongshipHost, type ExposeLongshipOptions } from '../../src/worker/expose.js';
+import { hashEmbedder } from '../context/fixtures.js';
 import { gatedEmbedder, openGatedLongship, openTestLongship } from './fixture.js';
 
 const R = 'viking://resources';
@@ -38,14 +43,25 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe('connectLongship', () => {
+  it('says whether the worker keeps its store: a folder does, memory does not', async () => {
+    const path = await mkdtemp(join(tmpdir(), 'longship-connect-'));
+    const { longship } = await connected(async () =>
+      openLongship({ path, embedder: hashEmbedder, usearch: await loadUsearch() }),
+    );
+    expect(longship.persistent).toBe(true);
+    await longship.close();
+    await rm(path, { recursive: true, force: true });
+  });
+
   it('has every method of Longship, and they work', async () => {
     const local = await openTestLongship();
     const methods = Object.keys(local).filter((key) => typeof local[key as keyof Longship] === 'function');
     await local.close();
 
     const { longship } = await connected();
-    expect(Object.keys(longship).sort()).toEqual([...methods, 'embedder'].sort());
+    expect(Object.keys(longship).sort()).toEqual([...methods, 'embedder', 'persistent'].sort());
     expect(longship.embedder).toEqual({ id: 'test/hashed-words', dimensions: 32 });
+    expect(longship.persistent).toBe(false);
 
     await longship.write(`${R}/notes/river.md`, 'The river floods every spring.', { parents: true });
     await longship.write(`${R}/notes/desert.md`, 'The desert is dry all year.');

@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLongship } from '../../src/client/create-longship.js';
-import { bundledModel } from '../../src/embed/bundled-model.js';
+import { bundledModel, bundledModelFiles } from '../../src/embed/bundled-model.js';
 import { LongshipError } from '../../src/errors.js';
 import type { WorkerOptions } from '../../src/worker/protocol.js';
 
@@ -70,7 +70,12 @@ describe('createLongship over a thread that cannot open', () => {
         worker: port2,
         usearch,
         // The thread is a bundle elsewhere: the model's default URL, relative to it, would miss.
-        transformers: { model: { ...bundledModel, directory: bundledModel.directory.href } },
+        transformers: {
+          model: {
+            ...bundledModel,
+            directory: new URL('./', bundledModelFiles()['config.json'] as URL).href,
+          },
+        },
       });
       expect(longship.embedder.id).toBe(bundledModel.id);
       const job = longship.addResource(new Uint8Array([0x89, 0, 1, 0]), { name: 'photo.png' });

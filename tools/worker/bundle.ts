@@ -2,15 +2,95 @@
 // pages without a bundler: a browser resolves bare imports ('comlink', 'idb') in a page through an
 // import map, but a worker never sees the page's import map, so tsc's entry.js cannot start there.
 // In the same place, createLongship's default URL finds it, and the URLs it finds its own files by
-// (../../wasm/dist/usearch.wasm, ../../model/use-lite/) still point into the package. Bundlers
-// (Vite) take it as it is. Runs after tsc in `npm run build`.
+// (../../wasm/dist/usearch.wasm, ../../model/use-lite/config.json, ../../dist/ort/…) still point
+// into the package. Bundlers (Vite) take it as it is. It also copies onnxruntime-web's plain WASM
+// build into dist/ort/, from the onnxruntime-web that transformers.js imports (the one bundled
+// here), so that the glue and the binary match the JavaScript that loads them. Runs after tsc in
+// `npm run build`. See docs/assets.md.
 // Usage: tsx tools/worker/bundle.ts [--out <file>]   (default: dist/worker/entry.js)
-import { relative } from 'node:path';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BuildOptions, build } from 'esbuild';
+import { type BuildOptions, build, type Plugin } from 'esbuild';
 
 export const workerEntry = fileURLToPath(new URL('../../src/worker/entry.ts', import.meta.url));
 export const defaultOut = fileURLToPath(new URL('../../dist/worker/entry.js', import.meta.url));
+/** Where the package keeps onnxruntime-web's WASM files (src/embed/ort-files.ts points there). */
+export const ortOut = fileURLToPath(new URL('../../dist/ort/', import.meta.url));
+/**
+ * onnxruntime-web's plain WASM build, what the embedder loads unless it runs on WebGPU; and its
+ * WASM-only bundle, whose built-in glue matches that .wasm, for workerd (docs/workerd.md).
+ */
+export const ortFiles = [
+  'ort-wasm-simd-threaded.mjs',
+  'ort-wasm-simd-threaded.wasm',
+  'ort.wasm.bundle.min.mjs',
+];
+
+/** The dist folder of the onnxruntime-web that transformers.js imports (its version, not the newest). */
+export function onnxruntimeWebDist(): string {
+  const require = createRequire(import.meta.url);
+  const fromTransformers = createRequire(require.resolve('@huggingface/transformers'));
+  return dirname(fromTransformers.resolve('onnxruntime-web'));
+}
+
+/**
+ * onnxruntime-web's bundles locate their `.asyncify` build by `new URL('…asyncify.wasm',
+ * import.meta.url)`, a form bundlers follow: Vite copied that 27 MB file into every app, unused,
+ * since Longship names onnxruntime-web's files itself (src/embed/transformers-env.ts). USearch's
+ * glue does the same for a `usearch.wasm` beside this bundle, which is not there (loadUsearch
+ * passes its own URL), and Vite warned of it. Written `String(import.meta.url)`, each means the
+ * same at run time and no bundler follows it (a minifier keeps the call).
+ */
+export function hideFallbackUrls(source: string): string {
+  return source.replace(
+    /new URL\(("[\w.-]+\.(?:wasm|mjs)"),\s*import\.meta\.url\)/g,
+    'new URL($1, String(import.meta.url))',
+  );
+}
+
+/**
+ * transformers.js points onnxruntime-web at a CDN when its WASM paths are unset. Longship always
+ * sets them (src/embed/transformers-env.ts); without the CDN in the bundle, a load that somehow
+ * missed them fails on this origin instead of fetching code from elsewhere.
+ */
+export function dropCdnDefault(source: string): string {
+  return source.replace(/`https:\/\/cdn\.jsdelivr\.net\/npm\/onnxruntime-web@\$\{[^}]+\}\/dist\/`/g, '""');
+}
+
+/** The files {@link hideFallbackUrls} applies to: onnxruntime-web's bundles and USearch's glue. */
+export const fallbackUrlFiles = /(onnxruntime-web[\\/]dist[\\/].*\.m?js|wasm[\\/]dist[\\/]usearch\.js)$/;
+
+const hideOrtFallbackUrls: Plugin = {
+  name: 'hide-fallback-urls',
+  setup(plugin) {
+    plugin.onLoad({ filter: fallbackUrlFiles }, async (args) => ({
+      contents: hideFallbackUrls(await readFile(args.path, 'utf8')),
+      loader: 'js',
+    }));
+    plugin.onLoad({ filter: /@huggingface[\\/]transformers[\\/]dist[\\/].*\.js$/ }, async (args) => ({
+      contents: dropCdnDefault(await readFile(args.path, 'utf8')),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * Copies {@link ortFiles} into dist/ort/: scripts without their source map comments (the maps are
+ * not shipped) and with their fallback URLs hidden, the .wasm as it is.
+ */
+export async function copyOrtFiles(): Promise<void> {
+  await mkdir(ortOut, { recursive: true });
+  for (const file of ortFiles) {
+    const from = join(onnxruntimeWebDist(), file);
+    if (file.endsWith('.wasm')) await copyFile(from, join(ortOut, file));
+    else {
+      const script = hideFallbackUrls(await readFile(from, 'utf8'));
+      await writeFile(join(ortOut, file), script.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'));
+    }
+  }
+}
 
 /** The esbuild options of the bundle, for the build and for tests that serve the same file. */
 export const workerBundleOptions: BuildOptions = {
@@ -21,12 +101,18 @@ export const workerBundleOptions: BuildOptions = {
   target: 'es2022',
   // Node-only modules are imported behind runtime checks (src/env/); they never run in a worker.
   external: ['node:*'],
+  // No comments (transformers.js's hold example URLs, its docs a hub image) and a third less to
+  // load; names stay, for stack traces.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  plugins: [hideOrtFallbackUrls],
 };
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const at = process.argv.indexOf('--out');
   const outfile = at > 0 && process.argv[at + 1] ? process.argv[at + 1]! : defaultOut;
   const result = await build({ ...workerBundleOptions, outfile, metafile: true });
+  await copyOrtFiles();
   console.log(
     `${outfile}: ${((result.metafile.outputs[relative(process.cwd(), outfile)]?.bytes ?? 0) / 1024) | 0} KB`,
   );
