@@ -75,11 +75,16 @@ export class JsonEndpoint {
     let url: URL;
     try {
       url = new URL(options.baseUrl);
-    } catch (error) {
-      // Not quoted: a base URL can carry credentials.
-      throw new LongshipError('INVALID_ARGUMENT', `${client}: baseUrl must be an absolute URL`, {
-        cause: error,
-      });
+    } catch {
+      // Neither quoted nor kept as cause: the URL TypeError's `input` holds the text, credentials too.
+      throw new LongshipError('INVALID_ARGUMENT', `${client}: baseUrl must be an absolute URL`);
+    }
+    if (url.username || url.password) {
+      // fetch refuses such a URL with a TypeError that quotes it; pass the secret as apiKey instead.
+      throw new LongshipError(
+        'INVALID_ARGUMENT',
+        `${client}: baseUrl must not hold a user name or password; pass the secret as apiKey`,
+      );
     }
     // Appended to the path, so that a query string (Azure's ?api-version=…) stays where it is.
     url.pathname = `${url.pathname.replace(/\/+$/, '')}/${path}`;
@@ -168,7 +173,8 @@ export class JsonEndpoint {
     }
     if (!response.ok) return this.#httpFailure(response, text);
     try {
-      return { body: JSON.parse(text) };
+      // The one place every answer passes: from here on, no echo of the key exists to leak.
+      return { body: this.#key.redactValue(JSON.parse(text)) };
     } catch (error) {
       throw new LongshipError(
         'REMOTE_RESPONSE',
