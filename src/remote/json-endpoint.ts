@@ -2,8 +2,11 @@
 // chat completions, rerank): a timeout per attempt, the caller's AbortSignal, retries with backoff
 // on 429/5xx/timeouts/network failures, a bound on requests in flight, and an API key that never
 // reaches an error, a log or a trace.
+
+import * as v from 'valibot';
 import { abortError, throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
+import { functionSchema } from '../options.js';
 import { ApiKey } from './api-key.js';
 import { Semaphore } from './semaphore.js';
 
@@ -28,6 +31,21 @@ export interface EndpointOptions {
   /** The fetch to use (default: the global one). */
   fetch?: (url: string, init: RequestInit) => Promise<Response>;
 }
+
+/** {@link EndpointOptions}, key by key; a client with more options spreads these into its own schema. */
+export const endpointOptionsEntries = {
+  baseUrl: v.string(),
+  apiKey: v.optional(v.string()),
+  model: v.string(),
+  timeoutMs: v.optional(v.number()),
+  maxRetries: v.optional(v.number()),
+  retryBaseMs: v.optional(v.number()),
+  retryMaxMs: v.optional(v.number()),
+  maxConcurrent: v.optional(v.number()),
+  fetch: v.optional(functionSchema),
+};
+
+export const endpointOptionsSchema = v.strictObject(endpointOptionsEntries);
 
 /** Per-call limits; each narrows the client's own. */
 export interface CallOptions {

@@ -46,7 +46,7 @@ describe('splitGlob', () => {
     const started = performance.now();
     const { rest } = splitGlob(`${'*a'.repeat(maxGlobLength / 2 - 1)}*b`);
     expect(rest!.test('a'.repeat(2000))).toBe(false);
-    const { rest: deep } = splitGlob('**/'.repeat(300) + '*');
+    const { rest: deep } = splitGlob(`${'**/'.repeat(300)}*`);
     expect(deep!.test(Array.from({ length: 300 }, () => 'x').join('/'))).toBe(true);
     expect(performance.now() - started).toBeLessThan(1000);
   });
