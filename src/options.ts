@@ -28,7 +28,9 @@ export function checkOptions<S extends OptionsSchema>(
   }
   const result = v.safeParse(schema, options);
   if (result.success) return result.output;
-  throw new LongshipError('INVALID_ARGUMENT', `${what}: ${explain(schema, result.issues[0])}`);
+  // An unknown key first: a misspelt `baseURL` says more than the `baseUrl` it leaves missing.
+  const unknown = result.issues.find((i) => i.type === 'strict_object' && i.expected === 'never');
+  throw new LongshipError('INVALID_ARGUMENT', `${what}: ${explain(schema, unknown ?? result.issues[0])}`);
 }
 
 /** The names of a schema's options, for messages and for tests that every one is accepted. */
@@ -39,6 +41,7 @@ export function optionNames(schema: OptionsSchema): string[] {
 function explain(schema: OptionsSchema, issue: v.BaseIssue<unknown>): string {
   const keys = (issue.path ?? []).map((step) => String(step.key));
   const name = keys.join('.');
+  if (issue.type === 'strict_object' && issue.expected !== 'never') return `option '${name}' is required`;
   if (issue.type === 'strict_object' && keys.length > 0) {
     const known = optionNames(parentSchema(schema, keys.slice(0, -1)) ?? schema);
     const where = keys.length > 1 ? `${keys.slice(0, -1).join('.')} takes` : 'the options are';

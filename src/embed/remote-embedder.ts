@@ -35,8 +35,11 @@ export interface RemoteEmbedderOptions {
   id?: string;
 }
 
+// maxConcurrent is the embedder's own choice (none: it sends one batch at a time).
+const { maxConcurrent: _maxConcurrent, ...endpointEntries } = endpointOptionsEntries;
+
 export const remoteEmbedderOptionsSchema = v.strictObject({
-  ...endpointOptionsEntries,
+  ...endpointEntries,
   dimensions: v.number(),
   requestDimensions: v.optional(v.boolean()),
   batchSize: v.optional(v.number()),
