@@ -1,6 +1,7 @@
 // A server that echoes the API key back in every answer, in every encoding, at every place an
 // answer can travel: no form of the key may reach a result, an error, the store or the console.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RemoteEmbedder } from '../../src/embed/remote-embedder.js';
 import { type Longship, openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
 import { llmSummarizer } from '../../src/ingest/llm-summarizer.js';
@@ -171,7 +172,7 @@ describe.each(Object.entries(echoes))('a server echoing the key %s', (_, echo) =
     expect(leaks(logged.join('\n'))).toEqual([]);
   });
 
-  it('reaches no error of llmReranker, RemoteReranker or llmSummarizer', async () => {
+  it('reaches no error of llmReranker, RemoteReranker, RemoteEmbedder or llmSummarizer', async () => {
     server.script(chatReply(`scores: none ${echo}`));
     const rerankError = await caught(llmReranker(llm()).rerank('q', ['a', 'b']));
     expect(rerankError.code).toBe('LLM_OUTPUT');
@@ -187,7 +188,10 @@ describe.each(Object.entries(echoes))('a server echoing the key %s', (_, echo) =
     const httpError = await caught(llm().complete([{ role: 'user', content: 'hi' }]));
     server.script({ text: `not json ${echo}` });
     const bodyError = await caught(llm().complete([{ role: 'user', content: 'hi' }]));
-    for (const error of [rerankError, remoteError, summaryError, httpError, bodyError]) {
+    server.script({ json: { error: echo } });
+    const embedder = new RemoteEmbedder({ baseUrl: server.baseUrl, apiKey: KEY, model: 'e', dimensions: 4 });
+    const embedError = await caught(embedder.embed(['a']));
+    for (const error of [rerankError, remoteError, summaryError, httpError, bodyError, embedError]) {
       expect(leaks(everything(error))).toEqual([]);
     }
   });
