@@ -2,6 +2,7 @@
 // writer (the tree, ingestion) writes through the derived indexes' store, so that a write is
 // searchable once it resolves.
 
+import * as v from 'valibot';
 import { type DerivedIndexes, openDerivedIndexes } from './context/derived-indexes.js';
 import { createContextTree } from './context/store-tree.js';
 import type { ContextTree } from './context/tree.js';
@@ -12,12 +13,19 @@ import { LongshipError } from './errors.js';
 import { loadUsearch, type UsearchModule, type WasmSource } from './index/usearch-module.js';
 import type { VectorIndexOptions } from './index/vector-index.js';
 import { extractiveSummarizer } from './ingest/extractive-summarizer.js';
-import { type AddResourceOptions, type AddSkillOptions, createIngestor } from './ingest/ingest.js';
+import {
+  type AddResourceOptions,
+  type AddSkillOptions,
+  addResourceOptionsSchema,
+  addSkillOptionsSchema,
+  createIngestor,
+} from './ingest/ingest.js';
 import type { ResourceInput } from './ingest/input.js';
 import { createIngestQueue, type QueuedJob, type QueueProgress, type QueueSummary } from './ingest/queue.js';
 import type { SkillInput } from './ingest/skill.js';
 import type { Summarizer } from './ingest/summarize.js';
 import type { LLM, Reranker } from './llm/llm.js';
+import { checkOptions } from './options.js';
 import { createRetriever, type FindResult } from './retrieve/retriever.js';
 import { type ContextSearchOptions, search as runSearch, type SearchResult } from './retrieve/search.js';
 import type { FindOptions } from './retrieve/settings.js';
@@ -72,6 +80,43 @@ export interface LongshipOptions {
   summarizer?: Summarizer;
 }
 
+/** An object with these methods: how the parts a caller plugs in are recognised. */
+const withMethods = (what: string, ...methods: string[]) =>
+  v.custom<object>(
+    (x) =>
+      typeof x === 'object' &&
+      x !== null &&
+      methods.every((m) => typeof (x as Record<string, unknown>)[m] === 'function'),
+    `must be ${what} (an object with ${methods.join(', ')})`,
+  );
+
+const count = v.optional(v.pipe(v.number(), v.minValue(0)));
+
+/** {@link LongshipOptions}, key by key: what openLongship accepts. */
+export const longshipOptionsSchema = v.strictObject({
+  store: v.optional(withMethods('a Store', 'commit', 'node', 'useEmbedder', 'close')),
+  path: v.optional(v.union([v.string(), v.instance(URL)])),
+  indexedDB: v.optional(withMethods('an IDBFactory', 'open')),
+  name: v.optional(v.pipe(v.string(), v.minLength(1))),
+  embedder: v.optional(withMethods('an Embedder', 'embed')),
+  usearch: v.optional(
+    v.custom<object>((x) => typeof x === 'object' && x !== null, 'must be a module or a source'),
+  ),
+  vectorIndex: v.optional(
+    v.strictObject({
+      metric: v.optional(v.picklist(['cos', 'ip', 'l2sq'])),
+      quantization: v.optional(v.picklist(['f32', 'f16', 'i8'])),
+      connectivity: v.optional(v.number()),
+      expansionAdd: v.optional(v.number()),
+      expansionSearch: v.optional(v.number()),
+    }),
+  ),
+  snapshots: v.optional(v.strictObject({ delayMs: count, maxDelayMs: count, afterChanges: count })),
+  llm: v.optional(withMethods('an LLM', 'complete')),
+  reranker: v.optional(withMethods('a Reranker', 'rerank')),
+  summarizer: v.optional(withMethods('a Summarizer', 'summarize')),
+});
+
 /** Options of {@link Longship.addResource}: those of ingestion, with progress for this job only. */
 export type AddOptions<T extends AddResourceOptions | AddSkillOptions> = Omit<T, 'onProgress'> & {
   onProgress?: (progress: QueueProgress) => void;
@@ -122,6 +167,7 @@ export interface Longship extends ContextTree {
  * await longship.ls('viking://resources');
  */
 export async function openLongship(options: LongshipOptions = {}): Promise<Longship> {
+  checkOptions(longshipOptionsSchema, options, 'openLongship()');
   const ownEmbedder = options.embedder === undefined;
   const embedder = options.embedder ?? new TransformersEmbedder();
   const info = { id: embedder.id, dimensions: embedder.dimensions };
@@ -194,16 +240,22 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       persistent: store.persistent,
       embedder,
       indexes,
-      addResource: (input, { signal, onProgress, ...rest } = {}) =>
-        following(
+      addResource: (input, options) => {
+        checkOptions(addResourceOptionsSchema, options, 'addResource()');
+        const { signal, onProgress, ...rest } = options ?? {};
+        return following(
           queue.enqueue({ kind: 'resource', input, options: rest, ...(signal ? { signal } : {}) }),
           onProgress,
-        ),
-      addSkill: (skill, { signal, onProgress, ...rest } = {}) =>
-        following(
+        );
+      },
+      addSkill: (skill, options) => {
+        checkOptions(addSkillOptionsSchema, options, 'addSkill()');
+        const { signal, onProgress, ...rest } = options ?? {};
+        return following(
           queue.enqueue({ kind: 'skill', skill, options: rest, ...(signal ? { signal } : {}) }),
           onProgress,
-        ),
+        );
+      },
       onProgress: (listener) => queue.onProgress(listener),
       waitProcessed: () => queue.waitProcessed(),
       verify: () => indexes.verify(),

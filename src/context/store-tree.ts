@@ -4,17 +4,25 @@
 
 import { chunkText } from '../embed/chunk.js';
 import { LongshipError } from '../errors.js';
+import { checkStringSize, checkText, defaultMaxBytes } from '../ingest/decode.js';
+import { checkOptions } from '../options.js';
 import type { NodeRecord, RelationRecord, SummaryKind, VectorRecord, WriteBatch } from '../store/store.js';
 import { splitGlob } from './glob.js';
 import { firstSentence, opening } from './plain-summary.js';
-import type {
-  ContextTree,
-  ContextTreeOptions,
-  GrepMatch,
-  MkdirOptions,
-  NodeInfo,
-  TreeNode,
-  WriteOptions,
+import {
+  type ContextTree,
+  type ContextTreeOptions,
+  type GrepMatch,
+  globOptionsSchema,
+  grepOptionsSchema,
+  type MkdirOptions,
+  mkdirOptionsSchema,
+  type NodeInfo,
+  rmOptionsSchema,
+  type TreeNode,
+  treeOptionsSchema,
+  type WriteOptions,
+  writeOptionsSchema,
 } from './tree.js';
 import { ensureRoots, PROTECTED, TOP, TOP_LEVEL } from './tree-roots.js';
 import {
@@ -183,7 +191,8 @@ export async function createContextTree(options: ContextTreeOptions): Promise<Co
   await ensureRoots(store, now);
 
   const tree: ContextTree = {
-    mkdir: async (input, o = {}) => {
+    mkdir: async (input, options) => {
+      const o = checkOptions(mkdirOptionsSchema, options, 'mkdir()');
       const uri = writable(input);
       return exclusive(async () => {
         const found = await store.node(uri);
@@ -198,9 +207,13 @@ export async function createContextTree(options: ContextTreeOptions): Promise<Co
       });
     },
 
-    write: async (input, content, o = {}) => {
+    write: async (input, content, options) => {
+      const o = checkOptions(writeOptionsSchema, options, 'write()');
       const uri = writable(input);
       if (typeof content !== 'string') fail('INVALID_ARGUMENT', `write(${uri}) takes a string`);
+      // The same limits as addResource(): a write is an ingestion without a parser.
+      checkStringSize(uri, content, o.maxBytes ?? defaultMaxBytes);
+      checkText(uri, content);
       // The slow part (summaries, embedding) runs before the lock; the checks run again inside it.
       const { l0, l1, kind } = await summaries(uri, content, o);
       const chunks = chunkText(content, { maxTokens: chunkTokens });
@@ -254,7 +267,8 @@ export async function createContextTree(options: ContextTreeOptions): Promise<Co
       return (await store.children(uri)).map(infoOf);
     },
 
-    tree: async (input, { depth = 3 } = {}) => {
+    tree: async (input, options) => {
+      const { depth = 3 } = checkOptions(treeOptionsSchema, options, 'tree()');
       const uri = parseUri(input);
       if (!(depth >= 1)) fail('INVALID_ARGUMENT', `depth must be at least 1, not ${depth}`);
       const nodes = await subtree(uri);
@@ -291,7 +305,8 @@ export async function createContextTree(options: ContextTreeOptions): Promise<Co
       return node.l1 ?? node.l0;
     },
 
-    rm: async (input, { recursive = false } = {}) => {
+    rm: async (input, options) => {
+      const { recursive = false } = checkOptions(rmOptionsSchema, options, 'rm()');
       const uri = notRoot(input);
       return exclusive(async () => {
         const nodes = await subtree(uri);
@@ -358,7 +373,12 @@ export async function createContextTree(options: ContextTreeOptions): Promise<Co
       });
     },
 
-    grep: async (pattern, { uri: input = TOP, ignoreCase = false, limit = 1000 } = {}) => {
+    grep: async (pattern, options) => {
+      const {
+        uri: input = TOP,
+        ignoreCase = false,
+        limit = 1000,
+      } = checkOptions(grepOptionsSchema, options, 'grep()');
       const matches = lineMatcher(pattern, ignoreCase);
       const found: GrepMatch[] = [];
       for (const node of await subtree(parseUri(input))) {
@@ -373,7 +393,8 @@ export async function createContextTree(options: ContextTreeOptions): Promise<Co
       return found;
     },
 
-    glob: async (pattern, { uri: input = TOP } = {}) => {
+    glob: async (pattern, options) => {
+      const { uri: input = TOP } = checkOptions(globOptionsSchema, options, 'glob()');
       const absolute = /^viking:\/\//i.test(pattern);
       const scope = absolute ? TOP : parseUri(input);
       const { base, rest } = splitGlob(absolute ? pattern.slice('viking://'.length) : pattern);

@@ -1,8 +1,10 @@
 // The viking:// filesystem: what an agent (or a person) does with resources, memories and
 // skills. The implementation over a Store is store-tree.ts.
 
+import * as v from 'valibot';
 import type { Embedder } from '../embed/embedder.js';
 import type { Summarizer } from '../ingest/summarize.js';
+import { metaSchema, signalSchema, wholeNumber } from '../options.js';
 import type { ContextType, NodeKind, Store, SummaryKind } from '../store/store.js';
 import type { VikingUri } from './uri.js';
 
@@ -52,6 +54,14 @@ export interface MkdirOptions {
   signal?: AbortSignal;
 }
 
+export const mkdirOptionsSchema = v.strictObject({
+  abstract: v.optional(v.string()),
+  overview: v.optional(v.string()),
+  meta: v.optional(metaSchema),
+  parents: v.optional(v.boolean()),
+  signal: v.optional(signalSchema),
+});
+
 export interface WriteOptions {
   /** L0; default from the summarizer (or the first sentence). */
   abstract?: string;
@@ -61,8 +71,19 @@ export interface WriteOptions {
   meta?: Record<string, unknown>;
   /** Create missing parent directories. Default false. */
   parents?: boolean;
+  /** Largest content accepted, in UTF-8 bytes; more is `INPUT_TOO_LARGE`. Default 10 MB, as for addResource. */
+  maxBytes?: number;
   signal?: AbortSignal;
 }
+
+export const writeOptionsSchema = v.strictObject({
+  abstract: v.optional(v.string()),
+  overview: v.optional(v.string()),
+  meta: v.optional(metaSchema),
+  parents: v.optional(v.boolean()),
+  maxBytes: v.optional(wholeNumber(1)),
+  signal: v.optional(signalSchema),
+});
 
 export interface GrepOptions {
   /** Where to search (a directory or a file); default everything. */
@@ -72,6 +93,33 @@ export interface GrepOptions {
   /** Most matches returned, in URI then line order. Default 1,000. */
   limit?: number;
 }
+
+export const grepOptionsSchema = v.strictObject({
+  uri: v.optional(v.string()),
+  ignoreCase: v.optional(v.boolean()),
+  limit: v.optional(wholeNumber(1)),
+});
+
+export interface TreeOptions {
+  /** Levels below `uri` (default 3; 1 is `ls`). */
+  depth?: number;
+}
+
+export const treeOptionsSchema = v.strictObject({ depth: v.optional(wholeNumber(1)) });
+
+export interface RmOptions {
+  /** Remove a directory with everything below it. Default false. */
+  recursive?: boolean;
+}
+
+export const rmOptionsSchema = v.strictObject({ recursive: v.optional(v.boolean()) });
+
+export interface GlobOptions {
+  /** What a relative pattern is relative to. Default `viking://`. */
+  uri?: string;
+}
+
+export const globOptionsSchema = v.strictObject({ uri: v.optional(v.string()) });
 
 /**
  * The filesystem operations. URIs are given as strings and normalised ({@link parseUri}); what
@@ -85,7 +133,7 @@ export interface ContextTree {
   /** A directory's children by URI; `viking://` lists the top directories. `NOT_A_DIRECTORY` on a file. */
   ls(uri: string): Promise<NodeInfo[]>;
   /** The nodes below `uri`, nested, `depth` levels down (default 3; 1 is `ls`). */
-  tree(uri: string, options?: { depth?: number }): Promise<TreeNode[]>;
+  tree(uri: string, options?: TreeOptions): Promise<TreeNode[]>;
   stat(uri: string): Promise<NodeInfo>;
   /** L2. `IS_A_DIRECTORY` on a directory. */
   read(uri: string): Promise<string>;
@@ -94,13 +142,13 @@ export interface ContextTree {
   /** L1, or L0 when the node has none. */
   overview(uri: string): Promise<string>;
   /** Removes a node (with its vectors, posting and relations); a directory with children needs `recursive`. */
-  rm(uri: string, options?: { recursive?: boolean }): Promise<number>;
+  rm(uri: string, options?: RmOptions): Promise<number>;
   /** Moves a node and everything below it; keys, vectors and relations follow. `ALREADY_EXISTS` if `to` exists. */
   mv(from: string, to: string): Promise<NodeInfo>;
   /** Lines of file content (L2) that contain `pattern` (a substring) or match it (a RegExp). */
   grep(pattern: string | RegExp, options?: GrepOptions): Promise<GrepMatch[]>;
   /** URIs matching a glob (`*`, `?`, `**`), relative to `uri` (default `viking://`) unless absolute. */
-  glob(pattern: string, options?: { uri?: string }): Promise<VikingUri[]>;
+  glob(pattern: string, options?: GlobOptions): Promise<VikingUri[]>;
   /** Records that `from` relates to `to`; linking again replaces the reason. */
   link(from: string, to: string, reason: string): Promise<void>;
   /** Relations from or to `uri`. */

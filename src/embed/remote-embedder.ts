@@ -1,5 +1,7 @@
+import * as v from 'valibot';
 import { LongshipError } from '../errors.js';
-import { isRecord, JsonEndpoint } from '../remote/json-endpoint.js';
+import { checkOptions } from '../options.js';
+import { endpointOptionsEntries, isRecord, JsonEndpoint } from '../remote/json-endpoint.js';
 import { embedInBatches } from './batch.js';
 import type { Embedder, EmbedOptions } from './embedder.js';
 
@@ -33,6 +35,17 @@ export interface RemoteEmbedderOptions {
   id?: string;
 }
 
+// maxConcurrent is the embedder's own choice (none: it sends one batch at a time).
+const { maxConcurrent: _maxConcurrent, ...endpointEntries } = endpointOptionsEntries;
+
+export const remoteEmbedderOptionsSchema = v.strictObject({
+  ...endpointEntries,
+  dimensions: v.number(),
+  requestDimensions: v.optional(v.boolean()),
+  batchSize: v.optional(v.number()),
+  id: v.optional(v.string()),
+});
+
 // OpenAI's limit on inputs per request; other compatible servers accept no more.
 const maxBatchSize = 2048;
 
@@ -61,6 +74,7 @@ export class RemoteEmbedder implements Embedder {
   readonly #batchSize: number;
 
   constructor(options: RemoteEmbedderOptions) {
+    checkOptions(remoteEmbedderOptionsSchema, options, 'RemoteEmbedder');
     this.#endpoint = new JsonEndpoint(
       {
         ...options,

@@ -5,10 +5,12 @@
  * IndexedDB transaction, a change record, an index catch-up) is paid once per call, not per
  * document. The queue (queue.ts) runs these one job at a time.
  */
+import * as v from 'valibot';
 import { contextTypeOf, isWithin, join, parseUri, roots, type VikingUri } from '../context/uri.js';
 import type { ChunkOptions } from '../embed/chunk.js';
 import type { Embedder } from '../embed/embedder.js';
 import { LongshipError } from '../errors.js';
+import { functionSchema, signalSchema, wholeNumber } from '../options.js';
 import type { ContextType, NodeRecord, Store } from '../store/store.js';
 import { checkAborted } from './abort.js';
 import { chainOf, missingDirectories, refreshChain } from './ancestors.js';
@@ -79,6 +81,27 @@ export interface AddSkillOptions {
   signal?: AbortSignal;
   onProgress?: (progress: IngestProgress) => void;
 }
+
+const ingestEntries = {
+  reason: v.optional(v.string()),
+  refreshParents: v.optional(v.boolean()),
+  maxBytes: v.optional(wholeNumber(1)),
+  signal: v.optional(signalSchema),
+  onProgress: v.optional(functionSchema),
+};
+
+/** {@link AddResourceOptions}, key by key. */
+export const addResourceOptionsSchema = v.strictObject({
+  ...ingestEntries,
+  target: v.optional(v.string()),
+  name: v.optional(v.string()),
+  fetch: v.optional(functionSchema),
+  maxTokens: v.optional(wholeNumber(1)),
+  mergeBelow: v.optional(wholeNumber(0)),
+});
+
+/** {@link AddSkillOptions}, key by key. */
+export const addSkillOptionsSchema = v.strictObject(ingestEntries);
 
 /** What one job wrote. Counts are of planned nodes; the directories above the target are kept up to date but not counted. */
 export interface IngestResult {

@@ -1,14 +1,18 @@
 // L0/L1 written by an LLM (docs/retrieval.md, "Layers and what is embedded"), through the same client
 // and prompt file as everything else the LLM does.
+import * as v from 'valibot';
 import type { LLM } from '../llm/llm.js';
 import { summaryPrompt } from '../llm/prompts.js';
 import { runPrompt } from '../llm/run-prompt.js';
+import { checkOptions, wholeNumber } from '../options.js';
 import { clampText, maxL0Length, type Summarizer } from './summarize.js';
 
 export interface LlmSummarizerOptions {
   /** Limit for each summary call (default: the LLM client's own). */
   timeoutMs?: number;
 }
+
+export const llmSummarizerOptionsSchema = v.strictObject({ timeoutMs: v.optional(wholeNumber(1)) });
 
 /**
  * A {@link Summarizer} that asks an LLM for each node's L0 and L1 with `summaryPrompt` (src/llm/prompts.ts); the
@@ -19,7 +23,8 @@ export interface LlmSummarizerOptions {
  * @example
  * const longship = await openLongship({ llm, summarizer: llmSummarizer(llm) });
  */
-export function llmSummarizer(llm: LLM, options: LlmSummarizerOptions = {}): Summarizer {
+export function llmSummarizer(llm: LLM, input?: LlmSummarizerOptions): Summarizer {
+  const options = checkOptions(llmSummarizerOptionsSchema, input, 'llmSummarizer()');
   return {
     kind: 'llm',
     async summarize(input, signal) {

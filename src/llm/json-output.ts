@@ -3,6 +3,7 @@
 // prompt's schema; anything else is an LLM_OUTPUT error the caller falls back from.
 import * as v from 'valibot';
 import { LongshipError } from '../errors.js';
+import { firstJsonSpan } from './json-scan.js';
 
 /**
  * The first JSON value in a model's answer: the whole text, else a fenced block, else the first
@@ -18,16 +19,15 @@ export function extractJson(text: string): unknown {
     const fenced = tryParse(match[1]!.trim());
     if (fenced !== undefined) return fenced;
   }
-  for (let start = 0; start < text.length; start++) {
-    const c = text[start];
-    if (c !== '{' && c !== '[') continue;
-    const end = balancedEnd(text, start);
-    if (end < 0) continue;
-    const found = tryParse(text.slice(start, end + 1));
-    if (found !== undefined) return found;
-  }
-  return undefined;
+  const span = firstJsonSpan(text);
+  return span ? tryParse(text.slice(span.start, span.end + 1)) : undefined;
 }
+
+/**
+ * The longest answer read, in characters. Prompts ask for a few kilobytes; reading more only gives a
+ * hostile or broken server time to keep the engine busy (docs/reliability.md).
+ */
+export const maxAnswerLength = 256 * 1024;
 
 /**
  * Extracts JSON from `text` and checks it against `schema`; `LLM_OUTPUT` names what was wrong,
@@ -41,6 +41,12 @@ export function parseOutput<const S extends v.GenericSchema>(
   text: string,
   what: string,
 ): v.InferOutput<S> {
+  if (text.length > maxAnswerLength) {
+    throw new LongshipError(
+      'LLM_OUTPUT',
+      `${what}: the answer is ${text.length} characters long, more than the ${maxAnswerLength} read`,
+    );
+  }
   const value = extractJson(text);
   if (value === undefined) {
     throw new LongshipError('LLM_OUTPUT', `${what}: the answer holds no JSON: ${excerpt(text)}`);
@@ -69,24 +75,4 @@ function tryParse(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** The index of the bracket closing the one at `start`, minding strings and escapes; -1 if none. */
-function balancedEnd(text: string, start: number): number {
-  const stack: string[] = [];
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{') stack.push('}');
-    else if (c === '[') stack.push(']');
-    else if (c === '}' || c === ']') {
-      if (stack.pop() !== c) return -1;
-      if (stack.length === 0) return i;
-    }
-  }
-  return -1;
 }

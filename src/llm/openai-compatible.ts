@@ -1,7 +1,13 @@
 // The chat side of an OpenAI-compatible API (`POST {baseUrl}/chat/completions`): OpenAI, Azure
 // OpenAI, Ollama, vLLM, LM Studio, llama.cpp's server…
 import { LongshipError } from '../errors.js';
-import { type EndpointOptions, isRecord, JsonEndpoint } from '../remote/json-endpoint.js';
+import { checkOptions } from '../options.js';
+import {
+  type EndpointOptions,
+  endpointOptionsSchema,
+  isRecord,
+  JsonEndpoint,
+} from '../remote/json-endpoint.js';
 import {
   addUsage,
   type ChatMessage,
@@ -29,6 +35,7 @@ export class OpenAiCompatibleLlm implements LLM {
   #usage: TokenUsage = noUsage;
 
   constructor(options: OpenAiCompatibleLlmOptions) {
+    checkOptions(endpointOptionsSchema, options, 'OpenAiCompatibleLlm');
     this.#endpoint = new JsonEndpoint(options, 'chat/completions', 'OpenAiCompatibleLlm');
     this.model = this.#endpoint.model;
   }

@@ -2,7 +2,14 @@
 // answered by `results[{index, relevance_score}]` (Cohere, Jina, Voyage, text-embeddings-inference
 // behind a compatible route, LocalAI, vLLM's /rerank).
 import { LongshipError } from '../errors.js';
-import { type CallOptions, type EndpointOptions, isRecord, JsonEndpoint } from '../remote/json-endpoint.js';
+import { checkOptions } from '../options.js';
+import {
+  type CallOptions,
+  type EndpointOptions,
+  endpointOptionsSchema,
+  isRecord,
+  JsonEndpoint,
+} from '../remote/json-endpoint.js';
 import type { Reranker, RerankScores } from './llm.js';
 import { usageOf } from './openai-compatible.js';
 
@@ -22,6 +29,7 @@ export class RemoteReranker implements Reranker {
   readonly #endpoint: JsonEndpoint;
 
   constructor(options: RemoteRerankerOptions) {
+    checkOptions(endpointOptionsSchema, options, 'RemoteReranker');
     this.#endpoint = new JsonEndpoint(options, 'rerank', 'RemoteReranker');
     this.model = this.#endpoint.model;
   }

@@ -2,8 +2,11 @@
 // chat completions, rerank): a timeout per attempt, the caller's AbortSignal, retries with backoff
 // on 429/5xx/timeouts/network failures, a bound on requests in flight, and an API key that never
 // reaches an error, a log or a trace.
+
+import * as v from 'valibot';
 import { abortError, throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
+import { functionSchema } from '../options.js';
 import { ApiKey } from './api-key.js';
 import { Semaphore } from './semaphore.js';
 
@@ -28,6 +31,21 @@ export interface EndpointOptions {
   /** The fetch to use (default: the global one). */
   fetch?: (url: string, init: RequestInit) => Promise<Response>;
 }
+
+/** {@link EndpointOptions}, key by key; a client with more options spreads these into its own schema. */
+export const endpointOptionsEntries = {
+  baseUrl: v.string(),
+  apiKey: v.optional(v.string()),
+  model: v.string(),
+  timeoutMs: v.optional(v.number()),
+  maxRetries: v.optional(v.number()),
+  retryBaseMs: v.optional(v.number()),
+  retryMaxMs: v.optional(v.number()),
+  maxConcurrent: v.optional(v.number()),
+  fetch: v.optional(functionSchema),
+};
+
+export const endpointOptionsSchema = v.strictObject(endpointOptionsEntries);
 
 /** Per-call limits; each narrows the client's own. */
 export interface CallOptions {
@@ -75,11 +93,16 @@ export class JsonEndpoint {
     let url: URL;
     try {
       url = new URL(options.baseUrl);
-    } catch (error) {
-      // Not quoted: a base URL can carry credentials.
-      throw new LongshipError('INVALID_ARGUMENT', `${client}: baseUrl must be an absolute URL`, {
-        cause: error,
-      });
+    } catch {
+      // Neither quoted nor kept as cause: the URL TypeError's `input` holds the text, credentials too.
+      throw new LongshipError('INVALID_ARGUMENT', `${client}: baseUrl must be an absolute URL`);
+    }
+    if (url.username || url.password) {
+      // fetch refuses such a URL with a TypeError that quotes it; pass the secret as apiKey instead.
+      throw new LongshipError(
+        'INVALID_ARGUMENT',
+        `${client}: baseUrl must not hold a user name or password; pass the secret as apiKey`,
+      );
     }
     // Appended to the path, so that a query string (Azure's ?api-version=…) stays where it is.
     url.pathname = `${url.pathname.replace(/\/+$/, '')}/${path}`;
@@ -168,7 +191,8 @@ export class JsonEndpoint {
     }
     if (!response.ok) return this.#httpFailure(response, text);
     try {
-      return { body: JSON.parse(text) };
+      // The one place every answer passes: from here on, no echo of the key exists to leak.
+      return { body: this.#key.redactValue(JSON.parse(text)) };
     } catch (error) {
       throw new LongshipError(
         'REMOTE_RESPONSE',

@@ -1,6 +1,7 @@
 // search() step 1 (docs/retrieval.md, "Intent analysis"): from the session and the query, the
 // typed queries to run. With an LLM they come from {@link intentPrompt}; without one, or when it
 // fails, the query itself is searched in every context type, and the plan says why.
+import * as v from 'valibot';
 import { LongshipError } from '../errors.js';
 import type { LLM, TokenUsage } from '../llm/llm.js';
 import { intentPrompt } from '../llm/prompts.js';
@@ -38,6 +39,10 @@ export interface IntentOptions {
   /** Most time for the LLM's answer, retries included (default 10 000). */
   timeoutMs?: number;
 }
+
+export const intentOptionsSchema = v.strictObject({
+  timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+});
 
 /** Priority 1 → 1.0, 3 → 0.8, 5 → 0.6: lower priorities count, but less. */
 export function priorityWeight(priority: number): number {

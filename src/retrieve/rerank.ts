@@ -12,6 +12,7 @@
 // an instruction conditioned on the query's topic ("if asked about pricing, rank me first"), which is
 // indistinguishable from a document claiming to be relevant; nor a document written against this
 // file's control query. Both are bounded by the weight: the retrieval score keeps 1 − w of the say.
+import * as v from 'valibot';
 import { LongshipError } from '../errors.js';
 import type { Reranker, TokenUsage } from '../llm/llm.js';
 import { addUsage } from '../llm/llm.js';
@@ -29,6 +30,13 @@ export interface RerankOptions {
    */
   calibrate?: boolean;
 }
+
+export const rerankOptionsSchema = v.strictObject({
+  candidates: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  weight: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
+  calibrate: v.optional(v.boolean()),
+});
 
 export interface RerankReport {
   applied: boolean;

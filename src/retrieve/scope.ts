@@ -1,9 +1,12 @@
 // Where a query looks: the root directories (a target URI or the roots of the context types) and
 // every node below them, read from the derived node catalogue (or the store, for sources without
 // one). A scope is kept until what it was read from changes (see ScopeCache).
+
+import * as v from 'valibot';
 import type { CatalogueNode, NodeCatalogueView, Replacement } from '../context/node-catalogue.js';
 import { isWithin, parseUri, roots as typeRoots, type VikingUri } from '../context/uri.js';
 import { LongshipError } from '../errors.js';
+import { metaSchema } from '../options.js';
 import type { ContextType, NodeKind, NodeRecord } from '../store/store.js';
 import { NodesByKey } from './nodes-by-key.js';
 import { type RetrievalSources, vectorKeysOf } from './sources.js';
@@ -21,6 +24,14 @@ export interface FindFilter {
    */
   meta?: Readonly<Record<string, unknown>>;
 }
+
+const contextTypeSchema = v.picklist(['resource', 'memory', 'skill']);
+
+export const findFilterSchema = v.strictObject({
+  contextType: v.optional(v.union([contextTypeSchema, v.array(contextTypeSchema)])),
+  kind: v.optional(v.picklist(['file', 'dir'])),
+  meta: v.optional(metaSchema),
+});
 
 export interface Scope {
   /** The roots that exist: directories to walk, or a file when the target is one. */

@@ -4,22 +4,31 @@
  * the top `limit`. Without an LLM, and whenever it fails, the query itself is searched in every
  * context type in one walk: exactly find()'s work, so search() costs what find() does.
  */
+import * as v from 'valibot';
 import { LongshipError } from '../errors.js';
 import type { LLM, Reranker } from '../llm/llm.js';
+import { checkOptions } from '../options.js';
 import type { ContextType, NodeRecord } from '../store/store.js';
 import {
   type ConversationContext,
   type IntentOptions,
+  intentOptionsSchema,
   planQueries,
   priorityWeight,
   type QueryPlan,
   type TypedQuery,
 } from './intent.js';
-import { type RerankOptions, type RerankReport, rerankDefaults, rerankItems } from './rerank.js';
+import {
+  type RerankOptions,
+  type RerankReport,
+  rerankDefaults,
+  rerankItems,
+  rerankOptionsSchema,
+} from './rerank.js';
 import type { MatchedContext } from './results.js';
 import type { FindResult } from './retriever.js';
 import { filterTypes } from './scope.js';
-import type { FindOptions } from './settings.js';
+import { type FindOptions, findOptionsEntries } from './settings.js';
 
 /** What search() runs on: find(), node reads (for directories' L1), and the optional LLM parts. */
 export interface SearchDeps {
@@ -41,6 +50,19 @@ export interface ContextSearchOptions extends FindOptions {
   /** `false`: no rerank even with a reranker. Rerank runs in THINKING mode only. */
   rerank?: false | RerankOptions;
 }
+
+export const searchOptionsSchema = v.strictObject({
+  ...findOptionsEntries,
+  session: v.optional(
+    v.custom<NonNullable<ContextSearchOptions['session']>>(
+      (x) =>
+        typeof x === 'object' && x !== null && typeof (x as { context?: unknown }).context === 'function',
+      'must be a session (an object with context())',
+    ),
+  ),
+  intent: v.optional(v.union([v.literal(false), intentOptionsSchema])),
+  rerank: v.optional(v.union([v.literal(false), rerankOptionsSchema])),
+});
 
 /** One typed query and what its walk found. */
 export interface QueryResult {
@@ -83,6 +105,7 @@ export async function search(
   if (typeof query !== 'string') {
     throw new LongshipError('INVALID_ARGUMENT', `search() needs a query string, not ${typeof query}`);
   }
+  checkOptions(searchOptionsSchema, options, 'search()');
   const { session, intent, rerank, ...findOptions } = options;
   const limit = options.limit ?? 3;
   if (!Number.isInteger(limit) || limit < 1) {

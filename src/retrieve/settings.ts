@@ -1,8 +1,10 @@
 // The options of find(), their defaults, and their checks. Every constant of the walk and the
 // fusion is an option; the defaults were chosen on ObliQA (bench/results/quality-obliqa.md).
+import * as v from 'valibot';
 import { LongshipError } from '../errors.js';
+import { checkOptions, signalSchema } from '../options.js';
 import type { FusionMethod } from './fusion.js';
-import type { FindFilter } from './scope.js';
+import { type FindFilter, findFilterSchema } from './scope.js';
 
 export type FindMode = 'quick' | 'thinking';
 
@@ -107,6 +109,50 @@ export interface FindOptions {
   signal?: AbortSignal;
 }
 
+const number = v.optional(v.number());
+
+/** find()'s options, key by key; search() adds its own (src/retrieve/search.ts). Ranges: resolveSettings. */
+export const findOptionsEntries = {
+  targetUri: v.optional(v.string()),
+  limit: number,
+  scoreThreshold: number,
+  filter: v.optional(findFilterSchema),
+  mode: v.optional(v.picklist(['quick', 'thinking'])),
+  trace: v.optional(v.boolean()),
+  alpha: number,
+  convergenceRounds: number,
+  hybrid: v.optional(
+    v.strictObject({
+      vector: v.optional(v.boolean()),
+      lexical: v.optional(v.boolean()),
+      lexicalWeight: number,
+      identifierWeight: number,
+      fusion: v.optional(v.picklist(['minmax', 'zscore', 'rrf'])),
+      rrfK: number,
+      candidates: number,
+      normalise: v.optional(v.picklist(['by-kind', 'together'])),
+    }),
+  ),
+  hotness: v.optional(
+    v.union([v.number(), v.strictObject({ weight: v.number(), halfLifeDays: number, now: number })]),
+  ),
+  walk: v.optional(
+    v.strictObject({
+      directoriesPerRound: number,
+      stallRounds: number,
+      minDirectories: number,
+      maxDirectories: number,
+      exactChildren: number,
+      seedDirectories: number,
+      seedLeaves: number,
+    }),
+  ),
+  maxRelations: number,
+  signal: v.optional(signalSchema),
+};
+
+export const findOptionsSchema = v.strictObject(findOptionsEntries);
+
 /** Every setting with its default filled in. */
 export interface Settings {
   limit: number;
@@ -187,6 +233,7 @@ function unit(name: string, value: number | undefined, fallback: number): number
 
 /** Fills in defaults and checks every option; INVALID_ARGUMENT names the first bad one. */
 export function resolveSettings(options: FindOptions): Settings {
+  checkOptions(findOptionsSchema, options, 'find()');
   const d = findDefaults;
   const limit = count('limit', options.limit, d.limit, 1);
   const mode = options.mode ?? d.mode;

@@ -3,16 +3,20 @@
  * agent used, and commit(): archive the messages, then, with an LLM, extract memories from them.
  * An archive whose extraction failed stays marked so, and the next commit() tries it again.
  */
+
+import * as v from 'valibot';
 import type { ContextTree } from '../context/tree.js';
 import { parseUri } from '../context/uri.js';
 import type { Embedder } from '../embed/embedder.js';
 import { LongshipError } from '../errors.js';
 import { addUsage, type LLM, type TokenUsage } from '../llm/llm.js';
+import { checkOptions, signalSchema, wholeNumber } from '../options.js';
 import type { ConversationContext } from '../retrieve/intent.js';
 import type { FindResult } from '../retrieve/retriever.js';
 import type { FindOptions } from '../retrieve/settings.js';
 import type { NodeRecord, Store } from '../store/store.js';
 import { type ArchiveMeta, nextArchiveNumber, readArchive, sessionUriOf, writeArchive } from './archive.js';
+import { type Deadline, startDeadline } from './deadline.js';
 import { describeError, extractMemories } from './extract.js';
 import {
   checkRole,
@@ -40,7 +44,33 @@ export interface CommitOptions {
   signal?: AbortSignal;
   /** Limit for each extraction call to the LLM (default: the LLM client's own). */
   timeoutMs?: number;
+  /**
+   * Most time for all of this commit's memory extractions together (default 120 000). Past it, the
+   * extraction under way and those not started are reported `failed` with `TIMEOUT: …`, and the
+   * next commit() tries them again; the archive itself is already written.
+   */
+  extractionTimeoutMs?: number;
 }
+
+export const commitOptionsSchema = v.strictObject({
+  signal: v.optional(signalSchema),
+  timeoutMs: v.optional(wholeNumber(1)),
+  extractionTimeoutMs: v.optional(wholeNumber(1)),
+});
+
+export interface MessageOptions {
+  /** Who spoke, when the role is not enough (a user's name). */
+  name?: string;
+  /** When, in ms since the epoch. Default now. */
+  at?: number;
+}
+
+export const messageOptionsSchema = v.strictObject({
+  name: v.optional(v.string()),
+  at: v.optional(v.pipe(v.number(), v.finite())),
+});
+
+export const defaultExtractionTimeoutMs = 120_000;
 
 /** One archive's extraction, as the commit left it. */
 export interface ExtractionReport {
@@ -76,11 +106,7 @@ export interface Session {
   readonly uri: string;
   /** Messages added since the last commit. */
   readonly messages: readonly Message[];
-  addMessage(
-    role: MessageRole,
-    parts: string | readonly MessagePart[],
-    options?: { name?: string; at?: number },
-  ): Message;
+  addMessage(role: MessageRole, parts: string | readonly MessagePart[], options?: MessageOptions): Message;
   /**
    * Records that the agent used these nodes: each one's use count goes up and its last use is now,
    * which find()'s hotness blend reads. Resolves with how many existed; unknown URIs are skipped.
@@ -137,18 +163,22 @@ export function createSessions(deps: SessionDeps): (id?: string) => Session {
     const extract = async (
       archive: NodeRecord,
       options: CommitOptions,
+      deadline: Deadline,
     ): Promise<{ report: ExtractionReport; usage?: TokenUsage }> => {
       const meta = archive.meta as ArchiveMeta;
       const report: ExtractionReport = { archive: archive.uri, state: 'done', memories: [] };
       let usage: TokenUsage | undefined;
       try {
         const messages = await readArchive(deps.store, archive.uri);
-        const done = await extractMemories(
-          { store: deps.store, tree: deps.tree, find: deps.find, llm: deps.llm! },
-          messages,
-          { session: sessionId, archive: meta.archive },
-          options,
-        );
+        const done = await Promise.race([
+          extractMemories(
+            { store: deps.store, tree: deps.tree, find: deps.find, llm: deps.llm! },
+            messages,
+            { session: sessionId, archive: meta.archive },
+            { ...options, signal: deadline.signal },
+          ),
+          deadline.expired,
+        ]);
         report.memories = done.memories;
         usage = done.usage;
         await updateArchive(archive.uri, {
@@ -160,7 +190,7 @@ export function createSessions(deps: SessionDeps): (id?: string) => Session {
         if (options.signal?.aborted)
           throw new LongshipError('ABORTED', 'commit() was aborted', { cause: options.signal.reason });
         report.state = 'failed';
-        report.error = describeError(error);
+        report.error = describeError(deadline.passed() ? deadline.signal.reason : error);
         // Recording the failure may itself fail (the store closed): the archive is then still
         // 'pending', which a retry treats the same way.
         await updateArchive(archive.uri, { extraction: 'failed', extractionError: report.error }).catch(
@@ -185,7 +215,8 @@ export function createSessions(deps: SessionDeps): (id?: string) => Session {
       get messages() {
         return pending;
       },
-      addMessage(role, parts, options = {}) {
+      addMessage(role, parts, input) {
+        const options = checkOptions(messageOptionsSchema, input, 'addMessage()');
         const message: Message = {
           role: checkRole(role),
           parts: toParts(parts),
@@ -208,8 +239,9 @@ export function createSessions(deps: SessionDeps): (id?: string) => Session {
         for (const u of existing) used.add(u);
         return existing.length;
       },
-      commit: (options = {}) =>
+      commit: (input) =>
         exclusive(sessionId, async () => {
+          const options: CommitOptions = checkOptions(commitOptionsSchema, input, 'commit()');
           const result: CommitResult = { messages: pending.length, extractions: [] };
           if (pending.length > 0) {
             const messages = pending;
@@ -238,10 +270,16 @@ export function createSessions(deps: SessionDeps): (id?: string) => Session {
               (a) => a.meta.extraction === 'pending' || a.meta.extraction === 'failed',
             );
             let usage: TokenUsage | undefined;
-            for (const archive of todo) {
-              const done = await extract(archive, options);
-              if (done.usage) usage = usage ? addUsage(usage, done.usage) : done.usage;
-              result.extractions.push(done.report);
+            const ms = options.extractionTimeoutMs ?? defaultExtractionTimeoutMs;
+            const deadline = startDeadline(ms, options.signal, 'memory extraction');
+            try {
+              for (const archive of todo) {
+                const done = await extract(archive, options, deadline);
+                if (done.usage) usage = usage ? addUsage(usage, done.usage) : done.usage;
+                result.extractions.push(done.report);
+              }
+            } finally {
+              deadline.clear();
             }
             if (usage) result.usage = usage;
           }
