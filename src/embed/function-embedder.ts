@@ -1,4 +1,6 @@
+import * as v from 'valibot';
 import { LongshipError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import { embedInBatches } from './batch.js';
 import type { Embedder } from './embedder.js';
 
@@ -16,6 +18,14 @@ export interface FunctionEmbedderOptions {
   batchSize?: number;
 }
 
+/** Every option of {@link FunctionEmbedderOptions}; functionEmbedder checks their values itself. */
+export const functionEmbedderOptionsSchema = v.strictObject({
+  id: v.optional(v.unknown()),
+  dimensions: v.optional(v.unknown()),
+  embed: v.optional(v.unknown()),
+  batchSize: v.optional(v.unknown()),
+});
+
 /**
  * Makes an Embedder of any function that turns texts into vectors: a model you already host, a
  * provider SDK, or a fake for tests. Its output is checked: one vector per text, each of `dimensions`
@@ -29,6 +39,7 @@ export interface FunctionEmbedderOptions {
  * });
  */
 export function functionEmbedder(options: FunctionEmbedderOptions): Embedder {
+  checkOptions(functionEmbedderOptionsSchema, options, 'functionEmbedder');
   const { id, dimensions, embed, batchSize = 64 } = options;
   if (typeof id !== 'string' || id === '') {
     throw new LongshipError('INVALID_ARGUMENT', 'functionEmbedder needs a non-empty id');

@@ -1,9 +1,11 @@
 // Embeddings on the device, through transformers.js: onnxruntime-node in Node, onnxruntime-web
 // (WASM or WebGPU) in browsers and workers. The default model is the bundled USE-lite.
 
+import * as v from 'valibot';
 import { throwIfAborted } from '../abort.js';
 import { loadTransformers } from '../env/transformers.js';
 import { LongshipError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import { embedInBatches } from './batch.js';
 import { bundledModel, bundledModelFiles, type ModelFiles } from './bundled-model.js';
 import type { Embedder, EmbedOptions } from './embedder.js';
@@ -68,6 +70,18 @@ export interface TransformersEmbedderOptions {
   threads?: number;
 }
 
+/** Every option of {@link TransformersEmbedderOptions}; the constructor checks their values itself. */
+export const transformersEmbedderOptionsSchema = v.strictObject({
+  model: v.optional(v.unknown()),
+  dimensions: v.optional(v.unknown()),
+  dtype: v.optional(v.unknown()),
+  device: v.optional(v.picklist(['wasm', 'webgpu', 'cpu'])),
+  batchSize: v.optional(v.unknown()),
+  localModelPath: v.optional(v.unknown()),
+  wasmPaths: v.optional(v.unknown()),
+  threads: v.optional(v.unknown()),
+});
+
 /** One text's token ids and masks, truncated but not padded. */
 type Encoding = Record<string, number[]>;
 
@@ -125,6 +139,7 @@ export class TransformersEmbedder implements Embedder {
   private model: Promise<Model> | undefined;
 
   constructor(options: TransformersEmbedderOptions = {}) {
+    checkOptions(transformersEmbedderOptionsSchema, options, 'TransformersEmbedder');
     const {
       localModelPath,
       dtype = 'q8',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
+import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { LongshipError } from '../../src/errors.js';
 
 const twoD = (texts: string[]) => texts.map((text) => [text.length, 1]);
@@ -129,5 +130,22 @@ describe('functionEmbedder', () => {
     const create = () => functionEmbedder({ id: 'f', dimensions: 2, embed: async () => [], ...options });
     expect(create).toThrow(LongshipError);
     expect(create).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+  });
+});
+
+describe('embedder options', () => {
+  it('refuses an unknown option of functionEmbedder, naming it', () => {
+    const embed = async (texts: string[]) => texts.map(() => new Float32Array(4));
+    expect(() => functionEmbedder({ id: 'x', dimensions: 4, embed, batch_size: 8 } as never)).toThrow(
+      /functionEmbedder: unknown option 'batch_size'/,
+    );
+  });
+
+  it('refuses an unknown option of TransformersEmbedder, naming it, and a bad device', () => {
+    expect(() => new TransformersEmbedder({ dtypes: 'q8' } as never)).toThrow(
+      /TransformersEmbedder: unknown option 'dtypes'/,
+    );
+    expect(() => new TransformersEmbedder({ device: 'gpu' } as never)).toThrow(/option 'device'/);
+    expect(new TransformersEmbedder({ dtype: 'q8', batchSize: 8 }).id).toBe('longship/use-lite');
   });
 });
