@@ -26,6 +26,7 @@ import { catalogueProblems, lexicalIndexProblems, vectorIndexProblems } from './
 import { LazySnapshotSink } from './lazy-snapshot-sink.js';
 import { NodeCatalogue, type NodeCatalogueView } from './node-catalogue.js';
 import { postingDoc } from './posting-doc.js';
+import { placeProblems } from './tree-checks.js';
 import { VectorOwners } from './vector-owners.js';
 
 /** The snapshot names in the store. */
@@ -264,6 +265,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
         ...(await vectorIndexProblems(this.#raw, this.#held().vectors, this.#owners)),
         ...(await lexicalIndexProblems(this.#raw, this.#held().lexical, this.#options.lexicalIndex)),
         ...(await catalogueProblems(this.#raw, this.#held().nodes)),
+        ...(await placeProblems(this.#raw)),
       ];
       return { ok: problems.length === 0, problems };
     });

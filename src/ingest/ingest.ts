@@ -5,12 +5,13 @@
  * IndexedDB transaction, a change record, an index catch-up) is paid once per call, not per
  * document. The queue (queue.ts) runs these one job at a time.
  */
+
+import { throwIfAborted } from '../abort.js';
 import { contextTypeOf, isWithin, join, parseUri, roots, type VikingUri } from '../context/uri.js';
 import type { ChunkOptions } from '../embed/chunk.js';
 import type { Embedder } from '../embed/embedder.js';
 import { LongshipError } from '../errors.js';
 import type { ContextType, NodeRecord, Store } from '../store/store.js';
-import { checkAborted } from './abort.js';
 import { chainOf, missingDirectories, refreshChain } from './ancestors.js';
 import { extractiveSummarizer } from './extractive-summarizer.js';
 import { type InputDocument, type InputOptions, type ResourceInput, readInput } from './input.js';
@@ -163,9 +164,17 @@ const asPrevious = (node: NodeRecord): PreviousNode => ({
   summaryKind: node.summaryKind,
 });
 
+/** A resource's target: viking://resources or a folder in it, as write() and mkdir() keep to the roots. */
 function resolveTarget(target: string | undefined): VikingUri {
-  const uri = target === undefined ? roots.resource[0]! : parseUri(target);
+  const root = roots.resource[0]!;
+  const uri = target === undefined ? root : parseUri(target);
   if (uri === 'viking://') throw new LongshipError('INVALID_ARGUMENT', 'cannot add at the top viking://');
+  if (!isWithin(uri, root)) {
+    throw new LongshipError(
+      'INVALID_ARGUMENT',
+      `a resource's target must be ${root} or inside it, not ${uri}`,
+    );
+  }
   return uri;
 }
 
@@ -277,7 +286,7 @@ export function createIngestor(parts: IngestorParts): Ingestor {
         end++;
       }
       const group = units.slice(start, end);
-      checkAborted(signal);
+      throwIfAborted(signal, 'ingestion');
       const first = group.find((unit) => unit.writes.length > 0);
       if (first) report({ phase: 'embed', done, total, ...(first.uri ? { uri: first.uri } : {}) });
       const writes: NodeWrite[] = [];
@@ -300,7 +309,7 @@ export function createIngestor(parts: IngestorParts): Ingestor {
         const deletions = part.flatMap((unit) => unit.deletions);
         const batch = await buildBatch(keys, partWrites, mine, deletions, context);
         if (!isEmptyBatch(batch)) {
-          checkAborted(signal);
+          throwIfAborted(signal, 'ingestion');
           const uri = part.find((unit) => unit.uri !== undefined)?.uri;
           report({ phase: 'write', done, total, ...(uri ? { uri } : {}) });
           await store.commit(batch, signal);
@@ -323,7 +332,7 @@ export function createIngestor(parts: IngestorParts): Ingestor {
     const writes = await refreshChain(store, chainOf(target), summarizer, signal);
     if (writes.length === 0) return;
     const vectors = await embedWrites(writes, embedder, chunking, signal);
-    checkAborted(signal);
+    throwIfAborted(signal, 'ingestion');
     await store.commit(await buildBatch(keys, writes, vectors, [], context), signal);
   }
 
