@@ -14,8 +14,14 @@ import { LongshipError } from '../errors.js';
 import type { ContextType, NodeRecord, Store } from '../store/store.js';
 import { chainOf, missingDirectories, refreshChain } from './ancestors.js';
 import { extractiveSummarizer } from './extractive-summarizer.js';
-import { type InputDocument, type InputOptions, type ResourceInput, readInput } from './input.js';
-import { parseDocument } from './parse.js';
+import {
+  type InputBatch,
+  type InputDocument,
+  type InputOptions,
+  type ResourceInput,
+  readInput,
+} from './input.js';
+import { parseDocument, parseProblem } from './parse.js';
 import { type PreviousNode, planResource, type ResourceNode } from './plan.js';
 import { planSkill, type SkillInput } from './skill.js';
 import { safeName, slugify } from './slug.js';
@@ -176,6 +182,22 @@ function resolveTarget(target: string | undefined): VikingUri {
     );
   }
   return uri;
+}
+
+/**
+ * The documents a parser would refuse (JSON nested too deep) join the skipped files, named with
+ * their reason; the others are ingested. Nothing left to ingest: the first refusal is the job's.
+ */
+function withoutUnparsable(read: InputBatch): InputBatch {
+  const documents: InputDocument[] = [];
+  const skipped = [...read.skipped];
+  for (const document of read.documents) {
+    const problem = parseProblem(document);
+    if (problem) skipped.push({ path: document.path, error: problem });
+    else documents.push(document);
+  }
+  if (documents.length === 0 && skipped.length > 0) throw skipped[0]!.error;
+  return { documents, skipped };
 }
 
 /** The name a document's top node gets under the target, as plan.ts names it (barring clashes). */
@@ -352,12 +374,13 @@ export function createIngestor(parts: IngestorParts): Ingestor {
     const target = resolveTarget(options.target);
     const contextType = contextTypeOf(target) ?? 'resource';
     report({ phase: 'read', done: 0, total: 0 });
-    const { documents, skipped } = await readInput(input, {
+    const read = await readInput(input, {
       ...(options.name !== undefined ? { name: options.name } : {}),
       ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(signal ? { signal } : {}),
     });
+    const { documents, skipped } = withoutUnparsable(read);
     const total = documents.length;
     report({ phase: 'plan', done: 0, total });
     await checkEmbedder();
