@@ -26,7 +26,9 @@ function nestingDepth(content: string, limit: number): number {
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
-      if (++depth > deepest && (deepest = depth) > limit) return deepest;
+      depth++;
+      if (depth > deepest) deepest = depth;
+      if (deepest > limit) return deepest;
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
   return deepest;
