@@ -21,6 +21,7 @@ import type {
   WriteBatch,
 } from '../store/store.js';
 import { catchingUpStore, type EarlyWork } from './catching-up-store.js';
+import { CommitGate } from './commit-gate.js';
 import { type EarlyBatch, EarlyVectors } from './early-vectors.js';
 import { catalogueProblems, lexicalIndexProblems, vectorIndexProblems } from './index-checks.js';
 import { LazySnapshotSink } from './lazy-snapshot-sink.js';
@@ -126,6 +127,8 @@ interface Held {
   nodes: NodeCatalogue;
 }
 const MAX_RETRY_MS = 60_000;
+/** How many times verify() reads again when another writer commits while it reads. */
+const VERIFY_ATTEMPTS = 3;
 
 /**
  * Opens the vector and lexical indexes of a store: from their snapshots when those are valid and
@@ -185,6 +188,8 @@ class StoreDerivedIndexes implements DerivedIndexes {
   #saving: Promise<void> | undefined;
   #failures = 0;
   #closed = false;
+  /** Commits through {@link store} under way; verify() holds new ones back while it reads. */
+  readonly #gate = new CommitGate();
 
   constructor(options: DerivedIndexesOptions) {
     this.#options = {
@@ -195,11 +200,15 @@ class StoreDerivedIndexes implements DerivedIndexes {
     this.#delayMs = options.snapshotDelayMs ?? 2000;
     this.#maxDelayMs = options.snapshotMaxDelayMs ?? 30_000;
     this.#afterChanges = options.snapshotAfterChanges ?? 0;
-    this.store = catchingUpStore(
+    const store = catchingUpStore(
       options.store,
       (seq) => this.#afterCommit(seq),
       (batch) => this.#earlyWork(batch),
     );
+    this.store = {
+      ...store,
+      commit: (batch, signal, onIssued) => this.#gate.commit(() => store.commit(batch, signal, onIssued)),
+    };
   }
 
   get vectors(): VectorIndex {
@@ -255,20 +264,40 @@ class StoreDerivedIndexes implements DerivedIndexes {
 
   async verify(): Promise<VerifyReport> {
     this.#live();
-    // Outside the queue: a commit under way settles only after its catch-up, which queues.
-    await this.#early.quiet();
-    return this.#exclusive(async () => {
-      await this.#catchUpNow();
-      const report = await this.#raw.verify();
-      const problems = [
-        ...report.problems,
-        ...(await vectorIndexProblems(this.#raw, this.#held().vectors, this.#owners)),
-        ...(await lexicalIndexProblems(this.#raw, this.#held().lexical, this.#options.lexicalIndex)),
-        ...(await catalogueProblems(this.#raw, this.#held().nodes)),
-        ...(await placeProblems(this.#raw)),
-      ];
-      return { ok: problems.length === 0, problems };
+    // Our own commits under way finish first, and new ones wait: the store is read at one instant.
+    // (Outside the queue: a commit under way settles only after its catch-up, which queues.)
+    return this.#gate.hold(async () => {
+      for (let attempt = 1; ; attempt++) {
+        await this.#early.quiet();
+        const report = await this.#exclusive(() => this.#verifyNow());
+        if (report) return report;
+        // Another writer (a tab, a process) committed while we read: what we saw was no one instant.
+        if (attempt === VERIFY_ATTEMPTS) {
+          return {
+            ok: false,
+            problems: [
+              `write in flight: another writer kept committing while verify() read the store; run it again`,
+            ],
+          };
+        }
+      }
     });
+  }
+
+  /** The problems, or undefined when the store changed while they were gathered. */
+  async #verifyNow(): Promise<VerifyReport | undefined> {
+    const { seq } = await this.#raw.meta();
+    await this.#catchUpNow();
+    const report = await this.#raw.verify();
+    const problems = [
+      ...report.problems,
+      ...(await vectorIndexProblems(this.#raw, this.#held().vectors, this.#owners)),
+      ...(await lexicalIndexProblems(this.#raw, this.#held().lexical, this.#options.lexicalIndex)),
+      ...(await catalogueProblems(this.#raw, this.#held().nodes)),
+      ...(await placeProblems(this.#raw)),
+    ];
+    if ((await this.#raw.meta()).seq !== seq) return undefined;
+    return { ok: problems.length === 0, problems };
   }
 
   async close(options: { snapshot?: boolean } = {}): Promise<void> {
