@@ -584,23 +584,8 @@ class StoreDerivedIndexes implements DerivedIndexes {
     if (touchedPostings.size > 0) this.#altered.lexical = this.#applied.lexical;
     try {
       const vectorIndex = touchedVectors.size > 0 ? this.#writableVectors() : this.#held().vectors;
-      // Put in while their commit was under way, exactly as committed: only their owners are new.
-      const early = new Map<number, number>();
-      for (const record of vectors) {
-        if (this.#early.claim(record.key, record.vector)) early.set(record.key, record.nodeKey);
-      }
-      for (const key of touchedVectors) {
-        if (early.has(key)) continue;
-        this.#early.claim(key);
-        if (vectorIndex.contains(key)) vectorIndex.remove(key);
-        this.#owners.delete(key);
-      }
-      addVectors(
-        vectorIndex,
-        this.#owners,
-        early.size > 0 ? vectors.filter((record) => !early.has(record.key)) : vectors,
-      );
-      for (const [key, nodeKey] of early) this.#owners.set(key, nodeKey);
+      const byKey = new Map(vectors.map((record) => [record.key, record]));
+      for (const change of vectorChanges) this.#applyVectors(vectorIndex, change, byKey);
       this.#applied.vector = Math.max(this.#applied.vector, reached);
       if (touchedVectors.size > 0) this.#altered.vector = this.#applied.vector;
     } catch (error) {
@@ -611,6 +596,38 @@ class StoreDerivedIndexes implements DerivedIndexes {
     }
     this.#schedule();
     return this.appliedSeq;
+  }
+
+  /**
+   * One change's vectors, in the order a live commit applies them: its new vectors first (they go in
+   * early, while the commit is under way, in key order), then its old ones out. A replay after a crash
+   * applies each change the same way, so that it builds the graph the live writes built (HNSW's graph
+   * depends on the order of insertions and removals, and a removed node's slot is reused by the next).
+   * `current`: the records as they are now; a vector added and removed since the snapshot is gone, and
+   * cannot be replayed (docs/reliability-core.md).
+   */
+  #applyVectors(index: VectorIndex, change: ChangeRecord, current: ReadonlyMap<number, VectorRecord>): void {
+    const added = new Set(change.addedVectorKeys);
+    const fresh: VectorRecord[] = [];
+    for (const key of change.addedVectorKeys) {
+      const record = current.get(key);
+      if (!record) continue;
+      // Put in while its commit was under way, exactly as committed: only its owner is new.
+      if (this.#early.claim(key, record.vector)) this.#owners.set(key, record.nodeKey);
+      else fresh.push(record);
+    }
+    // A key given a new vector in place comes out before it goes in again.
+    for (const record of fresh) {
+      if (index.contains(record.key)) index.remove(record.key);
+      this.#owners.delete(record.key);
+    }
+    addVectors(index, this.#owners, fresh);
+    for (const key of change.removedVectorKeys) {
+      if (added.has(key) && current.has(key)) continue;
+      this.#early.claim(key);
+      if (index.contains(key)) index.remove(key);
+      this.#owners.delete(key);
+    }
   }
 
   /** Whether a side has changes its snapshot does not hold. */
