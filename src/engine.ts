@@ -215,8 +215,9 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       waitProcessed: () => queue.waitProcessed(),
       verify: () => indexes.verify(),
       async close() {
-        closing.abort(new LongshipError('STORE_CLOSED', 'Longship was closed while this was under way'));
+        // Jobs first: they are cancelled (ABORTED), what else is embedding is cut short (STORE_CLOSED).
         queue.cancel();
+        closing.abort(new LongshipError('STORE_CLOSED', 'Longship was closed while this was under way'));
         await queue.waitProcessed();
         await indexes.close();
         await store.close();
