@@ -220,3 +220,22 @@ describe('addResource targets', () => {
     await longship.close();
   });
 });
+
+describe('a store written before vectors were checked', () => {
+  it('opens with a NaN vector left out of the graph, and verify() names it', async () => {
+    const data = new MemoryData();
+    const options = { embedder: hashEmbedder, snapshots: { delayMs: Number.POSITIVE_INFINITY } };
+    const first = await openLongship({ store: await openMemoryStore({ data }), ...options });
+    await first.write(`${R}/a.md`, 'The river floods every spring.');
+    await first.write(`${R}/b.md`, 'The lake freezes in winter.');
+    // As an older version stored it: no snapshot (a crash), one vector NaN.
+    const [damaged] = [...data.vectors.values()];
+    damaged!.vector.fill(Number.NaN);
+    const again = await openLongship({ store: await openMemoryStore({ data }), ...options });
+    expect(again.indexes.openedFrom.vector).toBe('rebuild');
+    const report = await again.verify();
+    expect(report.problems).toContain(`vector ${damaged!.key} is stored but not in the vector index`);
+    expect((await again.find('lake freezes')).resources.length).toBeGreaterThan(0);
+    await again.close();
+  });
+});

@@ -504,7 +504,8 @@ class StoreDerivedIndexes implements DerivedIndexes {
       const owners = new VectorOwners();
       try {
         index.reserve((await this.#raw.stats()).vectors);
-        for await (const rows of this.#raw.scan('vectors', SCAN_BATCH)) addVectors(index, owners, rows);
+        for await (const rows of this.#raw.scan('vectors', SCAN_BATCH))
+          addVectors(index, owners, rows, (error) => this.#report(error));
       } catch (error) {
         index.dispose();
         throw error;
@@ -621,7 +622,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
       if (index.contains(record.key)) index.remove(record.key);
       this.#owners.delete(record.key);
     }
-    addVectors(index, this.#owners, fresh);
+    addVectors(index, this.#owners, fresh, (error) => this.#report(error));
     for (const key of change.removedVectorKeys) {
       if (added.has(key) && current.has(key)) continue;
       this.#early.claim(key);
@@ -805,15 +806,36 @@ function ownRecords(
   };
 }
 
-function addVectors(index: VectorIndex, owners: VectorOwners, records: readonly VectorRecord[]): void {
-  if (records.length === 0) return;
-  const flat = new Float32Array(records.length * index.dimensions);
-  records.forEach((record, i) => {
+/**
+ * Adds the records to the graph and their owners. A stored vector the graph refuses (NaN, written
+ * before the store checked for it, or the wrong length) is left out and reported: the store opens
+ * still, and verify() names the vector missing from the graph.
+ */
+function addVectors(
+  index: VectorIndex,
+  owners: VectorOwners,
+  records: readonly VectorRecord[],
+  report: (error: unknown) => void,
+): void {
+  const sound = records.filter((record) => {
+    const ok = record.vector.length === index.dimensions && record.vector.every(Number.isFinite);
+    if (!ok)
+      report(
+        new LongshipError(
+          'INVALID_ARGUMENT',
+          `stored vector ${record.key} cannot be indexed: not ${index.dimensions} finite numbers`,
+        ),
+      );
+    return ok;
+  });
+  if (sound.length === 0) return;
+  const flat = new Float32Array(sound.length * index.dimensions);
+  sound.forEach((record, i) => {
     flat.set(record.vector, i * index.dimensions);
   });
   index.addBatch(
-    records.map((r) => r.key),
+    sound.map((r) => r.key),
     flat,
   );
-  for (const record of records) owners.set(record.key, record.nodeKey);
+  for (const record of sound) owners.set(record.key, record.nodeKey);
 }
