@@ -10,17 +10,9 @@ import type { VectorIndex, VectorIndexOptions } from '../index/vector-index.js';
 import { createLexicalIndex, loadLexicalIndex } from '../lexical/bm25-index.js';
 import { postingsSection } from '../lexical/bm25-snapshot.js';
 import type { LexicalIndex, LexicalIndexOptions } from '../lexical/lexical-index.js';
-import type {
-  ChangeRecord,
-  CommittedChange,
-  NodeRecord,
-  PostingRecord,
-  Store,
-  VectorRecord,
-  VerifyReport,
-  WriteBatch,
-} from '../store/store.js';
+import type { ChangeRecord, Store, VectorRecord, VerifyReport, WriteBatch } from '../store/store.js';
 import { catchingUpStore, type EarlyWork } from './catching-up-store.js';
+import { addVectors, keysOf, ownRecords, recordsOf, replayable } from './change-replay.js';
 import { CommitGate } from './commit-gate.js';
 import { type EarlyBatch, EarlyVectors } from './early-vectors.js';
 import { catalogueProblems, lexicalIndexProblems, vectorIndexProblems } from './index-checks.js';
@@ -756,86 +748,4 @@ function nextTask(): Promise<void> {
     };
     port2.postMessage(null);
   });
-}
-
-/** The records a change touched, each a step of its replay. */
-function recordsOf(change: ChangeRecord): number {
-  return (
-    change.addedNodeKeys.length +
-    change.removedNodeKeys.length +
-    change.addedVectorKeys.length +
-    change.removedVectorKeys.length +
-    change.addedPostingKeys.length +
-    change.removedPostingKeys.length
-  );
-}
-
-/**
- * The changes a side at `applied` must replay, or undefined when the log has a gap after it
- * (pruned, or never reaching `last`).
- */
-function replayable(
-  changes: readonly ChangeRecord[],
-  applied: number,
-  last: number,
-): ChangeRecord[] | undefined {
-  const after = changes.filter((c) => c.seq > applied);
-  if (after.length === 0) return applied >= last ? [] : undefined;
-  if (after.some((c, i) => c.seq !== applied + 1 + i)) return undefined;
-  return after;
-}
-
-type KeyField = Exclude<keyof ChangeRecord, 'seq'>;
-
-function keysOf(changes: readonly ChangeRecord[], ...fields: KeyField[]): Set<number> {
-  const keys = new Set<number>();
-  for (const change of changes) for (const field of fields) for (const key of change[field]) keys.add(key);
-  return keys;
-}
-
-/** Our own commit's records, for the sides that have it still to apply, in key order as reads give them. */
-function ownRecords(
-  own: CommittedChange,
-  pending: Record<'vectorChanges' | 'lexicalChanges' | 'nodeChanges', readonly ChangeRecord[]>,
-): { vectors: VectorRecord[]; postings: PostingRecord[]; nodes: NodeRecord[] } {
-  const byKey = <T extends { key: number }>(records: T[]) => records.sort((a, b) => a.key - b.key);
-  return {
-    vectors: pending.vectorChanges.length > 0 ? byKey(own.vectors) : [],
-    postings: pending.lexicalChanges.length > 0 ? byKey(own.postings) : [],
-    nodes: pending.nodeChanges.length > 0 ? byKey(own.nodes) : [],
-  };
-}
-
-/**
- * Adds the records to the graph and their owners. A stored vector the graph refuses (NaN, written
- * before the store checked for it, or the wrong length) is left out and reported: the store opens
- * still, and verify() names the vector missing from the graph.
- */
-function addVectors(
-  index: VectorIndex,
-  owners: VectorOwners,
-  records: readonly VectorRecord[],
-  report: (error: unknown) => void,
-): void {
-  const sound = records.filter((record) => {
-    const ok = record.vector.length === index.dimensions && record.vector.every(Number.isFinite);
-    if (!ok)
-      report(
-        new LongshipError(
-          'INVALID_ARGUMENT',
-          `stored vector ${record.key} cannot be indexed: not ${index.dimensions} finite numbers`,
-        ),
-      );
-    return ok;
-  });
-  if (sound.length === 0) return;
-  const flat = new Float32Array(sound.length * index.dimensions);
-  sound.forEach((record, i) => {
-    flat.set(record.vector, i * index.dimensions);
-  });
-  index.addBatch(
-    sound.map((r) => r.key),
-    flat,
-  );
-  for (const record of sound) owners.set(record.key, record.nodeKey);
 }
