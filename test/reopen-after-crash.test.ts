@@ -20,8 +20,8 @@ const folder = (tag: string, n: number) =>
   Array.from({ length: n }, (_, i) => ({ path: `${tag}/n${i}.md`, content: doc() }));
 const queries = Array.from({ length: 40 }, () => sentence(3));
 // Enough vectors that the graph grows (and USearch resets its level generator) after the snapshot.
-const SNAPSHOT_DOCS = 2000;
-const REPLAYED_DOCS = 1000;
+const SNAPSHOT_DOCS = 1200;
+const REPLAYED_DOCS = 600;
 // Every vector search walks the HNSW graph (none is scored exactly): the graph is what a replay must rebuild.
 const graphOnly: FindOptions = { limit: 10, mode: 'quick', walk: { exactChildren: 1 } };
 
