@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { type DerivedIndexes, openDerivedIndexes } from './context/derived-indexes.js';
 import { createContextTree } from './context/store-tree.js';
 import type { ContextTree } from './context/tree.js';
+import { checkedEmbedder } from './embed/checked-embedder.js';
 import type { Embedder } from './embed/embedder.js';
 import { TransformersEmbedder } from './embed/transformers-embedder.js';
 import { defaultIndexedDB } from './env/indexeddb.js';
@@ -170,6 +171,9 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
   checkOptions(longshipOptionsSchema, options, 'openLongship()');
   const ownEmbedder = options.embedder === undefined;
   const embedder = options.embedder ?? new TransformersEmbedder();
+  // close() fires this: an embedding under way is abandoned, whether or not the embedder listens.
+  const closing = new AbortController();
+  const checked = checkedEmbedder(embedder, closing.signal);
   const info = { id: embedder.id, dimensions: embedder.dimensions };
   const opened: Array<() => Promise<unknown>> = [];
   try {
@@ -195,8 +199,8 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
     });
     opened.push(() => indexes.close());
     const summarizer = options.summarizer ?? extractiveSummarizer;
-    const tree = await createContextTree({ store: indexes.store, embedder, summarizer });
-    const queue = createIngestQueue(createIngestor({ store: indexes.store, embedder, summarizer }));
+    const tree = await createContextTree({ store: indexes.store, embedder: checked, summarizer });
+    const queue = createIngestQueue(createIngestor({ store: indexes.store, embedder: checked, summarizer }));
     const following = (job: QueuedJob, listener?: (progress: QueueProgress) => void): QueuedJob => {
       if (listener) {
         const stop = queue.onProgress((progress) => progress.jobId === job.id && listener(progress));
@@ -216,7 +220,7 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       get nodes() {
         return indexes.nodes;
       },
-      embedder,
+      embedder: checked,
       vectorKeyToNodeKey: (key) => indexes.nodeOfVector(key),
       vectorKeysOfNode: (key) => indexes.vectorKeysOfNode(key),
       vectorCountOfNode: (key) => indexes.vectorCountOfNode(key),
@@ -224,7 +228,13 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
     const retriever = createRetriever(sources);
     const find = (query: string, findOptions?: FindOptions) => retriever.find(query, findOptions);
     const { llm, reranker } = options;
-    const sessions = createSessions({ store: indexes.store, embedder, tree, find, ...(llm ? { llm } : {}) });
+    const sessions = createSessions({
+      store: indexes.store,
+      embedder: checked,
+      tree,
+      find,
+      ...(llm ? { llm } : {}),
+    });
     const searchDeps = {
       find,
       node: (uri: string) => indexes.store.node(uri),
@@ -260,7 +270,9 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       waitProcessed: () => queue.waitProcessed(),
       verify: () => indexes.verify(),
       async close() {
+        // Jobs first: they are cancelled (ABORTED), what else is embedding is cut short (STORE_CLOSED).
         queue.cancel();
+        closing.abort(new LongshipError('STORE_CLOSED', 'Longship was closed while this was under way'));
         await queue.waitProcessed();
         await indexes.close();
         await store.close();

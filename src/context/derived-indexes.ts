@@ -10,22 +10,16 @@ import type { VectorIndex, VectorIndexOptions } from '../index/vector-index.js';
 import { createLexicalIndex, loadLexicalIndex } from '../lexical/bm25-index.js';
 import { postingsSection } from '../lexical/bm25-snapshot.js';
 import type { LexicalIndex, LexicalIndexOptions } from '../lexical/lexical-index.js';
-import type {
-  ChangeRecord,
-  CommittedChange,
-  NodeRecord,
-  PostingRecord,
-  Store,
-  VectorRecord,
-  VerifyReport,
-  WriteBatch,
-} from '../store/store.js';
+import type { ChangeRecord, Store, VectorRecord, VerifyReport, WriteBatch } from '../store/store.js';
 import { catchingUpStore, type EarlyWork } from './catching-up-store.js';
+import { addVectors, keysOf, ownRecords, recordsOf, replayable } from './change-replay.js';
+import { CommitGate } from './commit-gate.js';
 import { type EarlyBatch, EarlyVectors } from './early-vectors.js';
 import { catalogueProblems, lexicalIndexProblems, vectorIndexProblems } from './index-checks.js';
 import { LazySnapshotSink } from './lazy-snapshot-sink.js';
 import { NodeCatalogue, type NodeCatalogueView } from './node-catalogue.js';
 import { postingDoc } from './posting-doc.js';
+import { placeProblems } from './tree-checks.js';
 import { VectorOwners } from './vector-owners.js';
 
 /** The snapshot names in the store. */
@@ -125,6 +119,8 @@ interface Held {
   nodes: NodeCatalogue;
 }
 const MAX_RETRY_MS = 60_000;
+/** How many times verify() reads again when another writer commits while it reads. */
+const VERIFY_ATTEMPTS = 3;
 
 /**
  * Opens the vector and lexical indexes of a store: from their snapshots when those are valid and
@@ -184,6 +180,8 @@ class StoreDerivedIndexes implements DerivedIndexes {
   #saving: Promise<void> | undefined;
   #failures = 0;
   #closed = false;
+  /** Commits through {@link store} under way; verify() holds new ones back while it reads. */
+  readonly #gate = new CommitGate();
 
   constructor(options: DerivedIndexesOptions) {
     this.#options = {
@@ -194,11 +192,15 @@ class StoreDerivedIndexes implements DerivedIndexes {
     this.#delayMs = options.snapshotDelayMs ?? 2000;
     this.#maxDelayMs = options.snapshotMaxDelayMs ?? 30_000;
     this.#afterChanges = options.snapshotAfterChanges ?? 0;
-    this.store = catchingUpStore(
+    const store = catchingUpStore(
       options.store,
       (seq) => this.#afterCommit(seq),
       (batch) => this.#earlyWork(batch),
     );
+    this.store = {
+      ...store,
+      commit: (batch, signal, onIssued) => this.#gate.commit(() => store.commit(batch, signal, onIssued)),
+    };
   }
 
   get vectors(): VectorIndex {
@@ -254,19 +256,40 @@ class StoreDerivedIndexes implements DerivedIndexes {
 
   async verify(): Promise<VerifyReport> {
     this.#live();
-    // Outside the queue: a commit under way settles only after its catch-up, which queues.
-    await this.#early.quiet();
-    return this.#exclusive(async () => {
-      await this.#catchUpNow();
-      const report = await this.#raw.verify();
-      const problems = [
-        ...report.problems,
-        ...(await vectorIndexProblems(this.#raw, this.#held().vectors, this.#owners)),
-        ...(await lexicalIndexProblems(this.#raw, this.#held().lexical, this.#options.lexicalIndex)),
-        ...(await catalogueProblems(this.#raw, this.#held().nodes)),
-      ];
-      return { ok: problems.length === 0, problems };
+    // Our own commits under way finish first, and new ones wait: the store is read at one instant.
+    // (Outside the queue: a commit under way settles only after its catch-up, which queues.)
+    return this.#gate.hold(async () => {
+      for (let attempt = 1; ; attempt++) {
+        await this.#early.quiet();
+        const report = await this.#exclusive(() => this.#verifyNow());
+        if (report) return report;
+        // Another writer (a tab, a process) committed while we read: what we saw was no one instant.
+        if (attempt === VERIFY_ATTEMPTS) {
+          return {
+            ok: false,
+            problems: [
+              `write in flight: another writer kept committing while verify() read the store; run it again`,
+            ],
+          };
+        }
+      }
     });
+  }
+
+  /** The problems, or undefined when the store changed while they were gathered. */
+  async #verifyNow(): Promise<VerifyReport | undefined> {
+    const { seq } = await this.#raw.meta();
+    await this.#catchUpNow();
+    const report = await this.#raw.verify();
+    const problems = [
+      ...report.problems,
+      ...(await vectorIndexProblems(this.#raw, this.#held().vectors, this.#owners)),
+      ...(await lexicalIndexProblems(this.#raw, this.#held().lexical, this.#options.lexicalIndex)),
+      ...(await catalogueProblems(this.#raw, this.#held().nodes)),
+      ...(await placeProblems(this.#raw)),
+    ];
+    if ((await this.#raw.meta()).seq !== seq) return undefined;
+    return { ok: problems.length === 0, problems };
   }
 
   async close(options: { snapshot?: boolean } = {}): Promise<void> {
@@ -473,7 +496,8 @@ class StoreDerivedIndexes implements DerivedIndexes {
       const owners = new VectorOwners();
       try {
         index.reserve((await this.#raw.stats()).vectors);
-        for await (const rows of this.#raw.scan('vectors', SCAN_BATCH)) addVectors(index, owners, rows);
+        for await (const rows of this.#raw.scan('vectors', SCAN_BATCH))
+          addVectors(index, owners, rows, (error) => this.#report(error));
       } catch (error) {
         index.dispose();
         throw error;
@@ -553,23 +577,8 @@ class StoreDerivedIndexes implements DerivedIndexes {
     if (touchedPostings.size > 0) this.#altered.lexical = this.#applied.lexical;
     try {
       const vectorIndex = touchedVectors.size > 0 ? this.#writableVectors() : this.#held().vectors;
-      // Put in while their commit was under way, exactly as committed: only their owners are new.
-      const early = new Map<number, number>();
-      for (const record of vectors) {
-        if (this.#early.claim(record.key, record.vector)) early.set(record.key, record.nodeKey);
-      }
-      for (const key of touchedVectors) {
-        if (early.has(key)) continue;
-        this.#early.claim(key);
-        if (vectorIndex.contains(key)) vectorIndex.remove(key);
-        this.#owners.delete(key);
-      }
-      addVectors(
-        vectorIndex,
-        this.#owners,
-        early.size > 0 ? vectors.filter((record) => !early.has(record.key)) : vectors,
-      );
-      for (const [key, nodeKey] of early) this.#owners.set(key, nodeKey);
+      const byKey = new Map(vectors.map((record) => [record.key, record]));
+      for (const change of vectorChanges) this.#applyVectors(vectorIndex, change, byKey);
       this.#applied.vector = Math.max(this.#applied.vector, reached);
       if (touchedVectors.size > 0) this.#altered.vector = this.#applied.vector;
     } catch (error) {
@@ -580,6 +589,38 @@ class StoreDerivedIndexes implements DerivedIndexes {
     }
     this.#schedule();
     return this.appliedSeq;
+  }
+
+  /**
+   * One change's vectors, in the order a live commit applies them: its new vectors first (they go in
+   * early, while the commit is under way, in key order), then its old ones out. A replay after a crash
+   * applies each change the same way, so that it builds the graph the live writes built (HNSW's graph
+   * depends on the order of insertions and removals, and a removed node's slot is reused by the next).
+   * `current`: the records as they are now; a vector added and removed since the snapshot is gone, and
+   * cannot be replayed (docs/reliability-core.md).
+   */
+  #applyVectors(index: VectorIndex, change: ChangeRecord, current: ReadonlyMap<number, VectorRecord>): void {
+    const added = new Set(change.addedVectorKeys);
+    const fresh: VectorRecord[] = [];
+    for (const key of change.addedVectorKeys) {
+      const record = current.get(key);
+      if (!record) continue;
+      // Put in while its commit was under way, exactly as committed: only its owner is new.
+      if (this.#early.claim(key, record.vector)) this.#owners.set(key, record.nodeKey);
+      else fresh.push(record);
+    }
+    // A key given a new vector in place comes out before it goes in again.
+    for (const record of fresh) {
+      if (index.contains(record.key)) index.remove(record.key);
+      this.#owners.delete(record.key);
+    }
+    addVectors(index, this.#owners, fresh, (error) => this.#report(error));
+    for (const key of change.removedVectorKeys) {
+      if (added.has(key) && current.has(key)) continue;
+      this.#early.claim(key);
+      if (index.contains(key)) index.remove(key);
+      this.#owners.delete(key);
+    }
   }
 
   /** Whether a side has changes its snapshot does not hold. */
@@ -707,65 +748,4 @@ function nextTask(): Promise<void> {
     };
     port2.postMessage(null);
   });
-}
-
-/** The records a change touched, each a step of its replay. */
-function recordsOf(change: ChangeRecord): number {
-  return (
-    change.addedNodeKeys.length +
-    change.removedNodeKeys.length +
-    change.addedVectorKeys.length +
-    change.removedVectorKeys.length +
-    change.addedPostingKeys.length +
-    change.removedPostingKeys.length
-  );
-}
-
-/**
- * The changes a side at `applied` must replay, or undefined when the log has a gap after it
- * (pruned, or never reaching `last`).
- */
-function replayable(
-  changes: readonly ChangeRecord[],
-  applied: number,
-  last: number,
-): ChangeRecord[] | undefined {
-  const after = changes.filter((c) => c.seq > applied);
-  if (after.length === 0) return applied >= last ? [] : undefined;
-  if (after.some((c, i) => c.seq !== applied + 1 + i)) return undefined;
-  return after;
-}
-
-type KeyField = Exclude<keyof ChangeRecord, 'seq'>;
-
-function keysOf(changes: readonly ChangeRecord[], ...fields: KeyField[]): Set<number> {
-  const keys = new Set<number>();
-  for (const change of changes) for (const field of fields) for (const key of change[field]) keys.add(key);
-  return keys;
-}
-
-/** Our own commit's records, for the sides that have it still to apply, in key order as reads give them. */
-function ownRecords(
-  own: CommittedChange,
-  pending: Record<'vectorChanges' | 'lexicalChanges' | 'nodeChanges', readonly ChangeRecord[]>,
-): { vectors: VectorRecord[]; postings: PostingRecord[]; nodes: NodeRecord[] } {
-  const byKey = <T extends { key: number }>(records: T[]) => records.sort((a, b) => a.key - b.key);
-  return {
-    vectors: pending.vectorChanges.length > 0 ? byKey(own.vectors) : [],
-    postings: pending.lexicalChanges.length > 0 ? byKey(own.postings) : [],
-    nodes: pending.nodeChanges.length > 0 ? byKey(own.nodes) : [],
-  };
-}
-
-function addVectors(index: VectorIndex, owners: VectorOwners, records: readonly VectorRecord[]): void {
-  if (records.length === 0) return;
-  const flat = new Float32Array(records.length * index.dimensions);
-  records.forEach((record, i) => {
-    flat.set(record.vector, i * index.dimensions);
-  });
-  index.addBatch(
-    records.map((r) => r.key),
-    flat,
-  );
-  for (const record of records) owners.set(record.key, record.nodeKey);
 }

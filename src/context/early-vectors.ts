@@ -32,9 +32,12 @@ export class EarlyVectors {
    * (out of memory) it takes back what it added and adds nothing: the catch-up inserts them then.
    */
   insert(index: VectorIndex, records: readonly VectorRecord[]): EarlyBatch | undefined {
-    const fresh = records.filter(
-      (r) => r.vector.length === index.dimensions && !this.#vectors.has(r.key) && !index.contains(r.key),
-    );
+    // In key order, as a replay of the change inserts them: the graph depends on the order.
+    const fresh = records
+      .filter(
+        (r) => r.vector.length === index.dimensions && !this.#vectors.has(r.key) && !index.contains(r.key),
+      )
+      .sort((a, b) => a.key - b.key);
     if (fresh.length === 0) return undefined;
     const flat = new Float32Array(fresh.length * index.dimensions);
     fresh.forEach((record, i) => {

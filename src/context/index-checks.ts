@@ -141,9 +141,13 @@ export async function catalogueProblems(
   return problems;
 }
 
-/** Deep equality for structured-clonable metadata: plain objects and arrays by content, the rest by tag and text. */
-function sameValue(a: unknown, b: unknown): boolean {
+/**
+ * Deep equality for structured-clonable metadata: plain objects and arrays by content, the rest by tag
+ * and text. Past 64 levels (a circular meta stored before commit() refused them) they count as different.
+ */
+function sameValue(a: unknown, b: unknown, depth = 0): boolean {
   if (Object.is(a, b)) return true;
+  if (depth > 64) return false;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   const tag = Object.prototype.toString.call(a);
   if (tag !== Object.prototype.toString.call(b)) return false;
@@ -152,7 +156,9 @@ function sameValue(a: unknown, b: unknown): boolean {
   const keysB = Object.keys(b);
   if (keysA.length !== keysB.length) return false;
   const other = b as Record<string, unknown>;
-  return keysA.every((key) => key in other && sameValue((a as Record<string, unknown>)[key], other[key]));
+  return keysA.every(
+    (key) => key in other && sameValue((a as Record<string, unknown>)[key], other[key], depth + 1),
+  );
 }
 
 function sameVector(a: Float32Array, b: Float32Array, tolerance: number): boolean {

@@ -262,13 +262,11 @@ class UsearchIndex implements VectorIndex {
 
   addBatch(keys: ArrayLike<number>, vectors: Float32Array): void {
     const handle = this.handle;
-    const count = keys.length;
-    if (vectors.length !== count * this.dimensions) {
-      throw new LongshipError(
-        'DIMENSION_MISMATCH',
-        `expected ${count} × ${this.dimensions} = ${count * this.dimensions} numbers, got ${vectors.length}`,
-      );
+    const count = keys?.length;
+    if (!Number.isSafeInteger(count)) {
+      throw new LongshipError('INVALID_ARGUMENT', 'keys must be an array of integers');
     }
+    checkNumbers(vectors, count * this.dimensions, 'vectors');
     for (let i = 0; i < count; i++) checkKey(keys[i]!);
     const keyBytes = count * 8;
     withHeap(this.module, 8 + keyBytes + vectors.byteLength, (at) => {
@@ -370,12 +368,7 @@ class UsearchIndex implements VectorIndex {
     for (const hit of hits) {
       const vector = vectors(hit.key);
       if (!vector) continue;
-      if (vector.length !== dims) {
-        throw new LongshipError(
-          'DIMENSION_MISMATCH',
-          `rescore vector for key ${hit.key} has ${vector.length} numbers, the index ${dims}`,
-        );
-      }
+      checkNumbers(vector, dims, `rescore vector for key ${hit.key}`);
       found.push(hit);
       rows.push(vector);
     }
@@ -476,13 +469,33 @@ class UsearchIndex implements VectorIndex {
   }
 
   private checkQuery(query: Float32Array): void {
-    if (query.length !== this.dimensions) {
-      throw new LongshipError(
-        'DIMENSION_MISMATCH',
-        `query has ${query.length} dimensions, the index ${this.dimensions}`,
-      );
+    checkNumbers(query, this.dimensions, 'query');
+  }
+}
+
+/**
+ * Vectors are copied onto the WASM heap by their byte length: anything but a Float32Array (a plain
+ * array has no byteLength) would write past the room made for it and corrupt every index in the
+ * module. NaN and ±Infinity would be stored, then never found again, so they are refused too.
+ */
+export function checkNumbers(vector: Float32Array, length: number, what: string): void {
+  if (!isFloat32Array(vector)) {
+    const kind = Array.isArray(vector) ? 'an array' : vector === null ? 'null' : typeof vector;
+    throw new LongshipError('INVALID_ARGUMENT', `${what} must be a Float32Array, not ${kind}`);
+  }
+  if (vector.length !== length) {
+    throw new LongshipError('DIMENSION_MISMATCH', `${what} has ${vector.length} numbers, expected ${length}`);
+  }
+  for (let i = 0; i < length; i++) {
+    if (!Number.isFinite(vector[i])) {
+      throw new LongshipError('INVALID_ARGUMENT', `${what} has ${vector[i]} at ${i}: numbers must be finite`);
     }
   }
+}
+
+/** Also a Float32Array made in another realm (a worker's, a vm context's). */
+function isFloat32Array(value: unknown): value is Float32Array {
+  return value instanceof Float32Array || Object.prototype.toString.call(value) === '[object Float32Array]';
 }
 
 function checkKey(key: number): void {

@@ -3,10 +3,11 @@
  * created when missing, so every written node has its parent, and re-summarised bottom-up once
  * their children changed, so a hierarchical search can still tell what is inside them.
  */
+
+import { throwIfAborted } from '../abort.js';
 import { join, segments, type VikingUri } from '../context/uri.js';
 import { LongshipError } from '../errors.js';
 import type { Store } from '../store/store.js';
-import { checkAborted } from './abort.js';
 import { contentHash } from './hash.js';
 import { clampText, type Summarizer } from './summarize.js';
 import { type NodeWrite, titleOf } from './write-batch.js';
@@ -68,7 +69,7 @@ export async function refreshChain(
   const writes: NodeWrite[] = [];
   const fresh = new Map<string, { hash: string; l0: string }>();
   for (const uri of [...chain].reverse()) {
-    checkAborted(signal, 'summarising the parent directories');
+    throwIfAborted(signal, 'summarising the parent directories');
     const node = await store.node(uri);
     if (!node) continue;
     const children = await store.children(uri);

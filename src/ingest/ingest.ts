@@ -6,17 +6,23 @@
  * document. The queue (queue.ts) runs these one job at a time.
  */
 import * as v from 'valibot';
+import { throwIfAborted } from '../abort.js';
 import { contextTypeOf, isWithin, join, parseUri, roots, type VikingUri } from '../context/uri.js';
 import type { ChunkOptions } from '../embed/chunk.js';
 import type { Embedder } from '../embed/embedder.js';
 import { LongshipError } from '../errors.js';
 import { functionSchema, signalSchema, wholeNumber } from '../options.js';
 import type { ContextType, NodeRecord, Store } from '../store/store.js';
-import { checkAborted } from './abort.js';
 import { chainOf, missingDirectories, refreshChain } from './ancestors.js';
 import { extractiveSummarizer } from './extractive-summarizer.js';
-import { type InputDocument, type InputOptions, type ResourceInput, readInput } from './input.js';
-import { parseDocument } from './parse.js';
+import {
+  type InputBatch,
+  type InputDocument,
+  type InputOptions,
+  type ResourceInput,
+  readInput,
+} from './input.js';
+import { parseDocument, parseProblem } from './parse.js';
 import { type PreviousNode, planResource, type ResourceNode } from './plan.js';
 import { planSkill, type SkillInput } from './skill.js';
 import { safeName, slugify } from './slug.js';
@@ -186,10 +192,34 @@ const asPrevious = (node: NodeRecord): PreviousNode => ({
   summaryKind: node.summaryKind,
 });
 
+/** A resource's target: viking://resources or a folder in it, as write() and mkdir() keep to the roots. */
 function resolveTarget(target: string | undefined): VikingUri {
-  const uri = target === undefined ? roots.resource[0]! : parseUri(target);
+  const root = roots.resource[0]!;
+  const uri = target === undefined ? root : parseUri(target);
   if (uri === 'viking://') throw new LongshipError('INVALID_ARGUMENT', 'cannot add at the top viking://');
+  if (!isWithin(uri, root)) {
+    throw new LongshipError(
+      'INVALID_ARGUMENT',
+      `a resource's target must be ${root} or inside it, not ${uri}`,
+    );
+  }
   return uri;
+}
+
+/**
+ * The documents a parser would refuse (JSON nested too deep) join the skipped files, named with
+ * their reason; the others are ingested. Nothing left to ingest: the first refusal is the job's.
+ */
+function withoutUnparsable(read: InputBatch): InputBatch {
+  const documents: InputDocument[] = [];
+  const skipped = [...read.skipped];
+  for (const document of read.documents) {
+    const problem = parseProblem(document);
+    if (problem) skipped.push({ path: document.path, error: problem });
+    else documents.push(document);
+  }
+  if (documents.length === 0 && skipped.length > 0) throw skipped[0]!.error;
+  return { documents, skipped };
 }
 
 /** The name a document's top node gets under the target, as plan.ts names it (barring clashes). */
@@ -300,7 +330,7 @@ export function createIngestor(parts: IngestorParts): Ingestor {
         end++;
       }
       const group = units.slice(start, end);
-      checkAborted(signal);
+      throwIfAborted(signal, 'ingestion');
       const first = group.find((unit) => unit.writes.length > 0);
       if (first) report({ phase: 'embed', done, total, ...(first.uri ? { uri: first.uri } : {}) });
       const writes: NodeWrite[] = [];
@@ -323,7 +353,7 @@ export function createIngestor(parts: IngestorParts): Ingestor {
         const deletions = part.flatMap((unit) => unit.deletions);
         const batch = await buildBatch(keys, partWrites, mine, deletions, context);
         if (!isEmptyBatch(batch)) {
-          checkAborted(signal);
+          throwIfAborted(signal, 'ingestion');
           const uri = part.find((unit) => unit.uri !== undefined)?.uri;
           report({ phase: 'write', done, total, ...(uri ? { uri } : {}) });
           await store.commit(batch, signal);
@@ -346,7 +376,7 @@ export function createIngestor(parts: IngestorParts): Ingestor {
     const writes = await refreshChain(store, chainOf(target), summarizer, signal);
     if (writes.length === 0) return;
     const vectors = await embedWrites(writes, embedder, chunking, signal);
-    checkAborted(signal);
+    throwIfAborted(signal, 'ingestion');
     await store.commit(await buildBatch(keys, writes, vectors, [], context), signal);
   }
 
@@ -366,12 +396,13 @@ export function createIngestor(parts: IngestorParts): Ingestor {
     const target = resolveTarget(options.target);
     const contextType = contextTypeOf(target) ?? 'resource';
     report({ phase: 'read', done: 0, total: 0 });
-    const { documents, skipped } = await readInput(input, {
+    const read = await readInput(input, {
       ...(options.name !== undefined ? { name: options.name } : {}),
       ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(signal ? { signal } : {}),
     });
+    const { documents, skipped } = withoutUnparsable(read);
     const total = documents.length;
     report({ phase: 'plan', done: 0, total });
     await checkEmbedder();

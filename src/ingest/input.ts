@@ -2,8 +2,9 @@
  * Turns what a caller hands to `addResource` into checked text documents. Everything that can be
  * refused (binary data, oversized documents, fetch failures) is refused here, before parsing.
  */
+
+import { throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
-import { checkAborted } from './abort.js';
 import { checkSize, checkStringSize, checkText, decodeText, defaultMaxBytes } from './decode.js';
 import type { Format } from './document.js';
 import { fetchText } from './fetch-text.js';
@@ -136,7 +137,7 @@ async function fromFolder(
     }
     if (seen.has(path)) throw new LongshipError('INVALID_ARGUMENT', `two folder entries are both ${path}`);
     seen.add(path);
-    checkAborted(options.signal, 'reading the input');
+    throwIfAborted(options.signal, 'reading the input');
     try {
       batch.documents.push(await fromEntry(path, entry.content, maxBytes));
     } catch (error) {
@@ -168,7 +169,7 @@ export async function readInput(input: ResourceInput, options: InputOptions = {}
   const maxBytes = options.maxBytes ?? defaultMaxBytes;
   if (!(maxBytes > 0))
     throw new LongshipError('INVALID_ARGUMENT', `maxBytes must be positive, got ${maxBytes}`);
-  checkAborted(options.signal, 'reading the input');
+  throwIfAborted(options.signal, 'reading the input');
   const name = () => (options.name === undefined ? '' : normalisePath(options.name));
   if (typeof input === 'string') return { documents: [fromString(name(), input, maxBytes)], skipped: [] };
   if (input instanceof URL) return { documents: [await fromUrl(input, options, maxBytes)], skipped: [] };

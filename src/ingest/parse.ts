@@ -1,9 +1,11 @@
 /** Picks the parser for a document's format and settles its title. */
+
+import type { LongshipError } from '../errors.js';
 import type { DocumentTree } from './document.js';
 import type { InputDocument } from './input.js';
 import { parseCode } from './parse-code.js';
 import { parseHtml } from './parse-html.js';
-import { parseJson } from './parse-json.js';
+import { jsonProblem, parseJson } from './parse-json.js';
 import { parseMarkdown } from './parse-markdown.js';
 import { parseText } from './parse-text.js';
 
@@ -46,4 +48,16 @@ export function parseDocument(document: InputDocument): DocumentTree {
   const title =
     (tree.format === 'code' ? fileName : tree.title) || stemOf(path) || firstLine(content) || 'Untitled';
   return { ...tree, title };
+}
+
+/**
+ * Why {@link parseDocument} would refuse `document` (a typed error), or undefined; cheap, so that a
+ * folder can skip such a file before planning instead of failing the whole job.
+ *
+ * @example
+ * const problem = parseProblem(document);
+ * if (problem) skipped.push({ path: document.path, error: problem });
+ */
+export function parseProblem(document: InputDocument): LongshipError | undefined {
+  return document.format === 'json' ? jsonProblem(document.content) : undefined;
 }

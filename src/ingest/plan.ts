@@ -4,8 +4,9 @@
  * store, embedder and queue writes `nodes` parents first, deletes `removed`, and re-embeds only
  * nodes whose `change` is not `'unchanged'`.
  */
+
+import { throwIfAborted } from '../abort.js';
 import { join, roots, type VikingUri } from '../context/uri.js';
-import { checkAborted } from './abort.js';
 import type { Format } from './document.js';
 import { extractiveSummarizer } from './extractive-summarizer.js';
 import { contentHash } from './hash.js';
@@ -134,7 +135,7 @@ export async function planResource(
   const done: ResourceNode[] = [];
   // Reverse order visits children before their parents, as bottom-up summaries need.
   for (const d of [...drafts].reverse()) {
-    checkAborted(options.signal, 'planning the resource');
+    throwIfAborted(options.signal, 'planning the resource');
     const key = d.relativePath.join('/');
     const below = (children.get(key) ?? []).reverse();
     const hash =

@@ -122,6 +122,8 @@ export function createIngestQueue(
   let refreshErrors: unknown[] = [];
   /** Targets of the jobs run since the last refresh: their parent directories are out of date. */
   const stale = new Set<string>();
+  /** Jobs done, settled once the refresh of their parents has committed. */
+  const refreshed: (() => void)[] = [];
   let lastSummary: QueueSummary = summarise([], []);
   let waiters: ((summary: QueueSummary) => void)[] = [];
   const listeners = new Set<(progress: QueueProgress) => void>();
@@ -167,7 +169,10 @@ export function createIngestQueue(
         job.kind === 'resource'
           ? await ingestor.addResource(job.input, { ...job.options, signal, onProgress, refreshParents })
           : await ingestor.addSkill(job.skill, { ...job.options, signal, onProgress, refreshParents });
-      entry.settle({ jobId: id, status: 'done', result, finished: entry.finished });
+      // A job resolves once everything it wrote is committed, its parents' refresh included (so
+      // verify() holds then); jobs queued behind it share one refresh, at the end of the run.
+      refreshed.push(() => entry.settle({ jobId: id, status: 'done', result, finished: entry.finished }));
+      if (waiting.length === 0) await refresh();
     } catch (error) {
       const cancelled =
         signal.aborted &&
@@ -194,6 +199,7 @@ export function createIngestQueue(
         if (!(error instanceof LongshipError && error.code === 'INVALID_URI')) refreshErrors.push(error);
       }
     }
+    for (const settle of refreshed.splice(0)) settle();
   };
 
   const pump = () => {

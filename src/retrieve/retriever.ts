@@ -3,6 +3,7 @@
  * and vector scoring, the hotness blend and the trace. docs/retrieval.md describes them; the
  * defaults in {@link findDefaults} were chosen on ObliQA (bench/results/quality-obliqa.md).
  */
+import { throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
 import type { ContextType, NodeKind } from '../store/store.js';
 import { identifiersIn } from './identifiers.js';
@@ -75,10 +76,10 @@ export async function find(
   const settings = resolveSettings(options);
   const { signal, filter } = options;
   const rootUris = resolveRoots(options.targetUri, filter);
-  throwIfAborted(signal);
+  throwIfAborted(signal, 'find()');
 
   const scope = await (scopes ? scopes.load(sources, rootUris) : loadScope(sources, rootUris));
-  throwIfAborted(signal);
+  throwIfAborted(signal, 'find()');
   const empty = query.trim() === '' || scope.nodes.length === 0;
   const scorer = empty
     ? undefined
@@ -101,7 +102,7 @@ export async function find(
         },
         signal,
       );
-  throwIfAborted(signal);
+  throwIfAborted(signal, 'find()');
 
   const log: TraceLog | undefined = settings.trace ? { seeds: [], steps: [], scored: [] } : undefined;
   let outcome: SearchOutcome = {
@@ -138,10 +139,6 @@ export async function find(
     };
   }
   return result;
-}
-
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new LongshipError('ABORTED', 'find() was aborted', { cause: signal.reason });
 }
 
 function fusionTrace(fuser: QueryScorer['fuser'] | undefined, settings: Settings): FindTrace['fusion'] {

@@ -54,10 +54,47 @@ function checkNode(node: NodeRecord): void {
   if (!SUMMARY_KINDS.has(node.summaryKind)) throw invalid(`${at}: summaryKind must be 'extractive' or 'llm'`);
   requireOptionalString(node.hash, `${at}: hash`);
   if (typeof node.meta !== 'object' || node.meta === null) throw invalid(`${at}: meta must be an object`);
+  checkMeta(node.meta, at);
   requireNumber(node.createdAt, `${at}: createdAt`);
   requireNumber(node.updatedAt, `${at}: updatedAt`);
   requireNumber(node.useCount, `${at}: useCount`);
   if (node.lastUsedAt !== undefined) requireNumber(node.lastUsedAt, `${at}: lastUsedAt`);
+}
+
+/** How deep meta may nest, and how many values it may hold counted as a tree (shared ones each time). */
+export const META_LIMITS = { depth: 64, values: 100_000 } as const;
+
+/**
+ * Meta is data: every reader (verify's comparison, the catalogue's JSON, structured clone) walks it
+ * as a tree. A cycle, a nesting past {@link META_LIMITS} or a function would break them later, on
+ * every read; it is refused here, before anything is written.
+ */
+function checkMeta(meta: object, at: string): void {
+  const stack: { value: unknown; depth: number; path: readonly object[] }[] = [
+    { value: meta, depth: 0, path: [] },
+  ];
+  let values = 0;
+  while (stack.length > 0) {
+    const { value, depth, path } = stack.pop()!;
+    if (++values > META_LIMITS.values)
+      throw invalid(`${at}: meta holds more than ${META_LIMITS.values} values`);
+    if (typeof value === 'function' || typeof value === 'symbol') {
+      throw invalid(`${at}: meta holds a ${typeof value}, which cannot be stored`);
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) continue;
+    if (path.includes(value)) throw invalid(`${at}: meta is circular (it contains itself)`);
+    if (depth >= META_LIMITS.depth)
+      throw invalid(`${at}: meta nests deeper than ${META_LIMITS.depth} levels`);
+    const inner = [...path, value];
+    const children =
+      value instanceof Map
+        ? [...value.keys(), ...value.values()]
+        : value instanceof Set
+          ? [...value]
+          : Object.values(value);
+    for (const child of children) stack.push({ value: child, depth: depth + 1, path: inner });
+  }
 }
 
 function checkVector(vector: VectorRecord): void {
@@ -67,6 +104,8 @@ function checkVector(vector: VectorRecord): void {
   if (!isKey(vector.nodeKey)) throw invalid(`${at}: nodeKey must be a non-negative integer`);
   if (!isKey(vector.chunk)) throw invalid(`${at}: chunk must be a non-negative integer`);
   if (!(vector.vector instanceof Float32Array)) throw invalid(`${at}: vector must be a Float32Array`);
+  // The graph refuses NaN and ±Infinity: stored, they would leave the store and the graph apart.
+  if (!vector.vector.every(Number.isFinite)) throw invalid(`${at}: vector must hold finite numbers`);
 }
 
 function checkPosting(posting: PostingRecord): void {

@@ -47,6 +47,39 @@ describe('typed errors', () => {
     index.dispose();
   });
 
+  it('INVALID_ARGUMENT for vectors that are not Float32Arrays or not finite; the heap stays sound', () => {
+    const index = small();
+    const other = createVectorIndex(usearch, { dimensions: 16 });
+    other.add(1, new Float32Array(16).fill(1));
+    const plain = Array.from({ length: 16 }, (_, i) => i + 1);
+    // A plain array has no byteLength: it used to be copied past its room on the heap.
+    expectLongshipError(() => other.search(plain as unknown as Float32Array, 3), 'INVALID_ARGUMENT');
+    expectLongshipError(() => other.add(2, plain as unknown as Float32Array), 'INVALID_ARGUMENT');
+    expectLongshipError(() => other.addBatch([2], plain as unknown as Float32Array), 'INVALID_ARGUMENT');
+    expectLongshipError(() => index.search([1, 0, 0] as unknown as Float32Array, 1), 'INVALID_ARGUMENT');
+    expectLongshipError(() => index.add(3, null as unknown as Float32Array), 'INVALID_ARGUMENT');
+    expectLongshipError(
+      () => index.add(3, new Float64Array(3) as unknown as Float32Array),
+      'INVALID_ARGUMENT',
+    );
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+      expectLongshipError(() => index.add(3, vector(1, bad, 0)), 'INVALID_ARGUMENT');
+      expectLongshipError(() => index.addBatch([3, 4], vector(1, 0, 0, 0, bad, 0)), 'INVALID_ARGUMENT');
+      expectLongshipError(() => index.search(vector(bad, 0, 0), 1), 'INVALID_ARGUMENT');
+      const rescore = { vectors: () => vector(bad, 0, 0) };
+      expectLongshipError(() => index.search(vector(1, 0, 0), 1, { rescore }), 'INVALID_ARGUMENT');
+    }
+    // Nothing was written, and both indexes (and a new one) still work.
+    expect(index.size).toBe(2);
+    expect(index.contains(3)).toBe(false);
+    expect(index.search(vector(1, 0.1, 0), 1)[0]?.key).toBe(1);
+    expect(other.search(new Float32Array(16).fill(1), 1)[0]?.key).toBe(1);
+    const fresh = createVectorIndex(usearch, { dimensions: 16 });
+    fresh.add(7, new Float32Array(16).fill(2));
+    expect(fresh.search(new Float32Array(16).fill(2), 1)[0]?.key).toBe(7);
+    for (const i of [index, other, fresh]) i.dispose();
+  });
+
   it('DUPLICATE_KEY for a key already present, in add and within or across a batch', () => {
     const index = small();
     expectLongshipError(() => index.add(2, vector(0, 0, 1)), 'DUPLICATE_KEY');
