@@ -93,7 +93,7 @@ const withMethods = (what: string, ...methods: string[]) =>
 
 const count = v.optional(v.pipe(v.number(), v.minValue(0)));
 
-/** {@link LongshipOptions}, key by key: what openLongship accepts. */
+/** {@link LongshipOptions}, key by key: what openLongship accepts. @internal */
 export const longshipOptionsSchema = v.strictObject({
   store: v.optional(withMethods('a Store', 'commit', 'node', 'useEmbedder', 'close')),
   path: v.optional(v.union([v.string(), v.instance(URL)])),

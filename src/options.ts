@@ -79,7 +79,7 @@ function describe(value: unknown): string {
 
 // ---- pieces the methods' schemas share ----
 
-/** An AbortSignal; checked by shape, so that one from another realm (a worker, a test) passes. */
+/** An AbortSignal; checked by shape, so that one from another realm (a worker, a test) passes. @internal */
 export const signalSchema = v.custom<AbortSignal>(
   (x) => typeof x === 'object' && x !== null && typeof (x as AbortSignal).aborted === 'boolean',
   'must be an AbortSignal',
@@ -93,9 +93,10 @@ export const wholeNumber = (min: number) =>
     v.minValue(min, `must be ≥ ${min}`),
   );
 
+/** @internal */
 export const metaSchema = v.record(v.string(), v.unknown(), 'must be an object of metadata');
 
-/** A function option (a callback); its arguments are not checked here. */
+/** A function option (a callback); its arguments are not checked here. @internal */
 export const functionSchema = v.custom<(...args: never[]) => unknown>(
   (x) => typeof x === 'function',
   'must be a function',

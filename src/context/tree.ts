@@ -54,6 +54,7 @@ export interface MkdirOptions {
   signal?: AbortSignal;
 }
 
+/** @internal */
 export const mkdirOptionsSchema = v.strictObject({
   abstract: v.optional(v.string()),
   overview: v.optional(v.string()),
@@ -76,6 +77,7 @@ export interface WriteOptions {
   signal?: AbortSignal;
 }
 
+/** @internal */
 export const writeOptionsSchema = v.strictObject({
   abstract: v.optional(v.string()),
   overview: v.optional(v.string()),
@@ -94,6 +96,7 @@ export interface GrepOptions {
   limit?: number;
 }
 
+/** @internal */
 export const grepOptionsSchema = v.strictObject({
   uri: v.optional(v.string()),
   ignoreCase: v.optional(v.boolean()),
@@ -105,6 +108,7 @@ export interface TreeOptions {
   depth?: number;
 }
 
+/** @internal */
 export const treeOptionsSchema = v.strictObject({ depth: v.optional(wholeNumber(1)) });
 
 export interface RmOptions {
@@ -112,6 +116,7 @@ export interface RmOptions {
   recursive?: boolean;
 }
 
+/** @internal */
 export const rmOptionsSchema = v.strictObject({ recursive: v.optional(v.boolean()) });
 
 export interface GlobOptions {
@@ -119,6 +124,7 @@ export interface GlobOptions {
   uri?: string;
 }
 
+/** @internal */
 export const globOptionsSchema = v.strictObject({ uri: v.optional(v.string()) });
 
 /**

@@ -18,7 +18,7 @@ export interface FunctionEmbedderOptions {
   batchSize?: number;
 }
 
-/** Every option of {@link FunctionEmbedderOptions}; functionEmbedder checks their values itself. */
+/** Every option of {@link FunctionEmbedderOptions}; functionEmbedder checks their values itself. @internal */
 export const functionEmbedderOptionsSchema = v.strictObject({
   id: v.optional(v.unknown()),
   dimensions: v.optional(v.unknown()),

@@ -38,6 +38,7 @@ export interface RemoteEmbedderOptions {
 // maxConcurrent is the embedder's own choice (none: it sends one batch at a time).
 const { maxConcurrent: _maxConcurrent, ...endpointEntries } = endpointOptionsEntries;
 
+/** @internal */
 export const remoteEmbedderOptionsSchema = v.strictObject({
   ...endpointEntries,
   dimensions: v.number(),

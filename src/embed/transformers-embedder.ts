@@ -70,7 +70,7 @@ export interface TransformersEmbedderOptions {
   threads?: number;
 }
 
-/** Every option of {@link TransformersEmbedderOptions}; the constructor checks their values itself. */
+/** Every option of {@link TransformersEmbedderOptions}; the constructor checks their values itself. @internal */
 export const transformersEmbedderOptionsSchema = v.strictObject({
   model: v.optional(v.unknown()),
   dimensions: v.optional(v.unknown()),

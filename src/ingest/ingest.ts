@@ -96,7 +96,7 @@ const ingestEntries = {
   onProgress: v.optional(functionSchema),
 };
 
-/** {@link AddResourceOptions}, key by key. */
+/** {@link AddResourceOptions}, key by key. @internal */
 export const addResourceOptionsSchema = v.strictObject({
   ...ingestEntries,
   target: v.optional(v.string()),
@@ -106,7 +106,7 @@ export const addResourceOptionsSchema = v.strictObject({
   mergeBelow: v.optional(wholeNumber(0)),
 });
 
-/** {@link AddSkillOptions}, key by key. */
+/** {@link AddSkillOptions}, key by key. @internal */
 export const addSkillOptionsSchema = v.strictObject(ingestEntries);
 
 /** What one job wrote. Counts are of planned nodes; the directories above the target are kept up to date but not counted. */

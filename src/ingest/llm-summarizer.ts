@@ -12,6 +12,7 @@ export interface LlmSummarizerOptions {
   timeoutMs?: number;
 }
 
+/** @internal */
 export const llmSummarizerOptionsSchema = v.strictObject({ timeoutMs: v.optional(wholeNumber(1)) });
 
 /**

@@ -45,6 +45,7 @@ export const endpointOptionsEntries = {
   fetch: v.optional(functionSchema),
 };
 
+/** @internal */
 export const endpointOptionsSchema = v.strictObject(endpointOptionsEntries);
 
 /** Per-call limits; each narrows the client's own. */

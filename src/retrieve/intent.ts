@@ -40,6 +40,7 @@ export interface IntentOptions {
   timeoutMs?: number;
 }
 
+/** @internal */
 export const intentOptionsSchema = v.strictObject({
   timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
 });

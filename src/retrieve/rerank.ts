@@ -31,6 +31,7 @@ export interface RerankOptions {
   calibrate?: boolean;
 }
 
+/** @internal */
 export const rerankOptionsSchema = v.strictObject({
   candidates: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),

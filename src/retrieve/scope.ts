@@ -27,6 +27,7 @@ export interface FindFilter {
 
 const contextTypeSchema = v.picklist(['resource', 'memory', 'skill']);
 
+/** @internal */
 export const findFilterSchema = v.strictObject({
   contextType: v.optional(v.union([contextTypeSchema, v.array(contextTypeSchema)])),
   kind: v.optional(v.picklist(['file', 'dir'])),

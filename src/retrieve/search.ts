@@ -51,6 +51,7 @@ export interface ContextSearchOptions extends FindOptions {
   rerank?: false | RerankOptions;
 }
 
+/** @internal */
 export const searchOptionsSchema = v.strictObject({
   ...findOptionsEntries,
   session: v.optional(

@@ -151,6 +151,7 @@ export const findOptionsEntries = {
   signal: v.optional(signalSchema),
 };
 
+/** @internal */
 export const findOptionsSchema = v.strictObject(findOptionsEntries);
 
 /** Every setting with its default filled in. */

@@ -52,6 +52,7 @@ export interface CommitOptions {
   extractionTimeoutMs?: number;
 }
 
+/** @internal */
 export const commitOptionsSchema = v.strictObject({
   signal: v.optional(signalSchema),
   timeoutMs: v.optional(wholeNumber(1)),
@@ -65,6 +66,7 @@ export interface MessageOptions {
   at?: number;
 }
 
+/** @internal */
 export const messageOptionsSchema = v.strictObject({
   name: v.optional(v.string()),
   at: v.optional(v.pipe(v.number(), v.finite())),
