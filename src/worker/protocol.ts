@@ -11,7 +11,7 @@ import type { WasmModule } from '../web-types.js';
 /**
  * What a page tells the worker to open: plain data, since nothing else crosses a thread. Every URL
  * (a string or a `URL`, relative to the page or absolute) travels as an absolute string (see
- * {@link urlsForWorker}). An embedder that is not a transformers.js model, or a store of your own,
+ * `urlsForWorker`). An embedder that is not a transformers.js model, or a store of your own,
  * is chosen in a worker script of your own: see {@link exposeLongship}.
  */
 export interface WorkerOptions {
