@@ -293,7 +293,7 @@ function findCmd() {
     );
 }
 
-function reopenCmd(switches: ModelSwitches) {
+function reopenCmd() {
   return fc.constantFrom('close', 'crash').map(
     (how) =>
       new Step(
@@ -303,12 +303,7 @@ function reopenCmd(switches: ModelSwitches) {
           if (how === 'close') await real.reopen();
           else await real.crash();
           model.reopened();
-          if (how === 'close' || switches.findAfterCrash)
-            sameFinds(
-              found,
-              await findProbes(real.longship),
-              how === 'close' ? 'close() and reopen' : 'crash',
-            );
+          sameFinds(found, await findProbes(real.longship), how);
         },
         true,
       ),
@@ -344,7 +339,7 @@ export function modelCommands(switches: ModelSwitches) {
     messageCmd(),
     commitCmd(),
     findCmd(),
-    reopenCmd(switches),
+    reopenCmd(),
     idleCmd(),
   ];
 }

@@ -5,8 +5,6 @@
 export interface ModelSwitches {
   /** Item 7: addResource targets outside the roots (`viking://evil`, `viking://user`), refused like write(). */
   outsideRootTargets: boolean;
-  /** Item 9: find() after a crash equals find() before it, scores included (a clean reopen always must). */
-  findAfterCrash: boolean;
   /** Item 11: verify() right after addResource() resolves, without waitProcessed() first. */
   verifyBeforeRefresh: boolean;
   /** Item 8: deeply nested JSON documents in the parser fuzz run, which must fail typed. */
