@@ -27,7 +27,7 @@ const { values } = parseArgs({
     switch: { type: 'string', multiple: true, default: [] },
     fuzz: { type: 'boolean', default: false },
     inputs: { type: 'string', default: '100000' },
-    'deadline-ms': { type: 'string', default: '2000' },
+    'deadline-ms': { type: 'string', default: '10000' },
   },
 });
 const number = (name: string, text: string) => {

@@ -244,7 +244,7 @@ export async function runFuzz(options: FuzzOptions): Promise<{ inputs: number; s
           const ended = answer[path];
           if ('untyped' in ended) throw new Error(`${path}: ${ended.untyped}`);
         }
-        if (options.log && id % 10_000 === 0) options.log(`fuzz: ${id} inputs`);
+        if (options.log && id % 1_000 === 0) options.log(`fuzz: ${id} inputs`);
       }),
       { seed: options.seed, numRuns: options.inputs },
     );
