@@ -7,6 +7,11 @@ import { LongshipError } from '../../src/errors.js';
 import type { Section } from '../../src/ingest/document.js';
 import { readInput } from '../../src/ingest/input.js';
 import { parseDocument } from '../../src/ingest/parse.js';
+import { parseCode } from '../../src/ingest/parse-code.js';
+import { parseHtml } from '../../src/ingest/parse-html.js';
+import { parseJson } from '../../src/ingest/parse-json.js';
+import { parseMarkdown } from '../../src/ingest/parse-markdown.js';
+import { parseText } from '../../src/ingest/parse-text.js';
 import { splitDocument } from '../../src/ingest/split.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
 import { hashEmbedder } from '../context/hash-embedder.js';
@@ -30,6 +35,12 @@ async function direct(input: FuzzInput): Promise<Ended> {
       name: input.name,
     });
     for (const document of documents) {
+      // Every parser on every input, whatever its format, then the one ingestion picks.
+      parseMarkdown(document.content);
+      parseHtml(document.content);
+      parseJson(document.content);
+      parseCode(document.content, document.path);
+      parseText(document.content);
       const tree = parseDocument(document);
       // docs: a Markdown tree's texts, in order, are the document byte for byte.
       if (tree.format === 'markdown' && tree.lead + textOf(tree.sections) !== document.content)
