@@ -293,6 +293,28 @@ function findCmd() {
     );
 }
 
+function searchCmd() {
+  return fc
+    .record({ uri: inRoots, word: fc.constantFrom(...words), glob: fc.boolean() })
+    .map(({ uri, word, glob }) =>
+      glob
+        ? new Step(`glob('**', { uri: ${uri} })`, async (model, real) => {
+            const found = await real.longship.glob('**', { uri });
+            if (JSON.stringify(found) !== JSON.stringify(model.below(uri)))
+              throw new ModelMismatch(`glob('**', ${uri}): ${show(found)}, not ${show(model.below(uri))}`);
+          })
+        : new Step(`grep(${show(word)}, { uri: ${uri} })`, async (model, real) => {
+            const expected = model.grep(uri, word);
+            const found = await expectOutcome(`grep(${word}, ${uri})`, expected, () =>
+              real.longship.grep(word, { uri }),
+            );
+            const lines = found?.map((m) => `${m.uri}:${m.line}:${m.text}`);
+            if ('value' in expected && JSON.stringify(lines) !== JSON.stringify(expected.value))
+              throw new ModelMismatch(`grep(${word}, ${uri}): ${show(lines)}, not ${show(expected.value)}`);
+          }),
+    );
+}
+
 function reopenCmd() {
   return fc.constantFrom('close', 'crash').map(
     (how) =>
@@ -339,6 +361,7 @@ export function modelCommands(switches: ModelSwitches) {
     messageCmd(),
     commitCmd(),
     findCmd(),
+    searchCmd(),
     reopenCmd(),
     idleCmd(),
   ];

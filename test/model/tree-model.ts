@@ -220,6 +220,27 @@ export class TreeModel {
     return ok(archive);
   }
 
+  /** grep's answer: lines of files at or below `uri` containing `word`, in URI then line order. */
+  grep(uri: VikingUri, word: string): Outcome<string[]> {
+    if (!this.nodes.has(uri)) return fail('NOT_FOUND');
+    const found: string[] = [];
+    for (const at of this.subtree(uri).sort()) {
+      const content = this.nodes.get(at)!.content;
+      if (!content) continue;
+      content.split(/\r?\n/).forEach((line, i) => {
+        if (line.includes(word)) found.push(`${at}:${i + 1}:${line}`);
+      });
+    }
+    return ok(found);
+  }
+
+  /** glob('**', { uri }): everything below `uri`, sorted; nothing when it does not exist. */
+  below(uri: VikingUri): VikingUri[] {
+    return this.subtree(uri)
+      .filter((u) => u !== uri)
+      .sort();
+  }
+
   /** A reopened engine has new session objects: what was not committed is gone. */
   reopened(): void {
     this.pending.clear();
