@@ -71,7 +71,8 @@ export async function refreshChain(
   for (const uri of [...chain].reverse()) {
     throwIfAborted(signal, 'summarising the parent directories');
     const node = await store.node(uri);
-    if (!node) continue;
+    // Gone, or a file now (a failed job's target under a file, or one written since): not ours to rewrite.
+    if (node?.kind !== 'dir') continue;
     const children = await store.children(uri);
     const title = titleOf(node);
     const hash = await contentHash(

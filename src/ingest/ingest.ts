@@ -498,13 +498,15 @@ export function createIngestor(parts: IngestorParts): Ingestor {
       ...(previous ? { previous } : {}),
     };
     const missing = await missingDirectories(store, chainOf(root), summarizer.kind);
+    // A skill replaces whatever is at its URI; a directory's contents go with it, as below a document.
+    const deletions = previous?.kind === 'dir' ? (await store.descendants(node.uri)).map((n) => n.uri) : [];
     const context = {
       contextType: 'skill' as const,
       now: Date.now(),
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
     };
     await commitUnits(
-      [{ uri: node.uri, writes: [...missing, write], deletions: [] }],
+      [{ uri: node.uri, writes: [...missing, write], deletions }],
       context,
       new Map(),
       report,

@@ -47,12 +47,16 @@ export interface ArchiveInput {
 
 const pad = (n: number) => String(n).padStart(4, '0');
 
-/** The number the next archive of a session gets: one more than the highest there. */
+/**
+ * The number the next archive of a session gets: one more than the highest there, counting the
+ * names of other nodes too, so that an archive never lands on a node someone else put there.
+ */
 export async function nextArchiveNumber(store: Store, sessionUri: VikingUri): Promise<number> {
   let highest = 0;
   for (const child of await store.children(sessionUri)) {
     const n = Number(child.meta.archive);
     if (child.kind === 'dir' && Number.isInteger(n)) highest = Math.max(highest, n);
+    if (/^\d{1,9}$/.test(child.name)) highest = Math.max(highest, Number(child.name));
   }
   return highest + 1;
 }
@@ -88,15 +92,23 @@ export async function writeArchive(input: ArchiveInput, number: number): Promise
     to: messages.at(-1)?.at ?? now,
     ...(input.used.length > 0 ? { used: [...input.used] } : {}),
   };
+  const [rootNode, sessionNode, taken] = await store.nodes([sessionsRoot, sessionUri, archiveUri]);
+  // A user's file where a directory goes would end up with children, which no file may have.
+  for (const node of [rootNode, sessionNode]) {
+    if (node?.kind === 'file') {
+      throw new LongshipError('NOT_A_DIRECTORY', `cannot archive the session: ${node.uri} is a file`);
+    }
+  }
+  if (taken) throw new LongshipError('ALREADY_EXISTS', `cannot archive the session: ${archiveUri} exists`);
   const parents: { uri: VikingUri; l0: string; meta: Record<string, unknown> }[] = [];
-  if (!(await store.node(sessionsRoot))) {
+  if (!rootNode) {
     parents.push({
       uri: sessionsRoot,
       l0: 'Archived conversations with the user, one directory per session.',
       meta: {},
     });
   }
-  if (!(await store.node(sessionUri))) {
+  if (!sessionNode) {
     parents.push({
       uri: sessionUri,
       l0: `Conversation ${input.sessionId}.`,

@@ -34,7 +34,9 @@ export function findProblems(dump: StoreDump): string[] {
     byKey.set(node.key, node);
     if (node.key >= state.nextKey) problems.push(`node ${node.uri} has key ${node.key}, never allocated`);
     if (node.parent !== null) {
-      if (!byUri.has(node.parent)) problems.push(`node ${node.uri}: parent ${node.parent} is missing`);
+      const parent = byUri.get(node.parent);
+      if (!parent) problems.push(`node ${node.uri}: parent ${node.parent} is missing`);
+      else if (parent.kind !== 'dir') problems.push(`node ${node.uri}: parent ${node.parent} is a file`);
       if (!isChildUri(node.uri, node.parent))
         problems.push(`node ${node.uri} is not a direct child of ${node.parent}`);
     }

@@ -4,34 +4,12 @@
 import { expect } from 'vitest';
 import { type DerivedIndexesOptions, openDerivedIndexes } from '../../src/context/derived-indexes.js';
 import { createContextTree } from '../../src/context/store-tree.js';
-import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { LongshipError } from '../../src/errors.js';
 import type { UsearchModule } from '../../src/index/usearch-module.js';
 import type { Store } from '../../src/store/store.js';
+import { DIMENSIONS, hashEmbedder } from './hash-embedder.js';
 
-export const DIMENSIONS = 32;
-
-/**
- * Bag of hashed words, normalised: texts sharing words get close vectors, so searches mean something,
- * and the same text always gets the same vector.
- */
-export const hashEmbedder = functionEmbedder({
-  id: 'test/hashed-words',
-  dimensions: DIMENSIONS,
-  embed: async (texts) =>
-    texts.map((text) => {
-      const vector = new Float32Array(DIMENSIONS);
-      for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
-        let h = 2166136261;
-        for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 16777619);
-        vector[(h >>> 0) % DIMENSIONS]! += 1;
-        vector[(h >>> 7) % DIMENSIONS]! += 0.5;
-      }
-      vector[0]! += 0.01; // never all zeros
-      const norm = Math.hypot(...vector);
-      return vector.map((x) => x / norm);
-    }),
-});
+export { DIMENSIONS, hashEmbedder } from './hash-embedder.js';
 
 export const embedderInfo = { id: hashEmbedder.id, dimensions: DIMENSIONS };
 

@@ -443,6 +443,8 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
       await h.tamper.delete('postings', k.y);
       await h.tamper.delete('nodes', `${R}/a`);
       await h.tamper.delete('vectors', k.vx[0]!);
+      await h.tamper.put('nodes', node(`${R}/ab/under`, k.free + 2));
+      await h.tamper.put('postings', posting(k.free + 2));
       const { ok, problems } = await store.verify();
       expect(ok).toBe(false);
       expect(problems).toEqual(
@@ -452,6 +454,7 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
           `orphan relation ${R}/a/x -> ${R}/nowhere: ${R}/nowhere is missing`,
           `node ${R}/a/y has no posting`,
           `node ${R}/a/x: parent ${R}/a is missing`,
+          `node ${R}/ab/under: parent ${R}/ab is a file`,
           `node ${k.x} has chunks [1], not 0..0`,
         ]),
       );

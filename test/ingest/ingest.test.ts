@@ -181,6 +181,29 @@ describe.each(stores)('ingestion into a %s', (_, open) => {
     expect(await store.verify()).toMatchObject({ ok: true });
   });
 
+  it('puts a skill where a directory was in its place, with what was below it gone', async () => {
+    const { store, ingestor } = await setup(open);
+    await ingestor.addResource('Old notes.', { name: 'old.md', target: 'viking://agent/skills/tabs' });
+    expect(await store.node('viking://agent/skills/tabs/old.md')).toBeDefined();
+    await ingestor.addSkill({ name: 'tabs', description: 'Indents with tabs.', content: 'Use tabs.' });
+    expect(await store.node('viking://agent/skills/tabs')).toMatchObject({ kind: 'file', l2: 'Use tabs.' });
+    expect(await store.node('viking://agent/skills/tabs/old.md')).toBeUndefined();
+    expect(await store.verify()).toEqual({ ok: true, problems: [] });
+  });
+
+  it('leaves a file in the target chain a file when refreshing the directories above a target', async () => {
+    const { store, ingestor } = await setup(open);
+    await ingestor.addResource('A note.', { name: 'a' });
+    await rejectsWith(
+      () => ingestor.addResource('Below.', { name: 'b.md', target: 'viking://resources/a/x' }),
+      'INVALID_ARGUMENT',
+    );
+    // The queue refreshes the failed job's target too.
+    await ingestor.refreshParents('viking://resources/a/x');
+    expect(await store.node('viking://resources/a')).toMatchObject({ kind: 'file', l2: 'A note.' });
+    expect(await store.verify()).toEqual({ ok: true, problems: [] });
+  });
+
   it('adds a folder, skipping binary entries, and removes what left it', async () => {
     const { store, ingestor } = await setup(open);
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]);

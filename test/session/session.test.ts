@@ -103,6 +103,23 @@ describe('sessions without an LLM', () => {
     await longship.close();
   });
 
+  it('refuses to archive under a file, and numbers past nodes named like archives', async () => {
+    const longship = await open();
+    await longship.write('viking://agent/memories/sessions', 'Not a directory.');
+    const session = longship.session('chat-3');
+    session.addMessage('user', 'Hello.');
+    expect((await failure(session.commit())).code).toBe('NOT_A_DIRECTORY');
+    expect(session.messages).toHaveLength(1);
+    expect(await longship.glob('viking://agent/memories/**')).toEqual(['viking://agent/memories/sessions']);
+
+    await longship.rm('viking://agent/memories/sessions');
+    await longship.mkdir('viking://agent/memories/sessions/chat-3/0001', { parents: true });
+    expect((await session.commit()).archive).toBe('viking://agent/memories/sessions/chat-3/0002');
+    expect(await longship.ls('viking://agent/memories/sessions/chat-3/0001')).toEqual([]);
+    expect(await longship.verify()).toEqual({ ok: true, problems: [] });
+    await longship.close();
+  });
+
   it('keeps the messages when a commit is aborted, and writes nothing', async () => {
     const longship = await open();
     const session = longship.session('aborted');
