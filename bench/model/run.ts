@@ -5,7 +5,7 @@
 //   --store KIND     memory, idb or file (default: all three in turn)
 //   --seed S         the first seed (default: the time); each batch of runs takes the next
 //   --runs N         runs per batch (default 20), --commands N most calls per run (default 60)
-//   --switch NAME    turn on a switch (test/model/switches.ts), also LONGSHIP_MODEL_SWITCHES
+//   --switch -NAME   turn a switch off (test/model/switches.ts), also LONGSHIP_MODEL_SWITCHES
 //   --fuzz           fuzz the parsers instead: --inputs N (default 100,000), --deadline-ms N
 //
 // It stops at the first failure and prints fast-check's report: the seed, the path and the shrunk

@@ -321,6 +321,9 @@ function reopenCmd() {
       new Step(
         how === 'close' ? 'close() and reopen' : 'crash and reopen',
         async (model, real) => {
+          // The queue may still be refreshing directories after a job settled: the promise is
+          // about what was committed, so compare once nothing is running.
+          await real.longship.waitProcessed();
           const found = await findProbes(real.longship);
           if (how === 'close') await real.reopen();
           else await real.crash();

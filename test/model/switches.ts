@@ -1,6 +1,6 @@
-// Switches of the model and fuzz tests for calls that reach bugs of issue 24's numbered items, which
-// are fixed on other branches: off by default, named in LONGSHIP_MODEL_SWITCHES (comma-separated)
-// or with --switch to turn them on (docs/model-test.md).
+// Switches of the model and fuzz tests for calls that once reached bugs (issue 24's items 7, 8 and
+// 11), now fixed: on by default; `-name` in LONGSHIP_MODEL_SWITCHES (comma-separated) or with
+// --switch turns one off, to tell a new failure from an old one (docs/model-test.md).
 
 export interface ModelSwitches {
   /** Item 7: addResource targets outside the roots (`viking://evil`, `viking://user`), refused like write(). */
@@ -18,20 +18,18 @@ export const switchNames = [
   'deepJson',
 ] as const;
 
-/** The switches named in `list` on, the others off; an unknown name is an error. */
+/** Every switch on but those named `-name` in `list`; an unknown name is an error. */
 export function parseSwitches(list: string | undefined): ModelSwitches {
-  const on = new Set(
-    (list ?? '')
-      .split(',')
-      .map((name) => name.trim())
-      .filter(Boolean),
-  );
-  for (const name of on) {
+  const off = new Set<string>();
+  for (const entry of (list ?? '').split(',').map((name) => name.trim())) {
+    if (entry === '') continue;
+    const name = entry.replace(/^-/, '');
     if (!(switchNames as readonly string[]).includes(name))
       throw new Error(`unknown switch ${name}; the switches are ${switchNames.join(', ')}`);
+    if (entry.startsWith('-')) off.add(name);
   }
-  return Object.fromEntries(switchNames.map((name) => [name, on.has(name)])) as unknown as ModelSwitches;
+  return Object.fromEntries(switchNames.map((name) => [name, !off.has(name)])) as unknown as ModelSwitches;
 }
 
-/** From the environment: LONGSHIP_MODEL_SWITCHES=outsideRootTargets,findAfterCrash. */
+/** From the environment: LONGSHIP_MODEL_SWITCHES=-deepJson turns that one off. */
 export const envSwitches = (): ModelSwitches => parseSwitches(process.env.LONGSHIP_MODEL_SWITCHES);

@@ -153,8 +153,10 @@ export class TreeModel {
 
   /** The directories of an ingestion's target chain, or INVALID_ARGUMENT when one is a file. */
   #targetChain(target: VikingUri): { code: string } | { value: VikingUri[] } {
-    // What it adds lands below the target, so the target must be a root or inside one (issue 24, item 7).
-    if (!contextTypeOf(target)) return fail('INVALID_ARGUMENT');
+    // A resource's target is viking://resources or a folder inside it, as write() keeps to the roots.
+    if (target !== 'viking://resources' && !target.startsWith('viking://resources/')) {
+      return fail('INVALID_ARGUMENT');
+    }
     const chain: VikingUri[] = [];
     for (let uri: VikingUri | undefined = target; uri && uri !== TOP; uri = parentOf(uri)) chain.unshift(uri);
     if (chain.some((uri) => this.nodes.get(uri)?.kind === 'file')) return fail('INVALID_ARGUMENT');
