@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { createContextTree } from '../../src/context/store-tree.js';
 import { bundledModel } from '../../src/embed/bundled-model.js';
 import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
+import { extractiveSummarizer } from '../../src/ingest/extractive-summarizer.js';
 import { createIngestor, type Ingestor, nodesPerEmbedCall } from '../../src/ingest/ingest.js';
 import type { Store } from '../../src/store/store.js';
 import { prose, rejectsWith } from './fixtures.js';
@@ -183,7 +185,11 @@ describe.each(stores)('ingestion into a %s', (_, open) => {
 
   it('puts a skill where a directory was in its place, with what was below it gone', async () => {
     const { store, ingestor } = await setup(open);
-    await ingestor.addResource('Old notes.', { name: 'old.md', target: 'viking://agent/skills/tabs' });
+    // A resource cannot be added there (its target must be under viking://resources): write it.
+    const embedder = hashEmbedder().embedder;
+    await store.useEmbedder({ id: embedder.id, dimensions: embedder.dimensions });
+    const tree = await createContextTree({ store, embedder, summarizer: extractiveSummarizer });
+    await tree.write('viking://agent/skills/tabs/old.md', 'Old notes.', { parents: true });
     expect(await store.node('viking://agent/skills/tabs/old.md')).toBeDefined();
     await ingestor.addSkill({ name: 'tabs', description: 'Indents with tabs.', content: 'Use tabs.' });
     expect(await store.node('viking://agent/skills/tabs')).toMatchObject({ kind: 'file', l2: 'Use tabs.' });

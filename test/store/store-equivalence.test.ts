@@ -27,13 +27,18 @@ const vectorKey = fc.integer({ min: 21, max: 40 });
 const keyFor = (uri: string) =>
   fc.oneof({ weight: 4, arbitrary: fc.constant(URIS.indexOf(uri) + 1) }, { weight: 1, arbitrary: nodeKey });
 
+// A URI other URIs lie below stays a directory: verify() reports a node whose parent is a file.
+const parents = new Set(
+  URIS.flatMap((uri) => URIS.filter((other) => other.startsWith(`${uri}/`)).map(() => uri)),
+);
+
 const file = uriAt.chain((uri) =>
   fc
     .record({
       key: keyFor(uri),
       vectors: fc.integer({ min: 0, max: 2 }),
       base: vectorKey,
-      asDir: fc.boolean(),
+      asDir: parents.has(uri) ? fc.constant(true) : fc.boolean(),
     })
     .map(({ key, vectors, base, asDir }) => ({
       putNodes: [asDir ? dir(uri, key) : node(uri, key, { l0: `v${base}` })],
@@ -49,7 +54,7 @@ const op: fc.Arbitrary<WriteBatch> = fc.oneof(
     weight: 1,
     arbitrary: fc
       .record({ uri: uriAt, key: nodeKey })
-      .map(({ uri, key }) => ({ putNodes: [node(uri, key)] })),
+      .map(({ uri, key }) => ({ putNodes: [parents.has(uri) ? dir(uri, key) : node(uri, key)] })),
   },
   { weight: 2, arbitrary: uriAt.map((uri) => ({ deleteNodes: [uri] })) },
   {
