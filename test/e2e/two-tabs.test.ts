@@ -11,7 +11,7 @@ import { launchChromium } from '../targets/browser.js';
 import { demoUrl, keepLocal, searchFor, waitReady } from './demo-page.js';
 import { type DemoServer, serveBuiltDemo } from './demo-server.js';
 
-const perFolder = 40;
+const perFolder = 60;
 let server: DemoServer;
 let browser: Browser;
 let folders: string;
@@ -60,7 +60,8 @@ describe('two tabs', () => {
       await Promise.all([first.goto(url), second.goto(url)]);
       await Promise.all([waitReady(first), waitReady(second)]);
 
-      // Playwright sets one page's files at a time; the first job is still running when the second starts.
+      // Playwright sets one page's files at a time (the page in front); each job is long enough
+      // that the first is still running when the second starts.
       await first.bringToFront();
       await first.setInputFiles('#folder-input', alpha);
       await second.bringToFront();
