@@ -1,5 +1,5 @@
 import { LongshipError } from '../errors.js';
-import type { EmbedderInfo, EmbedderMismatch } from './store.js';
+import type { EmbedderInfo, EmbedderMismatch, Store } from './store.js';
 
 /** What useEmbedder() does: record the first embedder, keep the same one, or reset for a new one. */
 export type EmbedderDecision = 'record' | 'keep' | 'reset';
@@ -37,4 +37,25 @@ export function decideEmbedder(
       `(${wanted.dimensions} dimensions). Open it with the same embedder, or with ` +
       `{ onEmbedderMismatch: 'reset-vectors' } to drop its vectors and re-embed.`,
   );
+}
+
+/**
+ * `store`, with `options.embedder` recorded in it when one is given. A store that refuses the
+ * embedder is closed before the error is thrown, so that a failed open holds nothing.
+ *
+ * @example
+ * return adoptEmbedder(new MemoryStore(data), { embedder: { id: 'use-lite', dimensions: 512 } });
+ */
+export async function adoptEmbedder<S extends Store>(
+  store: S,
+  options: { embedder?: EmbedderInfo; onEmbedderMismatch?: EmbedderMismatch },
+): Promise<S> {
+  if (!options.embedder) return store;
+  try {
+    await store.useEmbedder(options.embedder, options.onEmbedderMismatch);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
 }

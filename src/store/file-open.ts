@@ -3,6 +3,7 @@
 
 import { loadNodeFiles, type NodeFiles } from '../env/node-files.js';
 import { LongshipError } from '../errors.js';
+import { adoptEmbedder } from './embedder-check.js';
 import { CHECKPOINT_FILE, FORMAT, FORMAT_VERSION, MARKER_FILE, readCheckpoint } from './file-checkpoint.js';
 import { acquireLock, type FileLock, LOCK_FILE } from './file-lock.js';
 import { FileLog, fileError, type OpenedLog, syncDirectory } from './file-log.js';
@@ -66,15 +67,7 @@ export async function openFileStoreWith(
     await lock.release();
     throw error;
   }
-  if (options.embedder) {
-    try {
-      await store.useEmbedder(options.embedder, options.onEmbedderMismatch);
-    } catch (error) {
-      await store.close();
-      throw error;
-    }
-  }
-  return store;
+  return adoptEmbedder(store, options);
 }
 
 /** The absolute folder a path or file: URL names. */

@@ -5,7 +5,7 @@ import { throwIfAborted } from '../abort.js';
 
 import { LongshipError } from '../errors.js';
 import { lastCommitted, planCommit } from './commit-plan.js';
-import { decideEmbedder } from './embedder-check.js';
+import { adoptEmbedder, decideEmbedder } from './embedder-check.js';
 import { chunkId, MemoryData } from './memory-data.js';
 import {
   checkSnapshot,
@@ -72,15 +72,7 @@ export interface MemoryStoreOptions extends OpenStoreOptions {
  */
 export async function openMemoryStore(options: MemoryStoreOptions = {}): Promise<MemoryStore> {
   const store = new MemoryStore(options.data ?? new MemoryData());
-  if (options.embedder) {
-    try {
-      await store.useEmbedder(options.embedder, options.onEmbedderMismatch);
-    } catch (error) {
-      await store.close();
-      throw error;
-    }
-  }
-  return store;
+  return adoptEmbedder(store, options);
 }
 
 /** The in-memory Store. Open it with {@link openMemoryStore}. */
