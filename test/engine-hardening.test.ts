@@ -6,21 +6,9 @@ import { openLongship } from '../src/engine.js';
 import { LongshipError } from '../src/errors.js';
 import { MemoryData } from '../src/store/memory-data.js';
 import { openMemoryStore } from '../src/store/memory-store.js';
-import { DIMENSIONS, hashEmbedder } from './context/fixtures.js';
+import { DIMENSIONS, hashEmbedder, hashedWords } from './context/fixtures.js';
 
 const R = 'viking://resources';
-
-/** A sound vector for any text: words hashed into buckets. */
-function hashed(text: string): Float32Array {
-  const vector = new Float32Array(DIMENSIONS);
-  for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
-    let h = 2166136261;
-    for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 16777619);
-    vector[(h >>> 0) % DIMENSIONS]! += 1;
-  }
-  vector[0]! += 0.01;
-  return vector;
-}
 
 /** An embedder as any caller may write one (a plain object, no checks), careless with texts saying "bad". */
 function rawEmbedder(bad: () => unknown): Embedder {
@@ -28,7 +16,7 @@ function rawEmbedder(bad: () => unknown): Embedder {
     id: 'test/raw',
     dimensions: DIMENSIONS,
     embed: async (texts) =>
-      texts.map((text) => (text.toLowerCase().includes('bad') ? bad() : hashed(text))) as Float32Array[],
+      texts.map((text) => (text.toLowerCase().includes('bad') ? bad() : hashedWords(text))) as Float32Array[],
   };
 }
 

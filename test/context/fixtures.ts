@@ -9,7 +9,7 @@ import type { UsearchModule } from '../../src/index/usearch-module.js';
 import type { Store } from '../../src/store/store.js';
 import { DIMENSIONS, hashEmbedder } from './hash-embedder.js';
 
-export { DIMENSIONS, hashEmbedder } from './hash-embedder.js';
+export { DIMENSIONS, hashEmbedder, hashedWords } from './hash-embedder.js';
 
 export const embedderInfo = { id: hashEmbedder.id, dimensions: DIMENSIONS };
 

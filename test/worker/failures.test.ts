@@ -6,12 +6,12 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLongship } from '../../src/client/create-longship.js';
 import { bundledModel, bundledModelFiles } from '../../src/embed/bundled-model.js';
 import { LongshipError } from '../../src/errors.js';
 import type { WorkerOptions } from '../../src/worker/protocol.js';
+import { bundleThreadScript } from './thread-script.js';
 
 const usearch = new URL('../../wasm/dist/usearch.wasm', import.meta.url).href;
 let folder: string;
@@ -23,14 +23,7 @@ beforeAll(async () => {
   await mkdir(cache, { recursive: true });
   folder = await mkdtemp(join(cache, 'longship-failures-'));
   script = join(folder, 'thread.mjs');
-  await build({
-    entryPoints: [fileURLToPath(new URL('./default-host-thread.ts', import.meta.url))],
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    outfile: script,
-    external: ['@huggingface/transformers', 'onnxruntime-node'],
-  });
+  await bundleThreadScript(new URL('./default-host-thread.ts', import.meta.url), script);
 });
 
 afterAll(async () => {

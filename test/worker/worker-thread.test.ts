@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createLongship } from '../../src/client/create-longship.js';
 import { LongshipError } from '../../src/errors.js';
+import { bundleThreadScript } from './thread-script.js';
 
 let folder: string;
 let script: string;
@@ -17,15 +17,8 @@ let script: string;
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'longship-thread-'));
   script = join(folder, 'thread.mjs');
-  await build({
-    entryPoints: [fileURLToPath(new URL('./node-thread.ts', import.meta.url))],
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    outfile: script,
-    // transformers.js and its native runtime are never loaded by this script's embedder.
-    external: ['@huggingface/transformers', 'onnxruntime-node'],
-  });
+  // transformers.js and its native runtime are never loaded by this script's embedder.
+  await bundleThreadScript(new URL('./node-thread.ts', import.meta.url), script);
 });
 
 afterAll(async () => {
