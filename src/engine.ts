@@ -11,8 +11,6 @@ import type { Embedder } from './embed/embedder.js';
 import { TransformersEmbedder } from './embed/transformers-embedder.js';
 import { defaultIndexedDB } from './env/indexeddb.js';
 import { LongshipError } from './errors.js';
-import { loadUsearch, type UsearchModule, type WasmSource } from './index/usearch-module.js';
-import type { VectorIndexOptions } from './index/vector-index.js';
 import { extractiveSummarizer } from './ingest/extractive-summarizer.js';
 import {
   type AddResourceOptions,
@@ -36,6 +34,8 @@ import { openFileStore } from './store/file-open.js';
 import { openIdbStore } from './store/idb-open.js';
 import { openMemoryStore } from './store/memory-store.js';
 import type { Store, VerifyReport } from './store/store.js';
+import { loadUsearch, type UsearchModule, type WasmSource } from './vector/usearch-module.js';
+import type { VectorIndexOptions } from './vector/vector-index.js';
 import type { IndexedDBFactory } from './web-types.js';
 
 export interface LongshipOptions {

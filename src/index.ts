@@ -38,18 +38,6 @@ export {
 } from './embed/transformers-embedder.js';
 export { type AddOptions, type Longship, type LongshipOptions, openLongship } from './engine.js';
 export { type ErrorCode, LongshipError } from './errors.js';
-export { allocateIndexBytes, createVectorIndex, distance, loadVectorIndex } from './index/usearch-index.js';
-export { loadUsearch, type UsearchModule, type WasmSource } from './index/usearch-module.js';
-export type {
-  IndexBytes,
-  Metric,
-  OpenOptions,
-  Quantization,
-  SearchHit,
-  SearchOptions,
-  VectorIndex,
-  VectorIndexOptions,
-} from './index/vector-index.js';
 export { type LlmSummarizerOptions, llmSummarizer } from './ingest/llm-summarizer.js';
 export type { Summarizer, Summary, SummaryInput } from './ingest/summarize.js';
 export { createLexicalIndex, loadLexicalIndex } from './lexical/bm25-index.js';
@@ -96,6 +84,18 @@ export type {
   VerifyReport,
   WriteBatch,
 } from './store/store.js';
+export { allocateIndexBytes, createVectorIndex, distance, loadVectorIndex } from './vector/usearch-index.js';
+export { loadUsearch, type UsearchModule, type WasmSource } from './vector/usearch-module.js';
+export type {
+  IndexBytes,
+  Metric,
+  OpenOptions,
+  Quantization,
+  SearchHit,
+  SearchOptions,
+  VectorIndex,
+  VectorIndexOptions,
+} from './vector/vector-index.js';
 export {
   type ConnectOptions,
   connectLongship,

@@ -8,7 +8,7 @@ import type { FindOptions } from '../src/retrieve/settings.js';
 import { MemoryData } from '../src/store/memory-data.js';
 import { openMemoryStore } from '../src/store/memory-store.js';
 import { embedderInfo, hashEmbedder } from './context/fixtures.js';
-import { seededRandom } from './index/fixtures.js';
+import { seededRandom } from './vector/fixtures.js';
 
 const R = 'viking://resources';
 const random = seededRandom(7);

@@ -1,4 +1,4 @@
-/** Command-line flags of `npm run bench:index`. */
+/** Command-line flags of `npm run bench:vector`. */
 export interface BenchArgs {
   n: number;
   dims: number;
@@ -38,7 +38,7 @@ export const allEngines = [
   'mememo',
 ] as const;
 
-const usage = `usage: npm run bench:index -- [--n 100000] [--dims 512] [--queries 200] [--k 10] [--seed 42] [--rank 16]
+const usage = `usage: npm run bench:vector -- [--n 100000] [--dims 512] [--queries 200] [--k 10] [--seed 42] [--rank 16]
   [--engines ${allEngines.join(',')}]
   [--json bench/results/index.json] [--timeout 1800[,engine=seconds...]] [--engine-n engine=count,...]
   [--cache-dir DIR] [--verbose] [--render-only]`;

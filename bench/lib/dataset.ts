@@ -161,7 +161,7 @@ export function prepareDataset(options: {
   };
 }
 
-/** {@link prepareDataset} with bench:index's flags, for every n in `sizes`. */
+/** {@link prepareDataset} with bench:vector's flags, for every n in `sizes`. */
 export function datasetFor(args: BenchArgs, sizes: number[], log: (message: string) => void): DatasetFiles {
   const { dims, queries, k, seed, rank } = args;
   return prepareDataset({

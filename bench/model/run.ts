@@ -11,7 +11,7 @@
 // It stops at the first failure and prints fast-check's report: the seed, the path and the shrunk
 // sequence of calls, which `--seed S --runs R` with the same sizes replays.
 import { parseArgs } from 'node:util';
-import { loadUsearch } from '../../src/index/usearch-module.js';
+import { loadUsearch } from '../../src/vector/usearch-module.js';
 import { runFuzz } from '../../test/fuzz/run-fuzz.js';
 import { runModel } from '../../test/model/run-model.js';
 import { parseSwitches } from '../../test/model/switches.js';

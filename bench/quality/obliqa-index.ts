@@ -2,12 +2,12 @@
 // keyed by a hash of each text, so reruns embed nothing) and builds the retriever's sources over it.
 import { chunkText } from '../../src/embed/chunk.js';
 import type { Embedder } from '../../src/embed/embedder.js';
-import { createVectorIndex } from '../../src/index/usearch-index.js';
-import { loadUsearch } from '../../src/index/usearch-module.js';
 import { createLexicalIndex } from '../../src/lexical/bm25-index.js';
 import type { LexicalIndex } from '../../src/lexical/lexical-index.js';
 import type { RetrievalSources, RetrievalStore } from '../../src/retrieve/sources.js';
 import type { NodeRecord } from '../../src/store/store.js';
+import { createVectorIndex } from '../../src/vector/usearch-index.js';
+import { loadUsearch } from '../../src/vector/usearch-module.js';
 import type { EmbeddingCache } from './embedding-cache.js';
 import { type BenchNode, subtreeText } from './obliqa-data.js';
 

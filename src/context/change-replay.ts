@@ -2,7 +2,6 @@
 // records they touch, and how vectors go into the graph.
 
 import { LongshipError } from '../errors.js';
-import type { VectorIndex } from '../index/vector-index.js';
 import type {
   ChangeRecord,
   CommittedChange,
@@ -10,6 +9,7 @@ import type {
   PostingRecord,
   VectorRecord,
 } from '../store/store.js';
+import type { VectorIndex } from '../vector/vector-index.js';
 import type { VectorOwners } from './vector-owners.js';
 
 /** The records a change touched, each a step of its replay. */

@@ -4,13 +4,13 @@
 // applied sequence number, because its snapshot may be older than the others' or missing.
 
 import { LongshipError } from '../errors.js';
-import { allocateIndexBytes, createVectorIndex } from '../index/usearch-index.js';
-import type { UsearchModule } from '../index/usearch-module.js';
-import type { VectorIndex, VectorIndexOptions } from '../index/vector-index.js';
 import { createLexicalIndex, loadLexicalIndex } from '../lexical/bm25-index.js';
 import { postingsSection } from '../lexical/bm25-snapshot.js';
 import type { LexicalIndex, LexicalIndexOptions } from '../lexical/lexical-index.js';
 import type { ChangeRecord, Store, VectorRecord, VerifyReport, WriteBatch } from '../store/store.js';
+import { allocateIndexBytes, createVectorIndex } from '../vector/usearch-index.js';
+import type { UsearchModule } from '../vector/usearch-module.js';
+import type { VectorIndex, VectorIndexOptions } from '../vector/vector-index.js';
 import { catchingUpStore, type EarlyWork } from './catching-up-store.js';
 import { addVectors, keysOf, ownRecords, recordsOf, replayable } from './change-replay.js';
 import { CommitGate } from './commit-gate.js';

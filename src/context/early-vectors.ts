@@ -5,8 +5,8 @@
 // it rather than inserting it again, and a commit that fails (or is not applied: the indexes were
 // closed) takes it out again.
 
-import type { VectorIndex } from '../index/vector-index.js';
 import type { VectorRecord } from '../store/store.js';
+import type { VectorIndex } from '../vector/vector-index.js';
 
 /** The vectors one batch put in early, until its commit settles. */
 export interface EarlyBatch {

@@ -1,10 +1,10 @@
 // verify() for the derived indexes: do they hold exactly what the store holds? Reads everything;
 // for tests and repair, never on a hot path.
 
-import type { VectorIndex } from '../index/vector-index.js';
 import { createLexicalIndex } from '../lexical/bm25-index.js';
 import type { LexicalIndex, LexicalIndexOptions } from '../lexical/lexical-index.js';
 import type { PostingRecord, Store } from '../store/store.js';
+import type { VectorIndex } from '../vector/vector-index.js';
 import type { NodeCatalogue } from './node-catalogue.js';
 import { postingDoc } from './posting-doc.js';
 import type { VectorOwners } from './vector-owners.js';

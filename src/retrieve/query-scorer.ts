@@ -2,9 +2,9 @@
 // BM25 does not depend on which other nodes are allowed, so every later lookup is a read by key), the
 // global vector search that sets the vector side's reference, and exact scoring of any set of nodes.
 import { LongshipError } from '../errors.js';
-import type { SearchHit } from '../index/vector-index.js';
 import type { LexicalHit } from '../lexical/lexical-index.js';
 import type { NodeKind, NodeRecord } from '../store/store.js';
+import type { SearchHit } from '../vector/vector-index.js';
 import { createFuser, type Fuser, type FusionSettings, type RawScores, ranksOf } from './fusion.js';
 import { keyScores } from './key-scores.js';
 import type { Scope } from './scope.js';

@@ -2,9 +2,9 @@
 // keeps in step with it; tests build it by hand. Nothing here writes.
 import type { NodeCatalogueView } from '../context/node-catalogue.js';
 import type { Embedder } from '../embed/embedder.js';
-import type { VectorIndex } from '../index/vector-index.js';
 import type { LexicalIndex } from '../lexical/lexical-index.js';
 import type { Store } from '../store/store.js';
+import type { VectorIndex } from '../vector/vector-index.js';
 
 /** The store methods retrieval calls: reads only. */
 export type RetrievalStore = Pick<Store, 'meta' | 'node' | 'descendants' | 'vectorsOfNode' | 'relations'>;

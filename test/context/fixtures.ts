@@ -5,8 +5,8 @@ import { expect } from 'vitest';
 import { type DerivedIndexesOptions, openDerivedIndexes } from '../../src/context/derived-indexes.js';
 import { createContextTree } from '../../src/context/store-tree.js';
 import { LongshipError } from '../../src/errors.js';
-import type { UsearchModule } from '../../src/index/usearch-module.js';
 import type { Store } from '../../src/store/store.js';
+import type { UsearchModule } from '../../src/vector/usearch-module.js';
 import { DIMENSIONS, hashEmbedder } from './hash-embedder.js';
 
 export { DIMENSIONS, hashEmbedder, hashedWords } from './hash-embedder.js';

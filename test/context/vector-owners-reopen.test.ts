@@ -7,7 +7,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { beforeAll, expect, it } from 'vitest';
 import { snapshotNames } from '../../src/context/derived-indexes.js';
 import type { LongshipError } from '../../src/errors.js';
-import { loadUsearch, type UsearchModule } from '../../src/index/usearch-module.js';
+import { loadUsearch, type UsearchModule } from '../../src/vector/usearch-module.js';
 import { idbHarness } from '../store/harness.js';
 import { embedderInfo, hashEmbedder, openParts } from './fixtures.js';
 

@@ -3,7 +3,7 @@
 // A failure prints fast-check's report: the seed, the path and the shrunk sequence of calls.
 
 import { describe, expect, it } from 'vitest';
-import { loadUsearch } from '../../src/index/usearch-module.js';
+import { loadUsearch } from '../../src/vector/usearch-module.js';
 import { runModel } from './run-model.js';
 import { envSwitches } from './switches.js';
 import { type StoreKind, storeKinds } from './system.js';

@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import type { LongshipOptions } from '../../src/engine.js';
-import type { UsearchModule } from '../../src/index/usearch-module.js';
+import type { UsearchModule } from '../../src/vector/usearch-module.js';
 import { checkTree } from './checks.js';
 import { counter, modelCommands } from './commands.js';
 import type { ModelSwitches } from './switches.js';

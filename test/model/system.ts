@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { type Longship, type LongshipOptions, openLongship } from '../../src/engine.js';
-import type { UsearchModule } from '../../src/index/usearch-module.js';
 import type { Session } from '../../src/session/session.js';
 import { MemoryData } from '../../src/store/memory-data.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
+import type { UsearchModule } from '../../src/vector/usearch-module.js';
 import { hashEmbedder } from '../context/hash-embedder.js';
 
 export type StoreKind = 'memory' | 'idb' | 'file';

@@ -2,8 +2,6 @@
 // and a bag-of-words embedder whose similarities mean something (shared words), deterministically.
 import { contextTypeOf, isVikingUri, parentOf, roots, type VikingUri } from '../../src/context/uri.js';
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
-import { createVectorIndex } from '../../src/index/usearch-index.js';
-import { loadUsearch, type UsearchModule } from '../../src/index/usearch-module.js';
 import { createLexicalIndex } from '../../src/lexical/bm25-index.js';
 import type { RetrievalSources } from '../../src/retrieve/sources.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
@@ -14,6 +12,8 @@ import type {
   Store,
   VectorRecord,
 } from '../../src/store/store.js';
+import { createVectorIndex } from '../../src/vector/usearch-index.js';
+import { loadUsearch, type UsearchModule } from '../../src/vector/usearch-module.js';
 
 export const DIMENSIONS = 128;
 const STOP = new Set([

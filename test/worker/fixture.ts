@@ -3,8 +3,8 @@
 
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { openLongship } from '../../src/engine.js';
-import { loadUsearch, type UsearchModule } from '../../src/index/usearch-module.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
+import { loadUsearch, type UsearchModule } from '../../src/vector/usearch-module.js';
 import { embedderInfo, hashEmbedder } from '../context/fixtures.js';
 
 let usearch: Promise<UsearchModule> | undefined;

@@ -1,6 +1,6 @@
-// npm run bench:index:side-by-side -- --n 100000 --rounds 2 --json bench/results/index-side-by-side.json
+// npm run bench:vector:side-by-side -- --n 100000 --rounds 2 --json bench/results/index-side-by-side.json
 // longship and hnswlib-wasm in one process, taking turns: builds alternate within each round, and their
-// timed search passes alternate pass by pass. bench:index runs each engine in a process of its own, one
+// timed search passes alternate pass by pass. bench:vector runs each engine in a process of its own, one
 // after another, and times one pass of 200 queries (~0.1 s): a busy spell on this shared machine lands
 // on whichever engine runs then. Here both share every spell, so their ratio holds where their times move.
 import { readFileSync } from 'node:fs';

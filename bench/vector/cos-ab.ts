@@ -1,6 +1,6 @@
 // Before/after in one process: cosine search and build with two WASM builds, alternating, on the same vectors.
 // `git show 3596aae:wasm/dist/usearch.wasm > old.wasm` (three sums a distance), then
-// `flock <lock> npx tsx bench/index/cos-ab.ts old.wasm [n] [rounds]` against the working tree's wasm/dist.
+// `flock <lock> npx tsx bench/vector/cos-ab.ts old.wasm [n] [rounds]` against the working tree's wasm/dist.
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { cpuUsage } from 'node:process';

@@ -1,4 +1,4 @@
-// npm run bench:index -- --n 100000 --dims 512 --json bench/results/index.json
+// npm run bench:vector -- --n 100000 --dims 512 --json bench/results/index.json
 // Builds and searches every engine on the same seeded clustered vectors, each in its own child process,
 // and writes the rows as JSON plus a markdown table (same basename, .md) with the ratios the targets name.
 import { execFileSync, fork } from 'node:child_process';
@@ -35,7 +35,7 @@ const sizeOf = (spec: string) => {
   return Math.min(args.n, at ? Number(at) : (args.engineN[spec] ?? args.n));
 };
 log(
-  `bench:index n=${args.n} dims=${args.dims} queries=${args.queries} k=${args.k} seed=${args.seed} ` +
+  `bench:vector n=${args.n} dims=${args.dims} queries=${args.queries} k=${args.k} seed=${args.seed} ` +
     `engines=${args.engines.join(',')} (Node ${process.version}, ${cpus().length} cores)`,
 );
 const machine = measureMachine();

@@ -1,7 +1,6 @@
-// VectorIndex.optimize(): the index laid out anew in graph order (src/index/graph-order.ts) is the same
+// VectorIndex.optimize(): the index laid out anew in graph order (src/vector/graph-order.ts) is the same
 // index: same keys, same vectors, same answers, and it still takes writes.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { graphOrder } from '../../src/index/graph-order.js';
 import {
   createVectorIndex,
   loadUsearch,
@@ -11,6 +10,7 @@ import {
   type UsearchModule,
   type VectorIndex,
 } from '../../src/index.js';
+import { graphOrder } from '../../src/vector/graph-order.js';
 import { clusteredVectors, expectLongshipError, sequentialKeys, type VectorSet } from './fixtures.js';
 
 let usearch: UsearchModule;

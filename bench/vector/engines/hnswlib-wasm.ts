@@ -131,7 +131,7 @@ export const hnswlibWasm: EngineRun = async (ctx: EngineContext) => {
     ...buildAndSearch(n, built, searched),
     memory_mb: (topAfter - topBefore) / MB,
     memory_how:
-      'growth of the top of its WASM malloc heap during the build (see heapTop in bench/index/harness.ts)',
+      'growth of the top of its WASM malloc heap during the build (see heapTop in bench/vector/harness.ts)',
     wasm_heap_mb: heapAfter / MB,
     bytes: bytes.byteLength,
     save_ms: saved.ms,

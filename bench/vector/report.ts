@@ -316,7 +316,7 @@ export function markdownReport(rows: Row[], context: ReportContext): string {
   );
   return `# Vector index benchmark
 
-\`npm run bench:index -- --n ${args.n} --dims ${args.dims} --queries ${args.queries} --k ${args.k} --seed ${args.seed}${(args.rank ?? 16) === 16 ? '' : ` --rank ${args.rank}`}${engineN(args)}\`
+\`npm run bench:vector -- --n ${args.n} --dims ${args.dims} --queries ${args.queries} --k ${args.k} --seed ${args.seed}${(args.rank ?? 16) === 16 ? '' : ` --rank ${args.rank}`}${engineN(args)}\`
 — code at ${context.revision}, ${context.date.slice(0, 16).replace('T', ' ')} UTC, whole run ${(context.totalSeconds / 60).toFixed(1)} min.
 
 **Machine.** Node ${machine.node}, ${machine.cores} × ${machine.cpu}, ${machine.memoryGb.toFixed(0)} GB. Writing freshly
