@@ -121,6 +121,12 @@ export interface ChangeRecord {
   removedNodeKeys: number[];
   addedVectorKeys: number[];
   removedVectorKeys: number[];
+  /**
+   * The vectors this change removed or replaced, as they were. A replay after a crash needs a vector
+   * added and gone again since the last snapshot, which the store no longer holds
+   * (docs/reliability-core.md). Absent in logs written before it was kept.
+   */
+  removedVectors?: VectorRecord[];
   addedPostingKeys: number[];
   removedPostingKeys: number[];
 }

@@ -108,6 +108,9 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
       const { store } = await open();
       const k = await seed(store);
       expect((await store.meta()).seq).toBe(2);
+      // The vectors replaced and removed are logged as they were, for a replay after a crash.
+      const [before] = await store.vectors([k.vy]);
+      const gone = await store.vectors(k.vx);
       const replace = await store.commit({
         putVectors: [vector(k.vy, k.y, 0)],
         putPostings: [posting(k.y, 'new')],
@@ -122,6 +125,7 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
           removedNodeKeys: [],
           addedVectorKeys: [k.vy],
           removedVectorKeys: [k.vy],
+          removedVectors: [before],
           addedPostingKeys: [k.y],
           removedPostingKeys: [k.y],
         },
@@ -131,6 +135,7 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
           removedNodeKeys: [k.x],
           addedVectorKeys: [],
           removedVectorKeys: k.vx,
+          removedVectors: gone,
           addedPostingKeys: [],
           removedPostingKeys: [k.x],
         },
