@@ -105,6 +105,10 @@ export async function planCommit(
   const read = cachedReader(reader, checkpoint);
   checkKeysAllocated(b, state);
   checkDimensions(b.putVectors, state.embedder);
+  for (const { uri, key } of b.requireNodes) {
+    if ((await read.node(uri))?.key !== key)
+      throw new LongshipError('NOT_FOUND', `${uri} was removed or replaced since this write read it`);
+  }
 
   const goneNodes = new Map<string, NodeRecord>();
   const goneVectors = new Map<number, VectorRecord>();

@@ -101,6 +101,17 @@ export interface WriteBatch {
    * concurrent write to it is never reverted. URIs of missing nodes are ignored.
    */
   useNodes?: NodeUse[];
+  /**
+   * Nodes that must still be there, with these keys, when the batch commits; else it commits
+   * nothing and rejects with `NOT_FOUND`. A write computed from what it read (a directory's summary
+   * refreshed from its children) must not bring back a node removed meanwhile.
+   */
+  requireNodes?: NodeRef[];
+}
+
+export interface NodeRef {
+  uri: string;
+  key: number;
 }
 
 export interface NodeUse {

@@ -189,6 +189,29 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
       expect((await store.verify()).ok).toBe(true);
     });
 
+    it('commits a batch that requires nodes only while they are there with those keys', async () => {
+      const { store } = await open();
+      const k = await seed(store);
+      const x = (await store.node(`${R}/a/x`))!;
+      const rewrite = (l0: string, key = k.x): WriteBatch => ({
+        putNodes: [{ ...x, l0 }],
+        requireNodes: [{ uri: `${R}/a/x`, key }],
+      });
+      await store.commit(rewrite('while there'));
+      expect((await store.node(`${R}/a/x`))?.l0).toBe('while there');
+      const seq = (await store.meta()).seq;
+      expect(await codeOf(store.commit(rewrite('another key', k.y)))).toBe('NOT_FOUND');
+      await store.commit({ deleteNodes: [`${R}/a/x`] });
+      // Removed meanwhile: the write that read it must not bring it back.
+      expect(await codeOf(store.commit(rewrite('brought back')))).toBe('NOT_FOUND');
+      expect(await store.node(`${R}/a/x`)).toBeUndefined();
+      expect((await store.meta()).seq).toBe(seq + 1);
+      expect(await codeOf(store.commit({ requireNodes: [{ uri: `${R}/a/y`, key: -1 }] }))).toBe(
+        'INVALID_ARGUMENT',
+      );
+      expect((await store.verify()).ok).toBe(true);
+    });
+
     it('allocates keys from one counter, never twice', async () => {
       const { store } = await open();
       const a = await store.allocateKeys(5);
