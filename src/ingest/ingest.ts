@@ -373,11 +373,20 @@ export function createIngestor(parts: IngestorParts): Ingestor {
     context: { contextType: ContextType; now: number },
     signal?: AbortSignal,
   ) {
-    const writes = await refreshChain(store, chainOf(target), summarizer, signal);
-    if (writes.length === 0) return;
-    const vectors = await embedWrites(writes, embedder, chunking, signal);
-    throwIfAborted(signal, 'ingestion');
-    await store.commit(await buildBatch(keys, writes, vectors, [], context), signal);
+    // A directory removed while its summary was computed stays removed; one replaced is read again.
+    for (let attempt = 1; ; attempt++) {
+      const writes = await refreshChain(store, chainOf(target), summarizer, signal);
+      if (writes.length === 0) return;
+      const vectors = await embedWrites(writes, embedder, chunking, signal);
+      throwIfAborted(signal, 'ingestion');
+      const batch = await buildBatch(keys, writes, vectors, [], context);
+      batch.requireNodes = writes.flatMap(({ previous: p }) => (p ? [{ uri: p.uri, key: p.key }] : []));
+      try {
+        return void (await store.commit(batch, signal));
+      } catch (error) {
+        if (!(error instanceof LongshipError && error.code === 'NOT_FOUND') || attempt === 3) throw error;
+      }
+    }
   }
 
   /** Once every document is in, a cancellation only skips the parents' refresh: the job did its work. */

@@ -163,28 +163,35 @@ export function createIngestQueue(
     };
     const signal = controller.signal;
     const refreshParents = false;
-    stale.add(job.kind === 'resource' ? (job.options?.target ?? roots.resource[0]!) : roots.skill[0]!);
+    const target = job.kind === 'resource' ? (job.options?.target ?? roots.resource[0]!) : roots.skill[0]!;
+    // A job settles once everything it wrote is committed, its parents' refresh included (so
+    // verify() holds then, and nothing it started writes after it); jobs queued behind it share
+    // one refresh, at the end of the run. A job that wrote nothing leaves its parents alone.
+    const settleAfterRefresh = async (outcome: JobOutcome, wrote: boolean) => {
+      if (!wrote) return entry.settle(outcome);
+      stale.add(target);
+      refreshed.push(() => entry.settle(outcome));
+      if (waiting.length === 0) await refresh();
+    };
     try {
       const result =
         job.kind === 'resource'
           ? await ingestor.addResource(job.input, { ...job.options, signal, onProgress, refreshParents })
           : await ingestor.addSkill(job.skill, { ...job.options, signal, onProgress, refreshParents });
-      // A job resolves once everything it wrote is committed, its parents' refresh included (so
-      // verify() holds then); jobs queued behind it share one refresh, at the end of the run.
-      refreshed.push(() => entry.settle({ jobId: id, status: 'done', result, finished: entry.finished }));
-      if (waiting.length === 0) await refresh();
+      await settleAfterRefresh({ jobId: id, status: 'done', result, finished: entry.finished }, true);
     } catch (error) {
       const cancelled =
         signal.aborted &&
         error instanceof LongshipError &&
         (error.code === 'ABORTED' || signal.reason === error);
-      entry.settle({
+      const outcome: JobOutcome = {
         jobId: id,
         status: cancelled ? 'cancelled' : 'failed',
         error,
         ...(entry.at === undefined ? {} : { at: entry.at }),
         finished: entry.finished,
-      });
+      };
+      await settleAfterRefresh(outcome, entry.finished.length > 0);
     }
   };
 
