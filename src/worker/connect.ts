@@ -84,11 +84,7 @@ export async function connectLongship(
         if (answer.data) Object.assign(proxies.get(target) ?? {}, decode(answer.data));
         return decode(answer.value);
       })
-      .finally(() => {
-        unwatch();
-        // The worker lets go of an object once its close() is over (expose.ts); so does this side.
-        if (method === 'close') proxies.delete(target);
-      });
+      .finally(unwatch);
     // Every call's promise has it; only a method that returns a QueuedJob says so in its type.
     Object.defineProperty(result, 'id', {
       get: () => {
