@@ -5,7 +5,8 @@ import * as Comlink from 'comlink';
 import { LongshipError } from '../errors.js';
 import { decode, encode, MARK, type Marked } from './protocol.js';
 
-export type RemoteCallback = Comlink.Remote<(...args: unknown[]) => unknown>;
+/** A page's callback, a comlink proxy here (typed plainly: the declarations name no comlink type). */
+export type RemoteCallback = (...args: unknown[]) => unknown;
 
 export interface CallState {
   remotes: RemoteCallback[];
@@ -22,7 +23,9 @@ export function callState(remotes: RemoteCallback[]): CallState {
 export function release(call: CallState): void {
   if (call.released) return;
   call.released = true;
-  for (const remote of call.remotes) remote[Comlink.releaseProxy]();
+  for (const remote of call.remotes) {
+    (remote as Comlink.Remote<RemoteCallback>)[Comlink.releaseProxy]();
+  }
 }
 
 /**

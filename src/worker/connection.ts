@@ -48,12 +48,12 @@ export class Connection implements HostApi {
       if (this.#state === 'opening') this.#state = 'new';
       throw error;
     } finally {
-      (onWait as RemoteCallback | undefined)?.[Comlink.releaseProxy]();
+      (onWait as Comlink.Remote<RemoteCallback> | undefined)?.[Comlink.releaseProxy]();
     }
   }
 
   async call(request: CallRequest, ...callbacks: Array<(...args: unknown[]) => unknown>): Promise<Reply> {
-    const call = callState(callbacks as unknown as RemoteCallback[]);
+    const call = callState(callbacks);
     // Registered before anything awaits: an abort sent right after this call finds it.
     this.#calls.set(request.id, call);
     const forget = () => {

@@ -71,7 +71,7 @@ export function createLongshipHost(options: ExposeLongshipOptions = {}): Longshi
   );
   return {
     connect: (endpoint) =>
-      Comlink.expose(new Connection(engine), guardedEndpoint(endpoint as Comlink.Endpoint)),
+      Comlink.expose(new Connection(engine), guardedEndpoint(endpoint) as Comlink.Endpoint),
   };
 }
 

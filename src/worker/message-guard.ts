@@ -5,6 +5,7 @@
 
 import type { Endpoint } from 'comlink';
 import { LongshipError } from '../errors.js';
+import type { MessageEndpoint } from '../web-types.js';
 import { type HostApi, throwHandler } from './protocol.js';
 
 const hostCalls = new Set<string>(
@@ -20,12 +21,13 @@ interface Message {
 }
 
 /** `endpoint`, with the messages that are not a connection's calls answered here instead. */
-export function guardedEndpoint(endpoint: Endpoint): Endpoint {
+export function guardedEndpoint(port: MessageEndpoint): MessageEndpoint {
+  const endpoint = port as unknown as Endpoint;
   const listeners = new Map<unknown, EventListener>();
-  return {
+  const guarded: Endpoint = {
     postMessage: (message, transfer) => endpoint.postMessage(message, transfer),
     addEventListener(type, listener, options) {
-      const guarded = (event: Event) => {
+      const filtered = (event: Event) => {
         const refusal = refused((event as MessageEvent).data);
         if (refusal === undefined) {
           if (typeof listener === 'function') listener(event);
@@ -37,8 +39,8 @@ export function guardedEndpoint(endpoint: Endpoint): Endpoint {
         // comlink's reply to a call that threw; an id-less message has no one to answer.
         if (id !== undefined) endpoint.postMessage({ id, type: 'HANDLER', name: 'throw', value });
       };
-      listeners.set(listener, guarded);
-      endpoint.addEventListener(type, guarded, options);
+      listeners.set(listener, filtered);
+      endpoint.addEventListener(type, filtered, options);
     },
     removeEventListener(type, listener, options) {
       endpoint.removeEventListener(type, listeners.get(listener) ?? listener, options);
@@ -48,6 +50,7 @@ export function guardedEndpoint(endpoint: Endpoint): Endpoint {
     },
     ...(endpoint.start ? { start: () => endpoint.start?.() } : {}),
   };
+  return guarded as unknown as MessageEndpoint;
 }
 
 /** Why `data` is not let through, or undefined for a call of the connection's or a RELEASE. */

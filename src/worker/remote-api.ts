@@ -5,7 +5,9 @@
 
 import type { Longship } from '../engine.js';
 import { LongshipError } from '../errors.js';
-import type { Session } from '../session/session.js';
+
+/** A session, as the engine hands it out (the worker reaches the layers below only through the engine). */
+type Session = ReturnType<Longship['session']>;
 
 /** The objects a worker serves, by the name the table and the wire know them by. */
 export interface RemoteObjects {
