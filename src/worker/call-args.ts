@@ -7,7 +7,7 @@ import { decode, encode, isPlain, MARK } from './protocol.js';
 
 type AnyFunction = (...args: unknown[]) => unknown;
 
-const transferMarks = new WeakMap<object, Transferable[]>();
+const transferMarks = new WeakMap<object, Movable[]>();
 
 /**
  * Marks `value` (an argument, or an object or array inside one) so that `transferables` move to
@@ -18,7 +18,7 @@ const transferMarks = new WeakMap<object, Transferable[]>();
  * await longship.addResource(transfer(bytes, [bytes.buffer]), { name: file.name });
  */
 export function transfer<T extends object>(value: T, transferables: Movable[]): T {
-  transferMarks.set(value, transferables as Transferable[]);
+  transferMarks.set(value, transferables);
   return value;
 }
 
@@ -66,7 +66,7 @@ export function watchSignals(
 }
 
 /** The transferables of the values marked with {@link transfer}, anywhere in `value`'s plain objects and arrays. */
-export function transferablesIn(value: unknown, found: Transferable[] = [], depth = 0): Transferable[] {
+export function transferablesIn(value: unknown, found: Movable[] = [], depth = 0): Movable[] {
   if (typeof value !== 'object' || value === null) return found;
   const marks = transferMarks.get(value);
   if (marks) found.push(...marks.filter((m) => !found.includes(m)));

@@ -69,7 +69,10 @@ export async function connectLongship(
       if (!closed) void host.abort(id, slot, encode(reason)).catch(() => {});
     });
     const reply = race(
-      host.call(Comlink.transfer(request, transferablesIn(args)), ...callbacks) as Promise<Reply>,
+      host.call(
+        Comlink.transfer(request, transferablesIn(args) as Transferable[]),
+        ...callbacks,
+      ) as Promise<Reply>,
     );
     let jobId: Promise<number> | undefined;
     const result = reply

@@ -2,6 +2,7 @@
 // closed when the last one leaves.
 
 import type { Longship } from '../engine.js';
+import type { Locks } from '../web-types.js';
 import type { OpenedInfo, WorkerOptions } from './protocol.js';
 
 export interface Opened {
@@ -18,13 +19,13 @@ export interface EngineSlot {
 /** One engine for every connection: opened by the first, closed when the last one leaves. */
 export function engineSlot(
   open: (options: WorkerOptions) => Promise<Longship>,
-  locks: LockManager | null,
+  locks: Locks | null,
 ): EngineSlot {
   let current: Promise<Opened> | undefined;
   let members = 0;
   const start = async (options: WorkerOptions, onWait?: () => void): Promise<Opened> => {
     const release = locks
-      ? await holdLock(locks, `longship:${options.name ?? 'longship'}`, onWait)
+      ? await holdLock(locks as LockManager, `longship:${options.name ?? 'longship'}`, onWait)
       : () => {};
     try {
       const longship = await open(options);

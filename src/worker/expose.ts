@@ -67,7 +67,7 @@ export function createLongshipHost(options: ExposeLongshipOptions = {}): Longshi
   registerThrowHandler(Comlink.transferHandlers);
   const engine = engineSlot(
     options.open ?? openFromOptions,
-    options.locks === undefined ? (defaultLocks() ?? null) : (options.locks as LockManager | null),
+    options.locks === undefined ? (defaultLocks() ?? null) : options.locks,
   );
   return {
     connect: (endpoint) =>
