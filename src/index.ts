@@ -2,6 +2,7 @@
 
 export { type CreateLongshipOptions, createLongship } from './client/create-longship.js';
 export type { DerivedIndexes, OpenedFrom } from './context/derived-indexes.js';
+export type { Summarizer, Summary, SummaryInput } from './context/summarize.js';
 export type {
   ContextTree,
   GrepMatch,
@@ -39,7 +40,6 @@ export {
 export { type AddOptions, type Longship, type LongshipOptions, openLongship } from './engine.js';
 export { type ErrorCode, LongshipError } from './errors.js';
 export { type LlmSummarizerOptions, llmSummarizer } from './ingest/llm-summarizer.js';
-export type { Summarizer, Summary, SummaryInput } from './ingest/summarize.js';
 export { createLexicalIndex, loadLexicalIndex } from './lexical/bm25-index.js';
 export type { LexicalDoc, LexicalHit, LexicalIndex, LexicalIndexOptions } from './lexical/lexical-index.js';
 export type {
@@ -54,7 +54,6 @@ export type {
 export { llmReranker } from './llm/llm-reranker.js';
 export { OpenAiCompatibleLlm, type OpenAiCompatibleLlmOptions } from './llm/openai-compatible.js';
 export { RemoteReranker, type RemoteRerankerOptions } from './llm/remote-reranker.js';
-export { type IdbStoreOptions, openIdbStore } from './open-idb-store.js';
 export type { CallOptions, EndpointOptions } from './remote/json-endpoint.js';
 export type { ConversationContext, IntentOptions, QueryPlan, TypedQuery } from './retrieve/intent.js';
 export type { RerankOptions, RerankReport } from './retrieve/rerank.js';
@@ -76,6 +75,7 @@ export type { CommitOptions, CommitResult, ExtractionReport, Session } from './s
 export { type FileStoreOptions, openFileStore } from './store/file-open.js';
 export type { FileStore } from './store/file-store.js';
 export { openMemoryStore } from './store/memory-store.js';
+export { type IdbStoreOptions, openIdbStore } from './store/open-idb-store.js';
 export type {
   ContextType,
   NodeRecord,

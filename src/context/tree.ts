@@ -3,9 +3,9 @@
 
 import * as v from 'valibot';
 import type { Embedder } from '../embed/embedder.js';
-import type { Summarizer } from '../ingest/summarize.js';
 import { metaSchema, signalSchema, wholeNumber } from '../options.js';
 import type { ContextType, NodeKind, Store, SummaryKind } from '../store/store.js';
+import type { Summarizer } from './summarize.js';
 import type { VikingUri } from './uri.js';
 
 /** What `ls`, `stat` and `tree` say about a node. */

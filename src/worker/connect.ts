@@ -4,6 +4,7 @@
 
 import * as Comlink from 'comlink';
 import type { Longship } from '../engine.js';
+import { pageLocation } from '../env/runtime.js';
 import { LongshipError } from '../errors.js';
 import type { MessageEndpoint, Movable } from '../web-types.js';
 import {
@@ -224,7 +225,7 @@ export async function connectLongship(
 
 /** Where relative URLs in the options point from: the page (or worker) that connects, if any. */
 function pageAddress(): string | undefined {
-  return (globalThis as { location?: { href: string } }).location?.href;
+  return pageLocation()?.href;
 }
 
 /** A promise that rejects with `ABORTED` when `signal` fires, and `done` to stop listening. */
