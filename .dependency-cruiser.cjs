@@ -12,8 +12,9 @@ const belowMiddle = ['derived/', ...bottom, ...base];
 
 /** A layer: its modules (paths under src/) and the paths it may import besides its own. */
 const layers = {
-  // The page's side: the worker's client and nothing under it, so a page never loads the engine.
-  client: { path: ['client/'], imports: ['worker/', ...shared] },
+  // The page's side (and its entry, longship/client): the worker's proxy and nothing under it, so
+  // a page never loads the engine.
+  client: { path: ['client/', 'exports/client.ts'], imports: ['worker/', ...shared] },
   worker: {
     path: ['worker/'],
     imports: ['engine.ts', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],

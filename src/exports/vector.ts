@@ -1,0 +1,14 @@
+// `longship/vector`: the USearch vector index on its own (docs/store.md), without the engine.
+
+export { allocateIndexBytes, createVectorIndex, distance, loadVectorIndex } from '../vector/usearch-index.js';
+export { loadUsearch, type UsearchModule, type WasmSource } from '../vector/usearch-module.js';
+export type {
+  IndexBytes,
+  Metric,
+  OpenOptions,
+  Quantization,
+  SearchHit,
+  SearchOptions,
+  VectorIndex,
+  VectorIndexOptions,
+} from '../vector/vector-index.js';
