@@ -128,7 +128,7 @@ export interface GlobOptions {
 export const globOptionsSchema = v.strictObject({ uri: v.optional(v.string()) });
 
 /**
- * The filesystem operations. URIs are given as strings and normalised ({@link parseUri}); what
+ * The filesystem operations. URIs are given as strings and normalised (`parseUri`, `longship/uri`); what
  * is not found fails with `NOT_FOUND`, and the other typed codes are named on each method.
  */
 export interface ContextTree {

@@ -91,7 +91,7 @@ export function transfer<T extends object>(value: T, transferables: Movable[]): 
 }
 
 /**
- * Connects to a worker that runs {@link exposeLongship} over `endpoint` and opens its engine.
+ * Connects to a worker that runs `exposeLongship` (`longship/worker`) over `endpoint` and opens its engine.
  * {@link createLongship} starts the worker and calls this; call it yourself for a transport of your own.
  *
  * @example
