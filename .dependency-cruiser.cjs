@@ -52,6 +52,22 @@ const layerRules = Object.entries(layers).map(([name, layer]) => ({
   to: { path: '^src/', pathNot: anyOf([...layer.path, ...layer.imports]) },
 }));
 
+/** Packages only one folder imports: the one place that speaks them. */
+const onlyIn = {
+  // The protocol between page and worker is one folder (docs/worker.md).
+  comlink: 'worker/',
+  // The package runs without vitest; only the contract suite (longship/testing) needs it.
+  vitest: 'testing/',
+};
+
+const packageRules = Object.entries(onlyIn).map(([name, folder]) => ({
+  name: `${name}-only-in-${folder.replace('/', '')}`,
+  comment: `only src/${folder} imports ${name}`,
+  severity: 'error',
+  from: { path: '^src/', pathNot: `^src/${folder}` },
+  to: { path: `(^|/)node_modules/${name}/` },
+}));
+
 /** The package's entry points (package.json `exports`): they import anything, nothing imports them. */
 const entries = '^src/(index\\.ts$|exports/)';
 
@@ -62,7 +78,7 @@ module.exports = {
       name: 'no-entry-imports',
       comment: 'src/index.ts and src/exports/ are what the package exports; code imports the module itself',
       severity: 'error',
-      from: { path: '^src/' },
+      from: { path: '^src/', pathNot: entries },
       to: { path: entries },
     },
     {
@@ -72,20 +88,7 @@ module.exports = {
       from: { path: '^src/', pathNot: [entries, ...Object.values(layers).map((layer) => anyOf(layer.path))] },
       to: {},
     },
-    {
-      name: 'comlink-only-in-worker',
-      comment: 'only src/worker/ speaks comlink: the protocol is one place (docs/worker.md)',
-      severity: 'error',
-      from: { path: '^src/', pathNot: '^src/worker/' },
-      to: { path: '(^|/)node_modules/comlink/' },
-    },
-    {
-      name: 'vitest-only-in-testing',
-      comment: 'the package runs without vitest; only the contract suite (longship/testing) needs it',
-      severity: 'error',
-      from: { path: '^src/', pathNot: '^src/testing/' },
-      to: { path: '(^|/)node_modules/vitest/' },
-    },
+    ...packageRules,
     {
       name: 'node-builtins-only-in-env',
       comment: 'Node modules load only in src/env/, with import() behind a runtime check; types are free',

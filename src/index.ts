@@ -2,7 +2,6 @@
 // store, embedder and LLM, and the types of their options and results. The rest is in subpaths
 // (src/exports/, docs/package.md); test/exports.test.ts pins every entry's names.
 
-export { type CreateLongshipOptions, createLongship } from './client/create-longship.js';
 export type { Summarizer, Summary, SummaryInput } from './context/summarize.js';
 export type {
   ContextTree,
@@ -27,6 +26,8 @@ export {
 } from './embed/transformers-embedder.js';
 export { type AddOptions, type Longship, type LongshipOptions, openLongship } from './engine.js';
 export { type ErrorCode, LongshipError } from './errors.js';
+// The page's client is part of the root: an application may be a page.
+export * from './exports/client.js';
 export { type LlmSummarizerOptions, llmSummarizer } from './ingest/llm-summarizer.js';
 export type {
   ChatMessage,
@@ -73,13 +74,3 @@ export type {
   WriteBatch,
 } from './store/store.js';
 export type { UsearchModule, WasmSource } from './vector/usearch-module.js';
-export {
-  type ConnectOptions,
-  connectLongship,
-  type Remote,
-  type RemoteJob,
-  type RemoteLongship,
-  type RemoteResult,
-  transfer,
-} from './worker/connect.js';
-export type { WorkerOptions } from './worker/protocol.js';

@@ -2,13 +2,5 @@
 
 export { allocateIndexBytes, createVectorIndex, distance, loadVectorIndex } from '../vector/usearch-index.js';
 export { loadUsearch, type UsearchModule, type WasmSource } from '../vector/usearch-module.js';
-export type {
-  IndexBytes,
-  Metric,
-  OpenOptions,
-  Quantization,
-  SearchHit,
-  SearchOptions,
-  VectorIndex,
-  VectorIndexOptions,
-} from '../vector/vector-index.js';
+// Every type of the index's interface: its options, hits and bytes.
+export type * from '../vector/vector-index.js';
