@@ -2,8 +2,11 @@
 // it does). Each layer imports only itself and the layers this table lets it; everything else in
 // src/ is forbidden, so a new folder belongs nowhere until it is added here.
 
-/** Files every layer may import: errors, option checks, abort signals, web platform types. */
-const shared = ['errors.ts', 'options.ts', 'abort.ts', 'web-types.ts'];
+/**
+ * Files every layer may import: `*.ts` is any file directly in src/ but engine.ts and index.ts
+ * (errors, option checks, abort signals and deadlines, web platform types).
+ */
+const shared = ['*.ts'];
 /** Under the bottom layer: the runtime (env/) and the HTTP plumbing of remote models (remote/). */
 const base = ['env/', 'remote/', ...shared];
 /** Independent of each other: an index, a model, or the store. */
@@ -41,8 +44,12 @@ const layers = {
   testing: { path: ['testing/'], imports: ['store/', ...shared] },
 };
 
-const anyOf = (paths) =>
-  `^src/(${paths.map((p) => p.replaceAll('.', '\\.') + (p.endsWith('/') ? '' : '$')).join('|')})`;
+/** A path of the table as a pattern: a folder, a file, or the shared files. */
+const pattern = (path) => {
+  if (path === '*.ts') return '(?!index\\.ts$|engine\\.ts$)[^/]+\\.ts$';
+  return path.replaceAll('.', '\\.') + (path.endsWith('/') ? '' : '$');
+};
+const anyOf = (paths) => `^src/(${paths.map(pattern).join('|')})`;
 
 const layerRules = Object.entries(layers).map(([name, layer]) => ({
   name: `layer-${name}`,
