@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import { type DerivedIndexes, openDerivedIndexes } from './context/derived-indexes.js';
 import { createContextTree } from './context/store-tree.js';
+import type { Summarizer } from './context/summarize.js';
 import type { ContextTree } from './context/tree.js';
 import { checkedEmbedder } from './embed/checked-embedder.js';
 import type { Embedder } from './embed/embedder.js';
@@ -22,7 +23,6 @@ import {
 import type { ResourceInput } from './ingest/input.js';
 import { createIngestQueue, type QueuedJob, type QueueProgress, type QueueSummary } from './ingest/queue.js';
 import type { SkillInput } from './ingest/skill.js';
-import type { Summarizer } from './ingest/summarize.js';
 import type { LLM, Reranker } from './llm/llm.js';
 import { checkOptions } from './options.js';
 import { createRetriever, type FindResult } from './retrieve/retriever.js';

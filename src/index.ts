@@ -1,7 +1,8 @@
-// The public API of Longship: exactly what this file re-exports (test/exports.test.ts pins it).
+// The package's root, `longship`: what an application uses. Open or create a Longship, choose its
+// store, embedder and LLM, and the types of their options and results. The rest is in subpaths
+// (src/exports/, docs/package.md); test/exports.test.ts pins every entry's names.
 
-export { type CreateLongshipOptions, createLongship } from './client/create-longship.js';
-export type { DerivedIndexes, OpenedFrom } from './context/derived-indexes.js';
+export type { Summarizer, Summary, SummaryInput } from './context/summarize.js';
 export type {
   ContextTree,
   GrepMatch,
@@ -12,21 +13,8 @@ export type {
   TreeNode,
   WriteOptions,
 } from './context/tree.js';
-export {
-  basename,
-  contextTypeOf,
-  isVikingUri,
-  isWithin,
-  join,
-  parentOf,
-  parseUri,
-  relativeTo,
-  roots,
-  segments,
-  type VikingUri,
-} from './context/uri.js';
+export type { VikingUri } from './context/uri.js';
 export { bundledModel, type ModelFile, type ModelFiles } from './embed/bundled-model.js';
-export { type ChunkOptions, chunkText, estimateTokens } from './embed/chunk.js';
 export type { Embedder, EmbedOptions, EmbedProgress } from './embed/embedder.js';
 export { type FunctionEmbedderOptions, functionEmbedder } from './embed/function-embedder.js';
 export type { OrtWasmFiles } from './embed/ort-files.js';
@@ -38,10 +26,9 @@ export {
 } from './embed/transformers-embedder.js';
 export { type AddOptions, type Longship, type LongshipOptions, openLongship } from './engine.js';
 export { type ErrorCode, LongshipError } from './errors.js';
+// The page's client is part of the root: an application may be a page.
+export * from './exports/client.js';
 export { type LlmSummarizerOptions, llmSummarizer } from './ingest/llm-summarizer.js';
-export type { Summarizer, Summary, SummaryInput } from './ingest/summarize.js';
-export { createLexicalIndex, loadLexicalIndex } from './lexical/bm25-index.js';
-export type { LexicalDoc, LexicalHit, LexicalIndex, LexicalIndexOptions } from './lexical/lexical-index.js';
 export type {
   ChatMessage,
   CompleteOptions,
@@ -54,7 +41,6 @@ export type {
 export { llmReranker } from './llm/llm-reranker.js';
 export { OpenAiCompatibleLlm, type OpenAiCompatibleLlmOptions } from './llm/openai-compatible.js';
 export { RemoteReranker, type RemoteRerankerOptions } from './llm/remote-reranker.js';
-export { type IdbStoreOptions, openIdbStore } from './open-idb-store.js';
 export type { CallOptions, EndpointOptions } from './remote/json-endpoint.js';
 export type { ConversationContext, IntentOptions, QueryPlan, TypedQuery } from './retrieve/intent.js';
 export type { RerankOptions, RerankReport } from './retrieve/rerank.js';
@@ -76,39 +62,15 @@ export type { CommitOptions, CommitResult, ExtractionReport, Session } from './s
 export { type FileStoreOptions, openFileStore } from './store/file-open.js';
 export type { FileStore } from './store/file-store.js';
 export { openMemoryStore } from './store/memory-store.js';
+export { type IdbStoreOptions, openIdbStore } from './store/open-idb-store.js';
 export type {
   ContextType,
+  EmbedderInfo,
   NodeRecord,
+  OpenStoreOptions,
   Store,
   VectorRecord,
   VerifyReport,
   WriteBatch,
 } from './store/store.js';
-export { allocateIndexBytes, createVectorIndex, distance, loadVectorIndex } from './vector/usearch-index.js';
-export { loadUsearch, type UsearchModule, type WasmSource } from './vector/usearch-module.js';
-export type {
-  IndexBytes,
-  Metric,
-  OpenOptions,
-  Quantization,
-  SearchHit,
-  SearchOptions,
-  VectorIndex,
-  VectorIndexOptions,
-} from './vector/vector-index.js';
-export {
-  type ConnectOptions,
-  connectLongship,
-  type Remote,
-  type RemoteJob,
-  type RemoteLongship,
-  type RemoteResult,
-  transfer,
-} from './worker/connect.js';
-export {
-  createLongshipHost,
-  type ExposeLongshipOptions,
-  exposeLongship,
-  type LongshipHost,
-} from './worker/expose.js';
-export type { WorkerOptions } from './worker/protocol.js';
+export type { UsearchModule, WasmSource } from './vector/usearch-module.js';

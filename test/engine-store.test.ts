@@ -9,8 +9,8 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openLongship } from '../src/engine.js';
 import { openMemoryStore } from '../src/store/memory-store.js';
+import { codeOf } from '../src/testing/records.js';
 import { embedderInfo, hashEmbedder } from './context/fixtures.js';
-import { codeOf } from './store/records.js';
 
 const R = 'viking://resources';
 const root = mkdtempSync(join(tmpdir(), 'longship-engine-store-'));

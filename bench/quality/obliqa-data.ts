@@ -3,8 +3,8 @@
 // file. Directory summaries are the extractive L0/L1 the ingest pipeline writes without an LLM.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { clampText } from '../../src/context/summarize.js';
 import { extractiveSummarizer } from '../../src/ingest/extractive-summarizer.js';
-import { clampText } from '../../src/ingest/summarize.js';
 import { readZip } from './zip.js';
 
 export interface Passage {

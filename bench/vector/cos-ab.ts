@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { cpuUsage } from 'node:process';
-import { createVectorIndex, loadUsearch } from '../../src/index.js';
+import { createVectorIndex, loadUsearch } from '../../src/exports/vector.js';
 import { Documents } from '../store/synthetic.js';
 
 const [oldWasm, nArg, roundsArg] = process.argv.slice(2);

@@ -5,7 +5,7 @@
 // on whichever engine runs then. Here both share every spell, so their ratio holds where their times move.
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { createVectorIndex, loadUsearch, type VectorIndex } from '../../src/index.js';
+import { createVectorIndex, loadUsearch, type VectorIndex } from '../../src/exports/vector.js';
 import { parseArgs } from '../lib/args.js';
 import { datasetFor, readF32, readI32 } from '../lib/dataset.js';
 import { cell, markdownTable } from '../lib/markdown.js';

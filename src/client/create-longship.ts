@@ -1,9 +1,8 @@
 // createLongship(): Longship in a worker, for a page. Nothing heavy loads on the main thread:
 // this module reaches the engine only through the worker script.
 
-import type { Endpoint } from 'comlink';
 import { LongshipError } from '../errors.js';
-import type { Port, WebSharedWorker, WebWorker } from '../web-types.js';
+import type { MessageEndpoint, Port, WebSharedWorker, WebWorker } from '../web-types.js';
 import { type ConnectOptions, connectLongship, type RemoteLongship } from '../worker/connect.js';
 import type { WorkerOptions } from '../worker/protocol.js';
 
@@ -56,7 +55,7 @@ export async function createLongship(options: CreateLongshipOptions = {}): Promi
 }
 
 interface Started {
-  endpoint: Endpoint;
+  endpoint: MessageEndpoint;
   lost: Promise<never>;
   dispose: () => void;
   /** From now on an 'error' event is the running worker's own report, not a failed start. */

@@ -4,11 +4,11 @@
 
 import { chunkText } from '../embed/chunk.js';
 import { LongshipError } from '../errors.js';
-import { checkStringSize, checkText, defaultMaxBytes } from '../ingest/decode.js';
 import { checkOptions } from '../options.js';
 import type { NodeRecord, RelationRecord, SummaryKind, VectorRecord, WriteBatch } from '../store/store.js';
 import { splitGlob } from './glob.js';
 import { firstSentence, opening } from './plain-summary.js';
+import { checkStringSize, checkText, defaultMaxBytes } from './text-checks.js';
 import {
   type ContextTree,
   type ContextTreeOptions,

@@ -3,9 +3,9 @@
 
 import * as v from 'valibot';
 import type { Embedder } from '../embed/embedder.js';
-import type { Summarizer } from '../ingest/summarize.js';
 import { metaSchema, signalSchema, wholeNumber } from '../options.js';
 import type { ContextType, NodeKind, Store, SummaryKind } from '../store/store.js';
+import type { Summarizer } from './summarize.js';
 import type { VikingUri } from './uri.js';
 
 /** What `ls`, `stat` and `tree` say about a node. */
@@ -128,7 +128,7 @@ export interface GlobOptions {
 export const globOptionsSchema = v.strictObject({ uri: v.optional(v.string()) });
 
 /**
- * The filesystem operations. URIs are given as strings and normalised ({@link parseUri}); what
+ * The filesystem operations. URIs are given as strings and normalised (`parseUri`, `longship/uri`); what
  * is not found fails with `NOT_FOUND`, and the other typed codes are named on each method.
  */
 export interface ContextTree {

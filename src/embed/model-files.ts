@@ -3,7 +3,7 @@
 // file's URL or from its bytes. So each file may live anywhere (a bundler's hashed asset, another
 // host, bytes a workerd module binding holds), and nothing is ever asked of the hub.
 
-import { readPackageFile } from '../env/runtime.js';
+import { pageLocation, readPackageFile } from '../env/runtime.js';
 import type { ModelFile } from './bundled-model.js';
 
 /** Where the router pretends the model folder is; never requested from a server. */
@@ -42,6 +42,6 @@ export function modelFileFetch(name: string, lookup: FileLookup): (input: string
 
 /** A file's URL given as a string: absolute, or relative to the worker's (or page's) location. */
 function resolveUrl(url: string): URL {
-  const here = (globalThis as { location?: { href: string } }).location;
+  const here = pageLocation();
   return here ? new URL(url, here.href) : new URL(url);
 }

@@ -3,6 +3,7 @@
 
 import * as v from 'valibot';
 import { throwIfAborted } from '../abort.js';
+import { pageLocation } from '../env/runtime.js';
 import { loadTransformers } from '../env/transformers.js';
 import { LongshipError } from '../errors.js';
 import { checkOptions } from '../options.js';
@@ -420,7 +421,7 @@ function modelFolder(folder: ModelFolder): ModelFolder {
 function asDirectory(directory: string | URL): URL | undefined {
   const url = asUrl(directory);
   if (url) return url;
-  const here = (globalThis as { location?: { href: string } }).location;
+  const here = pageLocation();
   return here ? new URL(directory as string, here.href) : undefined;
 }
 
@@ -469,7 +470,7 @@ function location(folder: string | URL): string {
  * a scheme-relative URL for another host (both resolved by fetch against the page or worker).
  */
 function fetchable(url: URL): string {
-  const here = (globalThis as { location?: { origin: string; protocol: string } }).location;
+  const here = pageLocation();
   if (here?.origin === url.origin) return url.pathname;
   if (here?.protocol === url.protocol) return `//${url.host}${url.pathname}`;
   return url.href;

@@ -2,6 +2,7 @@
 // for the length of a load): its model-file settings while a model loads, and onnxruntime-web's
 // WASM files, which Longship always names itself so that onnxruntime-web never reaches for a CDN.
 
+import { isCrossOriginIsolated } from '../env/runtime.js';
 import { LongshipError } from '../errors.js';
 import { type OrtWasmFiles, packagedOrtFiles } from './ort-files.js';
 
@@ -41,7 +42,7 @@ export function withEnv<T>(
     // WASM threads need SharedArrayBuffer, which browsers give only to cross-origin isolated pages;
     // elsewhere onnxruntime-web would warn and fall back to one thread anyway. workerd has no
     // threads, and with one thread the glue starts no pthread workers.
-    if (globalThis.crossOriginIsolated !== true) wasm.numThreads = 1;
+    if (!isCrossOriginIsolated()) wasm.numThreads = 1;
     // With its WASM cache on, transformers.js downloads the files itself and hands onnxruntime-web
     // the bytes, which then compiles them without streaming and without the browser's code cache.
     // Files the app serves are in the browser's HTTP cache already. A runtime that needs the cache

@@ -19,3 +19,13 @@ export async function readPackageFile(url: URL): Promise<ArrayBuffer | Response>
   }
   return fetch(url);
 }
+
+/** Where a page or a worker was loaded from (its `location`); undefined in Node and workerd. */
+export function pageLocation(): { href: string; origin: string; protocol: string } | undefined {
+  return (globalThis as { location?: { href: string; origin: string; protocol: string } }).location;
+}
+
+/** Whether this page or worker is cross-origin isolated: only then is there SharedArrayBuffer. */
+export function isCrossOriginIsolated(): boolean {
+  return globalThis.crossOriginIsolated === true;
+}

@@ -5,11 +5,11 @@
  */
 
 import { throwIfAborted } from '../abort.js';
+import { clampText, type Summarizer } from '../context/summarize.js';
 import { join, segments, type VikingUri } from '../context/uri.js';
 import { LongshipError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { contentHash } from './hash.js';
-import { clampText, type Summarizer } from './summarize.js';
 import { type NodeWrite, titleOf } from './write-batch.js';
 
 /**

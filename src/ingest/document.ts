@@ -3,8 +3,7 @@
  * (`parse-*.ts`) produce it; `split.ts` turns it into files and directories.
  */
 
-/** The formats ingestion understands; anything else is read as `text`. */
-export type Format = 'markdown' | 'html' | 'json' | 'code' | 'text';
+import type { Format } from '../context/summarize.js';
 
 /**
  * One section of a document. `text` is the section's own content as it will be stored, from its

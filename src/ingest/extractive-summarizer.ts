@@ -3,9 +3,10 @@
  * sentence of each section and the salient terms. Deterministic, so re-ingesting unchanged text
  * gives identical summaries, and fast enough to run on every node of a large folder.
  */
+
+import { clampText, type Summarizer, type Summary, type SummaryInput } from '../context/summarize.js';
 import { firstSentence, type ProseSection, proseOf, sentencesOf } from './prose.js';
 import { codeKeywords, salientTerms } from './salient-terms.js';
-import { clampText, type Summarizer, type Summary, type SummaryInput } from './summarize.js';
 
 /**
  * About 300 words: the "few hundred words" of an L1 (docs/retrieval.md, "Layers and what is

@@ -2,8 +2,9 @@
  * Fetching a URL input with the caller's fetch function: never the global one, so ingestion only
  * reaches the network where the embedding app decided it may. Every failure is a LongshipError.
  */
+
+import { checkSize } from '../context/text-checks.js';
 import { LongshipError } from '../errors.js';
-import { checkSize } from './decode.js';
 
 /** Types whose bodies are text; anything else (images, PDFs, archives) is refused before reading. */
 const TEXTUAL_MIME =

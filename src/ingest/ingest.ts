@@ -7,6 +7,7 @@
  */
 import * as v from 'valibot';
 import { throwIfAborted } from '../abort.js';
+import type { Summarizer } from '../context/summarize.js';
 import { contextTypeOf, isWithin, join, parseUri, roots, type VikingUri } from '../context/uri.js';
 import type { ChunkOptions } from '../embed/chunk.js';
 import type { Embedder } from '../embed/embedder.js';
@@ -27,7 +28,6 @@ import { type PreviousNode, planResource, type ResourceNode } from './plan.js';
 import { planSkill, type SkillInput } from './skill.js';
 import { safeName, slugify } from './slug.js';
 import type { SplitOptions } from './split.js';
-import type { Summarizer } from './summarize.js';
 import {
   type BatchContext,
   buildBatch,

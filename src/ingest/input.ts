@@ -4,9 +4,10 @@
  */
 
 import { throwIfAborted } from '../abort.js';
+import type { Format } from '../context/summarize.js';
+import { checkSize, checkStringSize, checkText, defaultMaxBytes } from '../context/text-checks.js';
 import { LongshipError } from '../errors.js';
-import { checkSize, checkStringSize, checkText, decodeText, defaultMaxBytes } from './decode.js';
-import type { Format } from './document.js';
+import { decodeText } from './decode.js';
 import { fetchText } from './fetch-text.js';
 import { detectFormat } from './format.js';
 

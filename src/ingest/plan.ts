@@ -6,15 +6,15 @@
  */
 
 import { throwIfAborted } from '../abort.js';
+import type { Format } from '../context/summarize.js';
+import { clampText, type Summarizer } from '../context/summarize.js';
 import { join, roots, type VikingUri } from '../context/uri.js';
-import type { Format } from './document.js';
 import { extractiveSummarizer } from './extractive-summarizer.js';
 import { contentHash } from './hash.js';
 import type { InputDocument } from './input.js';
 import { parseDocument } from './parse.js';
 import { safeName, slugify, uniqueName } from './slug.js';
 import { type SplitOptions, splitDocument } from './split.js';
-import { clampText, type Summarizer } from './summarize.js';
 
 /** What the store holds for a node from an earlier ingestion, enough to reuse its summaries. */
 export interface PreviousNode {

@@ -3,16 +3,17 @@
  * The caller's description is the L0 verbatim (cut to 256 characters): it is what an agent reads
  * when deciding to load the skill, so no summariser should rewrite it.
  */
+
+import { clampText, type Summarizer } from '../context/summarize.js';
+import { checkStringSize, checkText, defaultMaxBytes } from '../context/text-checks.js';
 import { join, roots } from '../context/uri.js';
 import { LongshipError } from '../errors.js';
-import { checkStringSize, checkText, defaultMaxBytes } from './decode.js';
 import { headingsOf } from './document.js';
 import { extractiveSummarizer } from './extractive-summarizer.js';
 import { contentHash } from './hash.js';
 import { parseMarkdown } from './parse-markdown.js';
 import type { PreviousNode, ResourceNode } from './plan.js';
 import { slugify } from './slug.js';
-import { clampText, type Summarizer } from './summarize.js';
 
 export interface SkillInput {
   name: string;

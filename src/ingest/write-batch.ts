@@ -4,6 +4,8 @@
  * and what is embedded": a file is embedded from its content, chunked to the model's window; a
  * directory from `directory: <uri>` and its L0 and L1).
  */
+
+import type { Format, Summarizer } from '../context/summarize.js';
 import { basename, segments, type VikingUri } from '../context/uri.js';
 import { type ChunkOptions, chunkText } from '../embed/chunk.js';
 import type { Embedder } from '../embed/embedder.js';
@@ -16,8 +18,6 @@ import type {
   VectorRecord,
   WriteBatch,
 } from '../store/store.js';
-import type { Format } from './document.js';
-import type { Summarizer } from './summarize.js';
 
 /**
  * The default chunk size, in estimated tokens. The bundled USE-lite reads 128 tokens; the estimate

@@ -215,7 +215,7 @@ export const memoryPrompt: Prompt<MemoryInput, typeof memorySchema> = {
 
 export type ExtractedMemories = v.InferOutput<typeof memorySchema>;
 
-// ---- L0/L1 summaries for ingestion (src/ingest/summarize.ts) ----
+// ---- L0/L1 summaries for ingestion (src/context/summarize.ts) ----
 
 export interface SummaryPromptInput {
   title: string;

@@ -2,11 +2,12 @@
 // archive under the session's directory, a file per message. Files are embedded and indexed like
 // any other, so an archive is found by find() and search() in the memory context type without any
 // LLM (docs/retrieval.md, "Sessions and memory").
+
+import { clampText } from '../context/summarize.js';
 import { basename, join, parentOf, parseUri, type VikingUri } from '../context/uri.js';
 import { chunkText } from '../embed/chunk.js';
 import type { Embedder } from '../embed/embedder.js';
 import { LongshipError } from '../errors.js';
-import { clampText } from '../ingest/summarize.js';
 import type { NodeRecord, Store, VectorRecord, WriteBatch } from '../store/store.js';
 import { type Message, messageText } from './message.js';
 

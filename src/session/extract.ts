@@ -1,11 +1,12 @@
 // Memory extraction at commit (docs/retrieval.md, "Sessions and memory"): an LLM reads an archived
 // conversation and the memories that may be about the same things, and says what to remember. Each
 // memory lands at a stable URI per category and name, so the same thing is updated, not duplicated.
+
+import { clampText } from '../context/summarize.js';
 import type { ContextTree } from '../context/tree.js';
 import { join, type VikingUri } from '../context/uri.js';
 import { LongshipError } from '../errors.js';
 import { slugify } from '../ingest/slug.js';
-import { clampText } from '../ingest/summarize.js';
 import type { LLM, TokenUsage } from '../llm/llm.js';
 import { type MemoryCategory, memoryPrompt } from '../llm/prompts.js';
 import { runPrompt } from '../llm/run-prompt.js';

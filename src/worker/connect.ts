@@ -2,6 +2,7 @@
 // share (remote-api.ts), as their types are (remote-types.ts).
 
 import * as Comlink from 'comlink';
+import { pageLocation } from '../env/runtime.js';
 import { LongshipError } from '../errors.js';
 import type { MessageEndpoint } from '../web-types.js';
 import { transferablesIn, watchSignals, wireArgs } from './call-args.js';
@@ -33,7 +34,7 @@ export interface ConnectOptions extends WorkerOptions {
 }
 
 /**
- * Connects to a worker that runs {@link exposeLongship} over `endpoint` and opens its engine.
+ * Connects to a worker that runs `exposeLongship` (`longship/worker`) over `endpoint` and opens its engine.
  * {@link createLongship} starts the worker and calls this; call it yourself for a transport of your own.
  *
  * @example
@@ -151,7 +152,7 @@ export async function connectLongship(
 
 /** Where relative URLs in the options point from: the page (or worker) that connects, if any. */
 function pageAddress(): string | undefined {
-  return (globalThis as { location?: { href: string } }).location?.href;
+  return pageLocation()?.href;
 }
 
 /** A promise that rejects with `ABORTED` when `signal` fires, and `done` to stop listening. */

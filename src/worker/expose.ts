@@ -39,7 +39,8 @@ export interface LongshipHost {
  *
  * @example
  * // my-worker.ts, started with createLongship({ worker: new Worker(new URL('./my-worker.ts', import.meta.url), { type: 'module' }) })
- * import { exposeLongship, functionEmbedder, openLongship } from 'longship';
+ * import { functionEmbedder, openLongship } from 'longship';
+ * import { exposeLongship } from 'longship/worker';
  * const embedder = functionEmbedder({ id: 'my-model@1', dimensions: 768, embed: myEmbed });
  * exposeLongship({ open: (options) => openLongship({ name: options.name, embedder }) });
  */

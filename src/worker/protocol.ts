@@ -13,7 +13,7 @@ import type { RemoteName } from './remote-api.js';
  * What a page tells the worker to open: plain data, since nothing else crosses a thread. Every URL
  * (a string or a `URL`, relative to the page or absolute) travels as an absolute string (see
  * `urlsForWorker`). An embedder that is not a transformers.js model, or a store of your own,
- * is chosen in a worker script of your own: see {@link exposeLongship}.
+ * is chosen in a worker script of your own: see `exposeLongship` (`longship/worker`).
  */
 export interface WorkerOptions {
   /** The IndexedDB database, and the name the tabs of an origin share it by. Default `'longship'`. */

@@ -70,6 +70,79 @@ describe('the installed package', () => {
   });
 });
 
+describe('the entry points, as a project imports them', () => {
+  const root = inject('consumerRoot');
+  const installed = join(root, 'node_modules', 'longship');
+
+  it('imports every code subpath in Node, each exporting the names of its entry in src/', async () => {
+    const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'));
+    const subpaths = Object.entries(manifest.exports as Record<string, string | { default: string }>)
+      .filter((entry): entry is [string, { default: string }] => typeof entry[1] === 'object')
+      .map(([subpath, target]) => ({ subpath, built: target.default }));
+    expect(subpaths.map(({ subpath }) => subpath).sort()).toEqual(
+      ['.', './client', './lexical', './testing', './uri', './vector', './worker'].sort(),
+    );
+    const fixture = join(root, 'subpaths');
+    await mkdir(fixture, { recursive: true });
+    await writeFile(
+      join(fixture, 'names.mjs'),
+      `const names = {};
+for (const subpath of ${JSON.stringify(subpaths.map(({ subpath }) => subpath))}) {
+  names[subpath] = Object.keys(await import(subpath === '.' ? 'longship' : 'longship' + subpath.slice(1))).sort();
+}
+console.log(JSON.stringify(names));
+`,
+    );
+    const { stdout } = await run(process.execPath, ['names.mjs'], { cwd: fixture, timeout: 60_000 });
+    const names = JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, string[]>;
+    for (const { subpath, built } of subpaths) {
+      const source = new URL(
+        `../../${built.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')}`,
+        import.meta.url,
+      );
+      expect(names[subpath], subpath).toEqual(Object.keys(await import(source.href)).sort());
+    }
+  });
+
+  it('runs longship/testing’s store contract under the project’s own vitest', async () => {
+    const fixture = join(root, 'store-contract');
+    await mkdir(fixture, { recursive: true });
+    // A third party's store would go here; the package's file store stands in, without tampering.
+    await writeFile(
+      join(fixture, 'file-store.test.mjs'),
+      `import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { openFileStore } from 'longship';
+import { storeContract } from 'longship/testing';
+
+storeContract('FileStore', () => {
+  const path = join(mkdtempSync(join(import.meta.dirname, 'store-')), 'store');
+  return { open: (options) => openFileStore(path, options) };
+});
+`,
+    );
+    const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
+    const { stdout } = await run(process.execPath, [vitest, 'run', '--reporter=json'], {
+      cwd: fixture,
+      timeout: 180_000,
+      maxBuffer: 16 << 20,
+    });
+    const report = JSON.parse(stdout) as {
+      testResults: Array<{ assertionResults: Array<{ title: string; status: string }> }>;
+    };
+    const results = report.testResults.flatMap((file) => file.assertionResults);
+    const by = (status: string) => results.filter((result) => result.status === status).map((r) => r.title);
+    expect(by('failed')).toEqual([]);
+    // The two that plant damage need a harness that can tamper; this one cannot.
+    expect(by('skipped').sort()).toEqual([
+      'reports a corrupt or incomplete snapshot as absent, so the caller rebuilds',
+      'verify() finds what was planted behind its back',
+    ]);
+    expect(by('passed')).toContain('keeps everything across close and reopen');
+    expect(by('passed').length).toBeGreaterThan(30);
+  }, 240_000);
+});
+
 describe('the fp32 weights, an opt-in', () => {
   const root = inject('consumerRoot');
   const installed = join(root, 'node_modules', 'longship');

@@ -38,8 +38,44 @@ describe('types without the DOM lib, from the installed package', () => {
     expect(code).toBe(0);
   });
 
-  it('still refuses wrong calls there: the types are not any', async () => {
+  it('type-checks every subpath there, and still refuses wrong calls: the types are not any', async () => {
     await cp(example, fixture, { recursive: true });
+    await writeFile(
+      join(fixture, 'subpaths.ts'),
+      `import { type RemoteLongship, connectLongship, createLongship, transfer } from 'longship/client';
+import { type LexicalHit, createLexicalIndex, loadLexicalIndex } from 'longship/lexical';
+import { type StoreHarness, storeContract } from 'longship/testing';
+import { type VikingUri, contextTypeOf, join, parseUri, roots } from 'longship/uri';
+import { type SearchHit, createVectorIndex, distance, loadUsearch } from 'longship/vector';
+import { type LongshipHost, createLongshipHost, exposeLongship } from 'longship/worker';
+import { openFileStore } from 'longship';
+
+const connect = (port: Parameters<typeof connectLongship>[0]): Promise<RemoteLongship> => connectLongship(port);
+const create: typeof createLongship = createLongship;
+const moved = transfer({ bytes: new Uint8Array(4) }, []);
+const lexical = createLexicalIndex();
+const hits: LexicalHit[] = lexical.search('rivers', { limit: 5 });
+const reloaded = loadLexicalIndex(new Uint8Array(0));
+const harness = (): StoreHarness => ({ open: (options) => openFileStore('store', options) });
+storeContract('FileStore', harness);
+const uri: VikingUri = join(parseUri('viking://resources'), 'docs');
+const type: 'resource' | 'memory' | 'skill' | undefined = contextTypeOf(uri);
+const index = createVectorIndex(await loadUsearch(), { dimensions: 4 });
+const near: SearchHit[] = index.search(new Float32Array(4), 1);
+const host: LongshipHost = createLongshipHost();
+// @ts-expect-error: a URI is parsed, not any string
+const raw: VikingUri = 'viking://resources';
+// @ts-expect-error: a lexical index is searched with a string
+lexical.search(7);
+// @ts-expect-error: the contract takes a harness factory
+storeContract('x', openFileStore);
+// @ts-expect-error: a metric is cos, ip or l2sq
+distance('cosine', new Float32Array(1), new Float32Array(1));
+// @ts-expect-error: exposeLongship takes options, not a port
+exposeLongship(42);
+console.log(connect, create, moved, hits, reloaded, type, near, host, raw, roots.resource);
+`,
+    );
     await writeFile(
       join(fixture, 'wrong.ts'),
       `import { openLongship, openIdbStore } from 'longship';
@@ -56,7 +92,7 @@ await openIdbStore('x', { indexedDB: {} });
     );
     await writeFile(
       join(fixture, 'tsconfig.wrong.json'),
-      JSON.stringify({ extends: './tsconfig.json', include: ['wrong.ts'] }),
+      JSON.stringify({ extends: './tsconfig.json', include: ['wrong.ts', 'subpaths.ts'] }),
     );
     const { code, output } = await tsc(root, 'node-types/tsconfig.wrong.json');
     // Every @ts-expect-error found its error (an unused one is error TS2578), and nothing else failed.

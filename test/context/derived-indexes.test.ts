@@ -11,9 +11,9 @@ import { postingsSection } from '../../src/lexical/bm25-snapshot.js';
 import { MemoryData } from '../../src/store/memory-data.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
 import type { SnapshotSink, Store, WriteBatch } from '../../src/store/store.js';
+import { node } from '../../src/testing/records.js';
 import { loadUsearch, type UsearchModule } from '../../src/vector/usearch-module.js';
 import { idbHarness, type StoreHarness } from '../store/harness.js';
-import { node } from '../store/records.js';
 import { embedderInfo, expectCode, hashEmbedder, openParts } from './fixtures.js';
 
 let usearch: UsearchModule;

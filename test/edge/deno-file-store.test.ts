@@ -10,9 +10,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LongshipError } from '../../src/errors.js';
 import { LOCK_STALE_MS } from '../../src/store/file-lock.js';
 import { openFileStore } from '../../src/store/file-open.js';
+import { EMBEDDER } from '../../src/testing/records.js';
+import { seed } from '../../src/testing/sample-tree.js';
 import { startChild } from '../store/file-child.js';
-import { EMBEDDER } from '../store/records.js';
-import { seed } from '../store/tree.js';
 
 const denoLauncher = createRequire(import.meta.url).resolve('deno/bin.cjs');
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -1,6 +1,6 @@
 // Run by test/edge/deno.test.ts with `deno run --sloppy-imports --allow-read` (sloppy imports map
 // this repository's `.js` import specifiers to its `.ts` files). Prints one JSON line.
-import { loadUsearch } from '../../src/index.js';
+import { loadUsearch } from '../../src/exports/vector.js';
 import { runScenario } from './scenario.js';
 
 // Just what this script uses of Deno's global, for tsc (which runs without Deno's types).

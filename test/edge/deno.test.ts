@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { loadUsearch } from '../../src/index.js';
+import { loadUsearch } from '../../src/exports/vector.js';
 import { runScenario, type ScenarioResult } from './scenario.js';
 
 // The `deno` npm package's launcher: it runs the binary that package installed, offline.

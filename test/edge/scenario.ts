@@ -1,7 +1,7 @@
 // One workload for every runtime (Node, Deno, workerd, Chromium page and worker): its JSON answer
 // must be the same everywhere, and the nearest keys are also checked against known values.
 // Self-contained (no vitest, no fixtures) so that Deno and bundlers can load it as is.
-import { createVectorIndex, loadVectorIndex, type UsearchModule } from '../../src/index.js';
+import { createVectorIndex, loadVectorIndex, type UsearchModule } from '../../src/exports/vector.js';
 
 export interface ScenarioResult {
   /** Nearest key to (0.1, 0.2, 0.9) among 10 → x, 20 → y, 30 → z: always 30. */

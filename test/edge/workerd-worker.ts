@@ -2,7 +2,8 @@
 // forbids compiling WebAssembly from bytes at run time: the .wasm comes in as a module import
 // (a compiled WebAssembly.Module), and that is what loadUsearch gets.
 
-import { LongshipError, loadUsearch } from '../../src/index.js';
+import { loadUsearch } from '../../src/exports/vector.js';
+import { LongshipError } from '../../src/index.js';
 import usearchWasm from '../../wasm/dist/usearch.wasm';
 import { runScenario } from './scenario.js';
 

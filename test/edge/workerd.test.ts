@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { describe, expect, it } from 'vitest';
-import { loadUsearch } from '../../src/index.js';
+import { loadUsearch } from '../../src/exports/vector.js';
 import { runScenario, type ScenarioResult } from './scenario.js';
 
 const worker = fileURLToPath(new URL('./workerd-worker.ts', import.meta.url));

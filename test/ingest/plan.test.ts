@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { Summarizer, SummaryInput } from '../../src/context/summarize.js';
 import { isVikingUri, parentOf, parseUri } from '../../src/context/uri.js';
 import { readInput } from '../../src/ingest/input.js';
 import { type PreviousNode, planResource, type ResourceNode } from '../../src/ingest/plan.js';
-import type { Summarizer, SummaryInput } from '../../src/ingest/summarize.js';
 import { prose, rejectsWith } from './fixtures.js';
 
 const target = parseUri('viking://resources/docs');

@@ -8,9 +8,16 @@ import { expect, it } from 'vitest';
 import type { NodeFiles } from '../../src/env/node-files.js';
 import { loadNodeFiles } from '../../src/env/node-files.js';
 import { openFileStore, openFileStoreWith } from '../../src/store/file-open.js';
+import {
+  dir as dirNode,
+  EMBEDDER,
+  node,
+  patternBytes,
+  sameBytes,
+  withContent,
+} from '../../src/testing/records.js';
 import { type CrashingFiles, crashingFiles } from './crashing-files.js';
 import { tempFolder } from './file-harness.js';
-import { dir as dirNode, EMBEDDER, node, patternBytes, sameBytes, withContent } from './records.js';
 
 const R = 'viking://resources';
 

@@ -14,11 +14,11 @@ import { describe, expect, it } from 'vitest';
 import { LongshipError } from '../../src/errors.js';
 import { openFileStore } from '../../src/store/file-open.js';
 import type { Store } from '../../src/store/store.js';
-import { storeContract } from '../contracts/store.contract.js';
+import { EMBEDDER, node, withContent } from '../../src/testing/records.js';
+import { observe, R, seed } from '../../src/testing/sample-tree.js';
+import { storeContract } from '../../src/testing/store-contract.js';
 import { startChild } from './file-child.js';
 import { fileHarness, tempFolder } from './file-harness.js';
-import { EMBEDDER, node, withContent } from './records.js';
-import { observe, R, seed } from './tree.js';
 
 storeContract('FileStore', () => fileHarness());
 

@@ -7,23 +7,11 @@ import { IDBFactory } from 'fake-indexeddb';
 import { openIdbStore } from '../../src/store/idb-open.js';
 import { chunkId, MemoryData } from '../../src/store/memory-data.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
-import type { OpenStoreOptions, Store, StoreTables } from '../../src/store/store.js';
+import type { StoreTables } from '../../src/store/store.js';
+import type { StoreHarness as ContractHarness, StoreTamper, TableKey } from '../../src/testing/harness.js';
 
-type TableKey = string | number | [string, string];
-
-/** Writes that skip every check: to plant what verify() must find. */
-export interface StoreTamper {
-  put<T extends keyof StoreTables>(table: T, record: StoreTables[T]): Promise<void>;
-  delete(table: keyof StoreTables, key: TableKey): Promise<void>;
-  /** Flips a byte of a chunk, or deletes the chunk. */
-  corruptSnapshot(name: string, how: 'flip-byte' | 'drop-chunk', index?: number): Promise<void>;
-  /** [name, generation, index] of every stored chunk. */
-  chunkIds(): Promise<Array<[string, string, number]>>;
-}
-
-export interface StoreHarness {
-  /** Opens the harness's one store; call again after close() to reopen it. */
-  open(options?: OpenStoreOptions): Promise<Store>;
+/** The contract's harness, with the tampering every store of ours offers. */
+export interface StoreHarness extends ContractHarness {
   tamper: StoreTamper;
 }
 

@@ -5,8 +5,6 @@
 import { describe, expect, it } from 'vitest';
 import { LongshipError } from '../../src/errors.js';
 import type { Store } from '../../src/store/store.js';
-import { idbHarness } from './harness.js';
-import { type Fault, injectFault, quotaError } from './idb-faults.js';
 import {
   codeOf,
   EMBEDDER,
@@ -17,8 +15,10 @@ import {
   relation,
   vector,
   withContent,
-} from './records.js';
-import { observe, seed } from './tree.js';
+} from '../../src/testing/records.js';
+import { observe, seed } from '../../src/testing/sample-tree.js';
+import { idbHarness } from './harness.js';
+import { type Fault, injectFault, quotaError } from './idb-faults.js';
 
 const R = 'viking://resources';
 type Keys = Awaited<ReturnType<typeof seed>>;

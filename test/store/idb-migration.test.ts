@@ -1,7 +1,7 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { openIdbStore } from '../../src/store/idb-open.js';
-import { dir, EMBEDDER, node, posting, relation } from './records.js';
+import { dir, EMBEDDER, node, posting, relation } from '../../src/testing/records.js';
 import { createV1Database, type V1Contents } from './v1-fixture.js';
 
 const R = 'viking://resources';

@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { openIdbStore } from '../../src/store/idb-open.js';
-import { codeOf } from './records.js';
+import { codeOf } from '../../src/testing/records.js';
 
 describe("openIdbStore's snapshotFiles", () => {
   it("refuses anything but 'auto' or false, with a typed error", async () => {

@@ -5,9 +5,9 @@ import { crc32 } from '../../src/store/crc32.js';
 import { openIdbStore } from '../../src/store/idb-open.js';
 import { IDB_SCHEMA_VERSION } from '../../src/store/idb-schema.js';
 import { STORE_SCHEMA_VERSION } from '../../src/store/store.js';
-import { storeContract } from '../contracts/store.contract.js';
+import { codeOf, dir, EMBEDDER, withContent } from '../../src/testing/records.js';
+import { storeContract } from '../../src/testing/store-contract.js';
 import { idbHarness } from './harness.js';
-import { codeOf, dir, EMBEDDER, withContent } from './records.js';
 
 storeContract('IdbStore', () => idbHarness());
 

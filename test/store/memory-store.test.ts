@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { MemoryData } from '../../src/store/memory-data.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
 import { STORE_SCHEMA_VERSION } from '../../src/store/store.js';
-import { storeContract } from '../contracts/store.contract.js';
+import { dir, EMBEDDER, merge, node, withContent } from '../../src/testing/records.js';
+import { storeContract } from '../../src/testing/store-contract.js';
 import { memoryHarness } from './harness.js';
-import { dir, EMBEDDER, merge, node, withContent } from './records.js';
 
 storeContract('MemoryStore', memoryHarness);
 

@@ -3,9 +3,9 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/store.js';
+import { EMBEDDER, merge, node, vector, withContent } from '../../src/testing/records.js';
+import { R, seed } from '../../src/testing/sample-tree.js';
 import { idbHarness, memoryHarness } from './harness.js';
-import { EMBEDDER, merge, node, vector, withContent } from './records.js';
-import { R, seed } from './tree.js';
 
 type ToyIndex = Map<number, number>;
 

@@ -5,9 +5,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Store, WriteBatch } from '../../src/store/store.js';
+import { dir, EMBEDDER, merge, node, posting, relation, vector } from '../../src/testing/records.js';
+import { observe } from '../../src/testing/sample-tree.js';
 import { idbHarness, memoryHarness } from './harness.js';
-import { dir, EMBEDDER, merge, node, posting, relation, vector } from './records.js';
-import { observe } from './tree.js';
 
 const URIS = [
   'viking://r',

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadUsearch } from '../../src/index.js';
+import { loadUsearch } from '../../src/exports/vector.js';
 import { runScenario, type ScenarioResult } from '../edge/scenario.js';
 import { bundleForBrowser, launchChromium, type StaticServer, serveFiles } from './browser.js';
 

@@ -6,7 +6,7 @@ import {
   type UsearchModule,
   type VectorIndex,
   type VectorIndexOptions,
-} from '../../src/index.js';
+} from '../../src/exports/vector.js';
 import { expectLongshipError } from './fixtures.js';
 
 let usearch: UsearchModule;

@@ -1,5 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createVectorIndex, loadUsearch, type SearchHit, type VectorIndex } from '../../src/index.js';
+import {
+  createVectorIndex,
+  loadUsearch,
+  type SearchHit,
+  type VectorIndex,
+} from '../../src/exports/vector.js';
 import {
   clusteredVectors,
   exactTopK,

@@ -2,7 +2,8 @@
 // Recall tests must use clustered data: uniform random vectors are HNSW's worst case
 // (every engine reaches recall@10 ≈ 0.09 on them at scale), so they test nothing useful.
 import { expect } from 'vitest';
-import { distance, LongshipError, type Metric, type SearchHit } from '../../src/index.js';
+import { distance, type Metric, type SearchHit } from '../../src/exports/vector.js';
+import { LongshipError } from '../../src/index.js';
 
 /** A seeded PRNG (mulberry32): the same seed gives the same numbers on every runtime. */
 export function seededRandom(seed: number): () => number {

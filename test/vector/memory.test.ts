@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createVectorIndex,
-  LongshipError,
   loadUsearch,
   loadVectorIndex,
   type UsearchModule,
-} from '../../src/index.js';
+} from '../../src/exports/vector.js';
+import { LongshipError } from '../../src/index.js';
 import { clusteredVectors, sequentialKeys, type VectorSet } from './fixtures.js';
 
 // The heap never shrinks, but what is freed is reused: after the same work is undone, the bytes

@@ -9,7 +9,7 @@ import {
   type SearchHit,
   type UsearchModule,
   type VectorIndex,
-} from '../../src/index.js';
+} from '../../src/exports/vector.js';
 import { clusteredVectors, normalize, sequentialKeys, type VectorSet } from './fixtures.js';
 
 let usearch: UsearchModule;

@@ -10,7 +10,7 @@ import {
   type SearchHit,
   type UsearchModule,
   type VectorIndex,
-} from '../../src/index.js';
+} from '../../src/exports/vector.js';
 import { exactTopKOf, expectSameTopK, normalize } from './fixtures.js';
 
 const dimensions = 5; // odd on purpose: it once misaligned the search results

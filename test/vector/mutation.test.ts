@@ -1,5 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createVectorIndex, loadUsearch, type Quantization, type UsearchModule } from '../../src/index.js';
+import {
+  createVectorIndex,
+  loadUsearch,
+  type Quantization,
+  type UsearchModule,
+} from '../../src/exports/vector.js';
 import { clusteredVectors, exactTopK, recall, sequentialKeys } from './fixtures.js';
 
 let usearch: UsearchModule;

@@ -9,7 +9,7 @@ import {
   type Quantization,
   type UsearchModule,
   type VectorIndex,
-} from '../../src/index.js';
+} from '../../src/exports/vector.js';
 import { graphOrder } from '../../src/vector/graph-order.js';
 import { clusteredVectors, expectLongshipError, sequentialKeys, type VectorSet } from './fixtures.js';
 

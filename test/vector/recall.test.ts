@@ -5,7 +5,7 @@ import {
   loadUsearch,
   type SearchHit,
   type UsearchModule,
-} from '../../src/index.js';
+} from '../../src/exports/vector.js';
 import {
   clusteredVectors,
   exactTopK,

@@ -2,13 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   allocateIndexBytes,
   createVectorIndex,
-  LongshipError,
   loadUsearch,
   loadVectorIndex,
   type Quantization,
   type UsearchModule,
   type VectorIndex,
-} from '../../src/index.js';
+} from '../../src/exports/vector.js';
+import { LongshipError } from '../../src/index.js';
 import {
   clusteredVectors,
   expectLongshipError,

@@ -10,7 +10,7 @@ import {
   type Metric,
   type Quantization,
   type UsearchModule,
-} from '../../src/index.js';
+} from '../../src/exports/vector.js';
 import { legacyCosData, legacyCosFile, legacyQuantizations } from './fixtures/legacy-cos.js';
 import { clusteredVectors, sequentialKeys } from './fixtures.js';
 

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { createVectorIndex, LongshipError, loadUsearch, type UsearchModule } from '../../src/index.js';
+import { createVectorIndex, loadUsearch, type UsearchModule } from '../../src/exports/vector.js';
+import { LongshipError } from '../../src/index.js';
 
 const wasmUrl = new URL('../../wasm/dist/usearch.wasm', import.meta.url);
 

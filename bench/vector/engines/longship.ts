@@ -7,7 +7,7 @@ import {
   type Quantization,
   type SearchOptions,
   type VectorIndex,
-} from '../../../src/index.js';
+} from '../../../src/exports/vector.js';
 import { median } from '../../lib/stats.js';
 import {
   buildAndSearch,

@@ -1,9 +1,10 @@
 // openIdbStore as the package exports it. The store's own declarations name the `idb` library's
 // types and the DOM's (IDBFactory, OPFS handles); these name neither, so that a project without
 // the DOM lib type-checks against the package (docs/package.md).
-import { openIdbStore as openStore } from './store/idb-open.js';
-import type { OpenStoreOptions, Store } from './store/store.js';
-import type { IndexedDBFactory } from './web-types.js';
+
+import type { IndexedDBFactory } from '../web-types.js';
+import { openIdbStore as openStore } from './idb-open.js';
+import type { OpenStoreOptions, Store } from './store.js';
 
 export interface IdbStoreOptions extends OpenStoreOptions {
   /** Where the database lives: the global `indexedDB`, or fake-indexeddb's in Node. */

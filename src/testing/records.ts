@@ -1,6 +1,6 @@
-// Record builders shared by the store tests and the store contract.
+// Record builders for the store contract (store-contract.ts), and for our own store tests.
 
-import { LongshipError } from '../../src/errors.js';
+import { LongshipError } from '../errors.js';
 import type {
   EmbedderInfo,
   NodeRecord,
@@ -8,7 +8,7 @@ import type {
   RelationRecord,
   VectorRecord,
   WriteBatch,
-} from '../../src/store/store.js';
+} from '../store/store.js';
 
 export const EMBEDDER: EmbedderInfo = { id: 'test-embedder@1', dimensions: 4 };
 export const OTHER_EMBEDDER: EmbedderInfo = { id: 'other-embedder@2', dimensions: 8 };

@@ -1,6 +1,6 @@
 // A small consistent tree to start tests from, and a dump of everything a Store shows.
 
-import type { Store } from '../../src/store/store.js';
+import type { Store } from '../store/store.js';
 import { dir, merge, node, relation, withContent } from './records.js';
 
 export const R = 'viking://resources';

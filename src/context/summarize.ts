@@ -3,7 +3,9 @@
  * embedded"): the extractive summariser by default, an LLM when one is plugged in. The pipeline
  * asks the same questions of both, so the two are interchangeable per call.
  */
-import type { Format } from './document.js';
+
+/** The formats a text is read as (ingestion's parsers understand them); anything else is `text`. */
+export type Format = 'markdown' | 'html' | 'json' | 'code' | 'text';
 
 /** What a summariser gets for one node. Files carry their text; directories their children's L0s. */
 export interface SummaryInput {

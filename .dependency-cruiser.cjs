@@ -1,0 +1,136 @@
+// The import rules of src/, checked by `npm run lint` (docs/layers.md says why each layer sits where
+// it does). Each layer imports only itself and the layers this table lets it; everything else in
+// src/ is forbidden, so a new folder belongs nowhere until it is added here.
+
+/**
+ * Files every layer may import: `*.ts` is any file directly in src/ but engine.ts and index.ts
+ * (errors, option checks, abort signals and deadlines, web platform types).
+ */
+const shared = ['*.ts'];
+/** Under the bottom layer: the runtime (env/) and the HTTP plumbing of remote models (remote/). */
+const base = ['env/', 'remote/', ...shared];
+/** Independent of each other: an index, a model, or the store. */
+const bottom = ['vector/', 'lexical/', 'embed/', 'llm/', 'store/'];
+const belowMiddle = ['derived/', ...bottom, ...base];
+
+/** A layer: its modules (paths under src/) and the paths it may import besides its own. */
+const layers = {
+  // The page's side (and its entry, longship/client): the worker's proxy and nothing under it, so
+  // a page never loads the engine.
+  client: { path: ['client/', 'exports/client.ts'], imports: ['worker/', ...shared] },
+  worker: {
+    path: ['worker/'],
+    imports: ['engine.ts', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
+  },
+  // The engine chooses the implementations (stores, indexes, embedder) and wires the layers.
+  engine: { path: ['engine.ts'], imports: ['session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle] },
+  // A session searches and writes memories: over retrieval, ingestion and the tree.
+  session: { path: ['session/'], imports: ['retrieve/', 'ingest/', 'context/', ...belowMiddle] },
+  retrieve: { path: ['retrieve/'], imports: ['context/', ...belowMiddle] },
+  ingest: { path: ['ingest/'], imports: ['context/', ...belowMiddle] },
+  // URIs and the tree: what retrieval, ingestion and sessions all build on.
+  context: { path: ['context/'], imports: belowMiddle },
+  // Keeps the indexes in step with the store: over the indexes, the embedder and the store.
+  derived: { path: ['derived/'], imports: ['vector/', 'lexical/', 'embed/', 'store/', ...base] },
+  vector: { path: ['vector/'], imports: base },
+  lexical: { path: ['lexical/'], imports: base },
+  embed: { path: ['embed/'], imports: base },
+  llm: { path: ['llm/'], imports: base },
+  store: { path: ['store/'], imports: base },
+  env: { path: ['env/'], imports: shared },
+  remote: { path: ['remote/'], imports: shared },
+  shared: { path: shared, imports: [] },
+  // The store contract suite (`longship/testing`): it tests a Store through its interface.
+  testing: { path: ['testing/'], imports: ['store/', ...shared] },
+};
+
+/** A path of the table as a pattern: a folder, a file, or the shared files. */
+const pattern = (path) => {
+  if (path === '*.ts') return '(?!index\\.ts$|engine\\.ts$)[^/]+\\.ts$';
+  return path.replaceAll('.', '\\.') + (path.endsWith('/') ? '' : '$');
+};
+const anyOf = (paths) => `^src/(${paths.map(pattern).join('|')})`;
+
+const layerRules = Object.entries(layers).map(([name, layer]) => ({
+  name: `layer-${name}`,
+  comment: `src/${layer.path.join(', src/')} imports only ${layer.imports.join(', ') || 'itself'} (docs/layers.md)`,
+  severity: 'error',
+  from: { path: anyOf(layer.path) },
+  to: { path: '^src/', pathNot: anyOf([...layer.path, ...layer.imports]) },
+}));
+
+/** Packages only one folder imports: the one place that speaks them. */
+const onlyIn = {
+  // The protocol between page and worker is one folder (docs/worker.md).
+  comlink: 'worker/',
+  // The package runs without vitest; only the contract suite (longship/testing) needs it.
+  vitest: 'testing/',
+};
+
+const packageRules = Object.entries(onlyIn).map(([name, folder]) => ({
+  name: `${name}-only-in-${folder.replace('/', '')}`,
+  comment: `only src/${folder} imports ${name}`,
+  severity: 'error',
+  from: { path: '^src/', pathNot: `^src/${folder}` },
+  to: { path: `(^|/)node_modules/${name}/` },
+}));
+
+/** The package's entry points (package.json `exports`): they import anything, nothing imports them. */
+const entries = '^src/(index\\.ts$|exports/)';
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'no-entry-imports',
+      comment: 'src/index.ts and src/exports/ are what the package exports; code imports the module itself',
+      severity: 'error',
+      from: { path: '^src/', pathNot: entries },
+      to: { path: entries },
+    },
+    {
+      name: 'every-module-in-a-layer',
+      comment: 'a module outside every layer of the table above (add its folder to a layer)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: [entries, ...Object.values(layers).map((layer) => anyOf(layer.path))] },
+      to: {},
+    },
+    ...packageRules,
+    {
+      name: 'node-builtins-only-in-env',
+      comment: 'Node modules load only in src/env/, with import() behind a runtime check; types are free',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/env/' },
+      to: { dependencyTypes: ['core'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-circular',
+      comment: 'modules that import each other, directly or round a loop',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-tests-from-src',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench|tools|demo)/' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+  },
+};

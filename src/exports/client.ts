@@ -1,0 +1,14 @@
+// `longship/client`: the page's side of a Longship in a worker, and nothing of the engine, so that
+// a page loads only this and comlink (docs/package.md, docs/layers.md).
+
+export { type CreateLongshipOptions, createLongship } from '../client/create-longship.js';
+export {
+  type ConnectOptions,
+  connectLongship,
+  type Remote,
+  type RemoteJob,
+  type RemoteLongship,
+  type RemoteResult,
+  transfer,
+} from '../worker/connect.js';
+export type { WorkerOptions } from '../worker/protocol.js';

@@ -1,0 +1,12 @@
+// `longship/lexical`: the BM25 index on its own (docs/store.md), without the engine.
+
+export { createLexicalIndex, loadLexicalIndex } from '../lexical/bm25-index.js';
+export type {
+  LexicalDoc,
+  LexicalField,
+  LexicalHit,
+  LexicalIndex,
+  LexicalIndexOptions,
+  LexicalLoadOptions,
+  LexicalSearchOptions,
+} from '../lexical/lexical-index.js';

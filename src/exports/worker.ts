@@ -1,0 +1,10 @@
+// `longship/worker`: the worker's side, for a worker script of your own (docs/worker.md). The
+// worker script createLongship() starts by default is another file, `longship/worker-script.js`.
+
+export {
+  createLongshipHost,
+  type ExposeLongshipOptions,
+  exposeLongship,
+  type LongshipHost,
+} from '../worker/expose.js';
+export type { WorkerOptions } from '../worker/protocol.js';
