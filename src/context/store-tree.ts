@@ -6,6 +6,7 @@ import { chunkText } from '../embed/chunk.js';
 import { LongshipError } from '../errors.js';
 import { checkStringSize, checkText, defaultMaxBytes } from '../ingest/decode.js';
 import { checkOptions } from '../options.js';
+import { SerialQueue } from '../serial-queue.js';
 import type { NodeRecord, RelationRecord, SummaryKind, VectorRecord, WriteBatch } from '../store/store.js';
 import { splitGlob } from './glob.js';
 import { firstSentence, opening } from './plain-summary.js';
@@ -78,13 +79,9 @@ export async function createContextTree(options: ContextTreeOptions): Promise<Co
   const { store, embedder, summarizer } = options;
   const now = options.now ?? Date.now;
   const chunkTokens = options.chunkTokens ?? 90;
-  let queue: Promise<unknown> = Promise.resolve();
   /** Mutations run one at a time: each checks what it found before it commits. */
-  const exclusive = <T>(run: () => Promise<T>): Promise<T> => {
-    const next = queue.then(run);
-    queue = next.catch(() => undefined);
-    return next;
-  };
+  const mutations = new SerialQueue();
+  const exclusive = <T>(run: () => Promise<T>): Promise<T> => mutations.run(run);
 
   const existing = async (uri: VikingUri): Promise<NodeRecord> =>
     (await store.node(uri)) ?? fail('NOT_FOUND', `no node at ${uri}`);

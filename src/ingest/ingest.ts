@@ -12,6 +12,7 @@ import type { ChunkOptions } from '../embed/chunk.js';
 import type { Embedder } from '../embed/embedder.js';
 import { LongshipError } from '../errors.js';
 import { functionSchema, signalSchema, wholeNumber } from '../options.js';
+import { SerialQueue } from '../serial-queue.js';
 import type { ContextType, NodeRecord, Store } from '../store/store.js';
 import { chainOf, missingDirectories, refreshChain } from './ancestors.js';
 import { extractiveSummarizer } from './extractive-summarizer.js';
@@ -241,14 +242,9 @@ export function createIngestor(parts: IngestorParts): Ingestor {
   const chunking: ChunkOptions = { maxTokens: parts.chunkTokens ?? defaultChunkTokens };
   const keys = keyPool(store);
   let embedderChecked: Promise<unknown> | undefined;
-  let tail: Promise<unknown> = Promise.resolve();
-
   // Two jobs at once would both create a missing parent directory, with different keys.
-  const exclusive = <T>(run: () => Promise<T>): Promise<T> => {
-    const result = tail.then(run);
-    tail = result.catch(() => undefined);
-    return result;
-  };
+  const jobs = new SerialQueue();
+  const exclusive = <T>(run: () => Promise<T>): Promise<T> => jobs.run(run);
 
   const checkEmbedder = () => {
     embedderChecked ??= store
