@@ -17,8 +17,8 @@ import {
   type AddSkillOptions,
   addResourceOptionsSchema,
   addSkillOptionsSchema,
-  createIngestor,
 } from './ingest/ingest.js';
+import { createIngestor } from './ingest/ingestor.js';
 import type { ResourceInput } from './ingest/input.js';
 import { createIngestQueue, type QueuedJob, type QueueProgress, type QueueSummary } from './ingest/queue.js';
 import type { SkillInput } from './ingest/skill.js';
