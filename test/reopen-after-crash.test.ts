@@ -1,5 +1,6 @@
 // Results after a crash equal results after a clean close (issue 24, item 9). A "crash" drops the
-// engine without close(): no last snapshot, so the reopen replays the change log onto older snapshots.
+// engine without close(): no last snapshot, so the reopen replays the change log onto older snapshots,
+// including vectors written and gone again since then (docs/reliability-core.md).
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
@@ -83,6 +84,13 @@ describe.each(openers)('reopening after a crash (%s)', (_, makeOpener) => {
     // Rewrites and removals of documents the snapshot holds.
     for (let i = 0; i < 20; i++) await first.write(`${R}/a/n${i}.md`, doc());
     for (let i = 20; i < 30; i++) await first.rm(`${R}/a/n${i}.md`);
+    // Vectors added and gone again since the snapshot: they shaped the live graph, and the store no
+    // longer holds them, only the change log does.
+    for (let i = 0; i < 30; i++) await first.write(`${R}/b/n${i}.md`, doc());
+    for (let i = 30; i < 40; i++) await first.rm(`${R}/b/n${i}.md`);
+    for (let i = 0; i < 10; i++) await first.write(`${R}/c/n${i}.md`, doc());
+    for (let i = 0; i < 5; i++) await first.write(`${R}/c/n${i}.md`, doc());
+    for (let i = 10; i < 15; i++) await first.rm(`${R}/c/n${i}.md`);
     const before = await answers(first);
     const graphBefore = await graphAnswers(first);
     // The crash: `first` is dropped, never closed.

@@ -39,12 +39,43 @@ export function replayable(
   return after;
 }
 
-export type KeyField = Exclude<keyof ChangeRecord, 'seq'>;
+export type KeyField = Exclude<keyof ChangeRecord, 'seq' | 'removedVectors'>;
 
 export function keysOf(changes: readonly ChangeRecord[], ...fields: KeyField[]): Set<number> {
   const keys = new Set<number>();
   for (const change of changes) for (const field of fields) for (const key of change[field]) keys.add(key);
   return keys;
+}
+
+/**
+ * The vector each change's additions put in, change by change, for a replay in the live order. Where
+ * a later change removed or replaced a vector it logged it as it was; otherwise the store (`current`)
+ * holds it still. A key missing from a change's map cannot be replayed (a log from before removed
+ * vectors were kept).
+ */
+export function vectorsAdded(
+  changes: readonly ChangeRecord[],
+  current: ReadonlyMap<number, VectorRecord>,
+): Array<Map<number, VectorRecord>> {
+  // Walking back from now: `then` holds each key's vector as it was after the change at hand.
+  const then = new Map(current);
+  const added: Array<Map<number, VectorRecord>> = [];
+  for (let i = changes.length - 1; i >= 0; i--) {
+    const change = changes[i]!;
+    const put = new Map<number, VectorRecord>();
+    for (const key of change.addedVectorKeys) {
+      const record = then.get(key);
+      if (record) put.set(key, record);
+    }
+    added[i] = put;
+    const logged = new Map(change.removedVectors?.map((record) => [record.key, record]));
+    for (const key of change.removedVectorKeys) {
+      const before = logged.get(key);
+      if (before) then.set(key, before);
+      else then.delete(key);
+    }
+  }
+  return added;
 }
 
 /** Our own commit's records, for the sides that have it still to apply, in key order as reads give them. */

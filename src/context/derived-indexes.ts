@@ -12,7 +12,7 @@ import { allocateIndexBytes, createVectorIndex } from '../vector/usearch-index.j
 import type { UsearchModule } from '../vector/usearch-module.js';
 import type { VectorIndex, VectorIndexOptions } from '../vector/vector-index.js';
 import { catchingUpStore, type EarlyWork } from './catching-up-store.js';
-import { addVectors, keysOf, ownRecords, recordsOf, replayable } from './change-replay.js';
+import { addVectors, keysOf, ownRecords, recordsOf, replayable, vectorsAdded } from './change-replay.js';
 import { CommitGate } from './commit-gate.js';
 import { type EarlyBatch, EarlyVectors } from './early-vectors.js';
 import { catalogueProblems, lexicalIndexProblems, vectorIndexProblems } from './index-checks.js';
@@ -577,8 +577,10 @@ class StoreDerivedIndexes implements DerivedIndexes {
     if (touchedPostings.size > 0) this.#altered.lexical = this.#applied.lexical;
     try {
       const vectorIndex = touchedVectors.size > 0 ? this.#writableVectors() : this.#held().vectors;
-      const byKey = new Map(vectors.map((record) => [record.key, record]));
-      for (const change of vectorChanges) this.#applyVectors(vectorIndex, change, byKey);
+      const added = vectorsAdded(vectorChanges, new Map(vectors.map((record) => [record.key, record])));
+      vectorChanges.forEach((change, i) => {
+        this.#applyVectors(vectorIndex, change, added[i]!);
+      });
       this.#applied.vector = Math.max(this.#applied.vector, reached);
       if (touchedVectors.size > 0) this.#altered.vector = this.#applied.vector;
     } catch (error) {
@@ -595,18 +597,14 @@ class StoreDerivedIndexes implements DerivedIndexes {
    * One change's vectors, in the order a live commit applies them: its new vectors first (they go in
    * early, while the commit is under way, in key order), then its old ones out. A replay after a crash
    * applies each change the same way, so that it builds the graph the live writes built (HNSW's graph
-   * depends on the order of insertions and removals, and a removed node's slot is reused by the next).
-   * `current`: the records as they are now; a vector added and removed since the snapshot is gone, and
-   * cannot be replayed (docs/reliability-core.md).
+   * depends on the order of insertions and removals, and a removed node's slot is reused by the next);
+   * `added` holds the vectors this change put in, also those gone again since (docs/reliability-core.md).
    */
-  #applyVectors(index: VectorIndex, change: ChangeRecord, current: ReadonlyMap<number, VectorRecord>): void {
-    const added = new Set(change.addedVectorKeys);
+  #applyVectors(index: VectorIndex, change: ChangeRecord, added: ReadonlyMap<number, VectorRecord>): void {
     const fresh: VectorRecord[] = [];
-    for (const key of change.addedVectorKeys) {
-      const record = current.get(key);
-      if (!record) continue;
+    for (const record of added.values()) {
       // Put in while its commit was under way, exactly as committed: only its owner is new.
-      if (this.#early.claim(key, record.vector)) this.#owners.set(key, record.nodeKey);
+      if (this.#early.claim(record.key, record.vector)) this.#owners.set(record.key, record.nodeKey);
       else fresh.push(record);
     }
     // A key given a new vector in place comes out before it goes in again.
@@ -616,7 +614,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
     }
     addVectors(index, this.#owners, fresh, (error) => this.#report(error));
     for (const key of change.removedVectorKeys) {
-      if (added.has(key) && current.has(key)) continue;
+      if (added.has(key)) continue;
       this.#early.claim(key);
       if (index.contains(key)) index.remove(key);
       this.#owners.delete(key);

@@ -247,7 +247,7 @@ class FifoIngestQueue implements IngestQueue {
     const onProgress = this.#progressOf(entry);
     const signal = controller.signal;
     const refreshParents = false;
-    this.#stale.add(job.kind === 'resource' ? (job.options?.target ?? roots.resource[0]!) : roots.skill[0]!);
+    const target = job.kind === 'resource' ? (job.options?.target ?? roots.resource[0]!) : roots.skill[0]!;
     try {
       const result =
         job.kind === 'resource'
@@ -258,25 +258,39 @@ class FifoIngestQueue implements IngestQueue {
               refreshParents,
             })
           : await this.#ingestor.addSkill(job.skill, { ...job.options, signal, onProgress, refreshParents });
-      // A job resolves once everything it wrote is committed, its parents' refresh included (so
-      // verify() holds then); jobs queued behind it share one refresh, at the end of the run.
-      this.#refreshed.push(() =>
-        entry.settle({ jobId: id, status: 'done', result, finished: entry.finished }),
-      );
-      if (this.#waiting.length === 0) await this.#refresh();
+      const done: JobOutcome = { jobId: id, status: 'done', result, finished: entry.finished };
+      await this.#settleAfterRefresh(entry, target, done, true);
     } catch (error) {
       const cancelled =
         signal.aborted &&
         error instanceof LongshipError &&
         (error.code === 'ABORTED' || signal.reason === error);
-      entry.settle({
+      const outcome: JobOutcome = {
         jobId: id,
         status: cancelled ? 'cancelled' : 'failed',
         error,
         ...(entry.at === undefined ? {} : { at: entry.at }),
         finished: entry.finished,
-      });
+      };
+      await this.#settleAfterRefresh(entry, target, outcome, entry.finished.length > 0);
     }
+  }
+
+  /**
+   * A job settles once everything it wrote is committed, its parents' refresh included (so verify()
+   * holds then, and nothing it started writes after it); jobs queued behind it share one refresh,
+   * at the end of the run. A job that wrote nothing leaves its parents alone.
+   */
+  async #settleAfterRefresh(
+    entry: Entry,
+    target: string,
+    outcome: JobOutcome,
+    wrote: boolean,
+  ): Promise<void> {
+    if (!wrote) return entry.settle(outcome);
+    this.#stale.add(target);
+    this.#refreshed.push(() => entry.settle(outcome));
+    if (this.#waiting.length === 0) await this.#refresh();
   }
 
   async #refresh(): Promise<void> {

@@ -15,11 +15,20 @@ export async function refreshAbove(
   context: { contextType: ContextType; now: number },
   signal?: AbortSignal,
 ): Promise<void> {
-  const writes = await refreshChain(ctx.store, chainOf(target), ctx.summarizer, signal);
-  if (writes.length === 0) return;
-  const vectors = await embedWrites(writes, ctx.embedder, ctx.chunking, signal);
-  throwIfAborted(signal, 'ingestion');
-  await ctx.store.commit(await buildBatch(ctx.keys, writes, vectors, [], context), signal);
+  // A directory removed while its summary was computed stays removed; one replaced is read again.
+  for (let attempt = 1; ; attempt++) {
+    const writes = await refreshChain(ctx.store, chainOf(target), ctx.summarizer, signal);
+    if (writes.length === 0) return;
+    const vectors = await embedWrites(writes, ctx.embedder, ctx.chunking, signal);
+    throwIfAborted(signal, 'ingestion');
+    const batch = await buildBatch(ctx.keys, writes, vectors, [], context);
+    batch.requireNodes = writes.flatMap(({ previous: p }) => (p ? [{ uri: p.uri, key: p.key }] : []));
+    try {
+      return void (await ctx.store.commit(batch, signal));
+    } catch (error) {
+      if (!(error instanceof LongshipError && error.code === 'NOT_FOUND') || attempt === 3) throw error;
+    }
+  }
 }
 
 /** Once every document is in, a cancellation only skips the parents' refresh: the job did its work. */

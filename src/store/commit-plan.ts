@@ -105,9 +105,13 @@ export async function planCommit(
   const read = cachedReader(reader, checkpoint);
   checkKeysAllocated(b, state);
   checkDimensions(b.putVectors, state.embedder);
+  for (const { uri, key } of b.requireNodes) {
+    if ((await read.node(uri))?.key !== key)
+      throw new LongshipError('NOT_FOUND', `${uri} was removed or replaced since this write read it`);
+  }
 
   const goneNodes = new Map<string, NodeRecord>();
-  const goneVectors = new Map<number, number>(); // vector key → node key
+  const goneVectors = new Map<number, VectorRecord>();
   const gonePostings = new Set<number>();
   const goneRelations = new Map<string, RelationKey>();
 
@@ -115,13 +119,13 @@ export async function planCommit(
     const node = await read.node(uri);
     if (!node || goneNodes.has(uri)) continue;
     goneNodes.set(uri, node);
-    for (const v of await read.vectorsOfNode(node.key)) goneVectors.set(v.key, v.nodeKey);
+    for (const v of await read.vectorsOfNode(node.key)) goneVectors.set(v.key, v);
     if (await read.hasPosting(node.key)) gonePostings.add(node.key);
     for (const r of await reader.relationKeysOf(uri)) goneRelations.set(relationId(r), r);
     checkpoint();
   }
   for (const nodeKey of b.deleteVectorsOfNodes) {
-    for (const v of await read.vectorsOfNode(nodeKey)) goneVectors.set(v.key, v.nodeKey);
+    for (const v of await read.vectorsOfNode(nodeKey)) goneVectors.set(v.key, v);
   }
   const explicitPostingDeletes = new Set<number>();
   for (const key of b.deletePostings) {
@@ -196,14 +200,14 @@ export async function planCommit(
   const replacedNodes: number[] = [];
   for (const node of putNodes.values()) if (await storedUnlessGone(node.uri)) replacedNodes.push(node.key);
 
-  const replacedVectors: number[] = [];
+  const replacedVectors: VectorRecord[] = [];
   for (const vector of putVectors.values()) {
     const existing = await read.vector(vector.key);
     if (!existing || goneVectors.has(vector.key)) continue;
     if (existing.nodeKey !== vector.nodeKey) {
       throw refuse(`vector key ${vector.key} belongs to node ${existing.nodeKey}, not ${vector.nodeKey}`);
     }
-    replacedVectors.push(vector.key);
+    replacedVectors.push(existing);
   }
   const replacedPostings: number[] = [];
   for (const posting of putPostings.values()) {
@@ -246,7 +250,7 @@ export async function planCommit(
       throw refuse(`vector ${vector.key}: no node has key ${vector.nodeKey}`);
     touchedNodeKeys.add(vector.nodeKey);
   }
-  for (const nodeKey of goneVectors.values()) touchedNodeKeys.add(nodeKey);
+  for (const { nodeKey } of goneVectors.values()) touchedNodeKeys.add(nodeKey);
   for (const nodeKey of touchedNodeKeys) {
     if (!(await keyExistsAfter(nodeKey))) continue;
     const chunks = (await read.vectorsOfNode(nodeKey))
@@ -273,7 +277,8 @@ export async function planCommit(
     addedNodeKeys: sorted(putNodeKeys.keys()),
     removedNodeKeys: sorted([...[...goneNodes.values()].map((n) => n.key), ...replacedNodes]),
     addedVectorKeys: sorted(putVectors.keys()),
-    removedVectorKeys: sorted([...goneVectors.keys(), ...replacedVectors]),
+    removedVectorKeys: sorted([...goneVectors.keys(), ...replacedVectors.map((v) => v.key)]),
+    removedVectors: [...goneVectors.values(), ...replacedVectors].sort((a, b) => a.key - b.key),
     addedPostingKeys: sorted(putPostings.keys()),
     removedPostingKeys: sorted([...gonePostings, ...replacedPostings]),
   };

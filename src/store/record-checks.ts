@@ -4,6 +4,7 @@
 import { LongshipError } from '../errors.js';
 import type {
   NodeRecord,
+  NodeRef,
   NodeUse,
   PostingRecord,
   RelationKey,
@@ -138,6 +139,12 @@ function checkUse(use: NodeUse): void {
   requireNumber(use.at, `use of ${use.uri}: at`);
 }
 
+function checkRef(ref: NodeRef): void {
+  if (typeof ref !== 'object' || ref === null) throw invalid('a required node must be an object');
+  requireString(ref.uri, 'requireNodes[].uri');
+  if (!isKey(ref.key)) throw invalid(`required node ${ref.uri}: key must be a non-negative integer`);
+}
+
 function checkKeys(keys: readonly unknown[], what: string): void {
   for (const key of keys) if (!isKey(key)) throw invalid(`${what} must hold non-negative integers`);
 }
@@ -166,6 +173,7 @@ export function cloneAndCheckBatch(batch: WriteBatch): Required<WriteBatch> {
     'putRelations',
     'deleteRelations',
     'useNodes',
+    'requireNodes',
   ] as const) {
     requireArray(batch[field], field);
   }
@@ -197,6 +205,7 @@ export function cloneAndCheckBatch(batch: WriteBatch): Required<WriteBatch> {
     putRelations: copy.putRelations ?? [],
     deleteRelations: copy.deleteRelations ?? [],
     useNodes: copy.useNodes ?? [],
+    requireNodes: copy.requireNodes ?? [],
   };
   full.putNodes.forEach(checkNode);
   checkStrings(full.deleteNodes, 'batch.deleteNodes');
@@ -207,5 +216,6 @@ export function cloneAndCheckBatch(batch: WriteBatch): Required<WriteBatch> {
   full.putRelations.forEach(checkRelation);
   full.deleteRelations.forEach(checkRelationKey);
   full.useNodes.forEach(checkUse);
+  full.requireNodes.forEach(checkRef);
   return full;
 }

@@ -101,6 +101,17 @@ export interface WriteBatch {
    * concurrent write to it is never reverted. URIs of missing nodes are ignored.
    */
   useNodes?: NodeUse[];
+  /**
+   * Nodes that must still be there, with these keys, when the batch commits; else it commits
+   * nothing and rejects with `NOT_FOUND`. A write computed from what it read (a directory's summary
+   * refreshed from its children) must not bring back a node removed meanwhile.
+   */
+  requireNodes?: NodeRef[];
+}
+
+export interface NodeRef {
+  uri: string;
+  key: number;
 }
 
 export interface NodeUse {
@@ -121,6 +132,12 @@ export interface ChangeRecord {
   removedNodeKeys: number[];
   addedVectorKeys: number[];
   removedVectorKeys: number[];
+  /**
+   * The vectors this change removed or replaced, as they were. A replay after a crash needs a vector
+   * added and gone again since the last snapshot, which the store no longer holds
+   * (docs/reliability-core.md). Absent in logs written before it was kept.
+   */
+  removedVectors?: VectorRecord[];
   addedPostingKeys: number[];
   removedPostingKeys: number[];
 }

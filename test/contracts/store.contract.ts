@@ -108,6 +108,9 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
       const { store } = await open();
       const k = await seed(store);
       expect((await store.meta()).seq).toBe(2);
+      // The vectors replaced and removed are logged as they were, for a replay after a crash.
+      const [before] = await store.vectors([k.vy]);
+      const gone = await store.vectors(k.vx);
       const replace = await store.commit({
         putVectors: [vector(k.vy, k.y, 0)],
         putPostings: [posting(k.y, 'new')],
@@ -122,6 +125,7 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
           removedNodeKeys: [],
           addedVectorKeys: [k.vy],
           removedVectorKeys: [k.vy],
+          removedVectors: [before],
           addedPostingKeys: [k.y],
           removedPostingKeys: [k.y],
         },
@@ -131,6 +135,7 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
           removedNodeKeys: [k.x],
           addedVectorKeys: [],
           removedVectorKeys: k.vx,
+          removedVectors: gone,
           addedPostingKeys: [],
           removedPostingKeys: [k.x],
         },
@@ -179,6 +184,29 @@ export function storeContract(name: string, harness: () => StoreHarness): void {
       const [last] = (await store.changesSince(0)).slice(-1);
       expect(last).toMatchObject({ addedNodeKeys: [], removedNodeKeys: [k.ab] });
       expect(await codeOf(store.commit({ useNodes: [{ uri: `${R}/a/x`, at: 'now' as never }] }))).toBe(
+        'INVALID_ARGUMENT',
+      );
+      expect((await store.verify()).ok).toBe(true);
+    });
+
+    it('commits a batch that requires nodes only while they are there with those keys', async () => {
+      const { store } = await open();
+      const k = await seed(store);
+      const x = (await store.node(`${R}/a/x`))!;
+      const rewrite = (l0: string, key = k.x): WriteBatch => ({
+        putNodes: [{ ...x, l0 }],
+        requireNodes: [{ uri: `${R}/a/x`, key }],
+      });
+      await store.commit(rewrite('while there'));
+      expect((await store.node(`${R}/a/x`))?.l0).toBe('while there');
+      const seq = (await store.meta()).seq;
+      expect(await codeOf(store.commit(rewrite('another key', k.y)))).toBe('NOT_FOUND');
+      await store.commit({ deleteNodes: [`${R}/a/x`] });
+      // Removed meanwhile: the write that read it must not bring it back.
+      expect(await codeOf(store.commit(rewrite('brought back')))).toBe('NOT_FOUND');
+      expect(await store.node(`${R}/a/x`)).toBeUndefined();
+      expect((await store.meta()).seq).toBe(seq + 1);
+      expect(await codeOf(store.commit({ requireNodes: [{ uri: `${R}/a/y`, key: -1 }] }))).toBe(
         'INVALID_ARGUMENT',
       );
       expect((await store.verify()).ok).toBe(true);

@@ -11,12 +11,7 @@ export interface ModelSwitches {
   deepJson: boolean;
 }
 
-export const switchNames = [
-  'outsideRootTargets',
-  'findAfterCrash',
-  'verifyBeforeRefresh',
-  'deepJson',
-] as const;
+export const switchNames = ['outsideRootTargets', 'verifyBeforeRefresh', 'deepJson'] as const;
 
 /** Every switch on but those named `-name` in `list`; an unknown name is an error. */
 export function parseSwitches(list: string | undefined): ModelSwitches {
