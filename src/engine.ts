@@ -8,7 +8,7 @@ import { createContextTree } from './context/store-tree.js';
 import type { ContextTree } from './context/tree.js';
 import { checkedEmbedder } from './embed/checked-embedder.js';
 import type { Embedder } from './embed/embedder.js';
-import { TransformersEmbedder } from './embed/transformers-embedder.js';
+import { TransformersEmbedder, type TransformersEmbedderOptions } from './embed/transformers-embedder.js';
 import { defaultIndexedDB } from './env/indexeddb.js';
 import { LongshipError } from './errors.js';
 import { extractiveSummarizer } from './ingest/extractive-summarizer.js';
@@ -54,8 +54,13 @@ export interface LongshipOptions {
   indexedDB?: IndexedDBFactory;
   /** The database name of the default IndexedDB store. Default `'longship'`. */
   name?: string;
-  /** Default: the bundled USE-lite, on the device. */
+  /** Default: the bundled USE-lite, on the device, made (and disposed of) by Longship. */
   embedder?: Embedder;
+  /**
+   * The options of the on-device model Longship makes when `embedder` is not given (another
+   * transformers.js model, where its files are). Not with `embedder`.
+   */
+  transformers?: TransformersEmbedderOptions;
   /** The USearch module, or where to load it from (on workerd: the imported `WebAssembly.Module`). */
   usearch?: UsearchModule | WasmSource;
   /**
@@ -101,6 +106,10 @@ export const longshipOptionsSchema = v.strictObject({
   indexedDB: v.optional(withMethods('an IDBFactory', 'open')),
   name: v.optional(v.pipe(v.string(), v.minLength(1))),
   embedder: v.optional(withMethods('an Embedder', 'embed')),
+  // The embedder's constructor checks each of its options.
+  transformers: v.optional(
+    v.custom<object>((x) => typeof x === 'object' && x !== null, 'must be TransformersEmbedder options'),
+  ),
   usearch: v.optional(
     v.custom<object>((x) => typeof x === 'object' && x !== null, 'must be a module or a source'),
   ),
@@ -170,8 +179,11 @@ export interface Longship extends ContextTree {
  */
 export async function openLongship(options: LongshipOptions = {}): Promise<Longship> {
   checkOptions(longshipOptionsSchema, options, 'openLongship()');
+  if (options.embedder !== undefined && options.transformers !== undefined) {
+    throw new LongshipError('INVALID_ARGUMENT', 'give openLongship an embedder or transformers, not both');
+  }
   const ownEmbedder = options.embedder === undefined;
-  const embedder = options.embedder ?? new TransformersEmbedder();
+  const embedder = options.embedder ?? new TransformersEmbedder(options.transformers);
   // close() fires this: an embedding under way is abandoned, whether or not the embedder listens.
   const closing = new AbortController();
   const checked = checkedEmbedder(embedder, closing.signal);

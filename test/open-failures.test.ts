@@ -43,3 +43,32 @@ it('rejects with WASM_LOAD when the index cannot load, and closes the store it o
   expect((error as LongshipError).code).toBe('WASM_LOAD');
   expect(await deletedUnblocked(indexedDB, 'notes')).toBe(true);
 });
+
+it('makes its embedder from `transformers`, and fails the open with that model’s error', async () => {
+  const indexedDB = new IDBFactory();
+  const transformers = {
+    model: {
+      ...bundledModel,
+      directory: new URL('../no-such-model/', bundledModelFiles()['config.json'] as URL),
+    },
+  };
+  const error = await openLongship({ indexedDB, name: 'notes', transformers }).catch((e: unknown) => e);
+  expect((error as LongshipError).code).toBe('MODEL_LOAD');
+  expect((error as LongshipError).message).toContain('no-such-model');
+  expect(await deletedUnblocked(indexedDB, 'notes')).toBe(true);
+});
+
+it('refuses an embedder and `transformers` together, and bad `transformers`, opening nothing', async () => {
+  const indexedDB = new IDBFactory();
+  const embedder = { id: 'x', dimensions: 4, embed: async () => [] };
+  for (const options of [
+    { indexedDB, embedder, transformers: {} },
+    { indexedDB, transformers: { dtype: 'fp64' as 'q8' } },
+    { indexedDB, transformers: 'Xenova/all-MiniLM-L6-v2' as never },
+  ]) {
+    const error = await openLongship(options).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LongshipError);
+    expect((error as LongshipError).code).toBe('INVALID_ARGUMENT');
+  }
+  expect(await indexedDB.databases()).toEqual([]);
+});

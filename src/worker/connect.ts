@@ -1,67 +1,25 @@
-// The page's side: a proxy with the engine's methods, built from the list the worker sends, so a
-// method added to Longship comes through without a change here. Its types are derived from
-// Longship the same way.
+// The page's side: proxies with the methods the worker serves, built from the table both sides
+// share (remote-api.ts), as their types are (remote-types.ts).
 
 import * as Comlink from 'comlink';
-import type { Longship } from '../engine.js';
 import { LongshipError } from '../errors.js';
-import type { MessageEndpoint, Movable } from '../web-types.js';
+import type { MessageEndpoint } from '../web-types.js';
+import { transferablesIn, watchSignals, wireArgs } from './call-args.js';
 import {
   type CallRequest,
   decode,
   encode,
   type HostApi,
-  isPlain,
-  MARK,
   type Reply,
   registerThrowHandler,
   urlsForWorker,
   type WorkerOptions,
 } from './protocol.js';
+import { type RemoteName, remoteMethods } from './remote-api.js';
+import type { RemoteLongship } from './remote-types.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: a method of any signature
-type AnyFunction = (...args: any[]) => any;
-
-type MethodKeys<T> = { [K in keyof T]-?: T[K] extends AnyFunction ? K : never }[keyof T] & string;
-
-/** A queued job seen from the page: its result, and its queue id once the worker has queued it. */
-export type RemoteJob<T> = Promise<T> & { readonly id: Promise<number> };
-
-/** What a method's result becomes across the boundary. */
-export type RemoteResult<R> = R extends PromiseLike<infer V> & { readonly id: number }
-  ? RemoteJob<V>
-  : R extends (...args: infer A) => infer B
-    ? Promise<(...args: A) => Promise<Awaited<B>>>
-    : Awaited<R> extends readonly unknown[]
-      ? Promise<Awaited<R>>
-      : Awaited<R> extends object
-        ? [MethodKeys<Awaited<R>>] extends [never]
-          ? Promise<Awaited<R>>
-          : Promise<Remote<Awaited<R>>>
-        : Promise<Awaited<R>>;
-
-/**
- * An object in the worker: its methods, each returning a promise (or a {@link RemoteJob}), and its
- * data properties as of the last call on it.
- */
-export type Remote<T> = {
-  [K in MethodKeys<T>]: T[K] extends (...args: infer A) => infer R ? (...args: A) => RemoteResult<R> : never;
-} & { readonly [K in Exclude<keyof T, MethodKeys<T>>]: T[K] };
-
-/**
- * A Longship in a worker: every method of {@link Longship}, asynchronous, with `embedder`
- * describing the worker's model. `store` and `indexes` stay in the worker.
- */
-export type RemoteLongship = Omit<
-  Remote<Longship>,
-  'close' | 'store' | 'indexes' | 'embedder' | 'persistent'
-> & {
-  readonly embedder: { readonly id: string; readonly dimensions: number };
-  /** Whether the worker's store outlives it (IndexedDB, files), or lives in memory. */
-  readonly persistent: boolean;
-  /** Closes this page's connection; the engine closes with the last one, and a worker this page started ends. */
-  close(): Promise<void>;
-};
+export { transfer } from './call-args.js';
+export type { Remote, RemoteJob, RemoteLongship, RemoteResult } from './remote-types.js';
 
 export interface ConnectOptions extends WorkerOptions {
   /** Another tab's worker holds the store; this one waits until it lets go. */
@@ -72,21 +30,6 @@ export interface ConnectOptions extends WorkerOptions {
   lost?: Promise<never>;
   /** Runs after close() (or a failed open): ends the worker or closes the port. */
   dispose?: () => void;
-}
-
-const transferMarks = new WeakMap<object, Transferable[]>();
-
-/**
- * Marks `value` (an argument, or an object or array inside one) so that `transferables` move to
- * the worker instead of being copied. They are unusable in this thread afterwards.
- *
- * @example
- * const bytes = new Uint8Array(await file.arrayBuffer());
- * await longship.addResource(transfer(bytes, [bytes.buffer]), { name: file.name });
- */
-export function transfer<T extends object>(value: T, transferables: Movable[]): T {
-  transferMarks.set(value, transferables as Transferable[]);
-  return value;
 }
 
 /**
@@ -120,30 +63,17 @@ export async function connectLongship(
   const invoke = (target: number, method: string | undefined, args: unknown[]): Promise<unknown> => {
     if (closed) return Promise.reject(new LongshipError('STORE_CLOSED', 'this Longship was closed'));
     const id = nextCall++;
-    const callbacks: AnyFunction[] = [];
-    const signals: AbortSignal[] = [];
-    const wire = encode(args, (leaf) => {
-      if (typeof leaf === 'function') {
-        const proxied = async (...a: unknown[]) => encode(await leaf(...a.map((x) => decode(x))));
-        const slot = callbacks.push(Comlink.proxy(proxied)) - 1;
-        return { [MARK]: 'fn', slot };
-      }
-      if (typeof AbortSignal !== 'undefined' && leaf instanceof AbortSignal) {
-        const slot = signals.push(leaf) - 1;
-        return {
-          [MARK]: 'signal',
-          slot,
-          aborted: leaf.aborted,
-          reason: leaf.aborted ? encode(leaf.reason) : undefined,
-        };
-      }
-      return leaf;
-    }) as unknown[];
+    const { wire, callbacks, signals } = wireArgs(args);
     const request: CallRequest = { id, target, args: wire, ...(method === undefined ? {} : { method }) };
     const unwatch = watchSignals(signals, (slot, reason) => {
       if (!closed) void host.abort(id, slot, encode(reason)).catch(() => {});
     });
-    const reply = race(host.call(Comlink.transfer(request, marked(args)), ...callbacks) as Promise<Reply>);
+    const reply = race(
+      host.call(
+        Comlink.transfer(request, transferablesIn(args) as Transferable[]),
+        ...callbacks,
+      ) as Promise<Reply>,
+    );
     let jobId: Promise<number> | undefined;
     const result = reply
       .then((answer: Reply): unknown => {
@@ -153,15 +83,11 @@ export async function connectLongship(
           return race(host.job(answer.job)).then((r) => decode((r as { value: unknown }).value));
         }
         if ('callable' in answer) return (...a: unknown[]) => invoke(answer.handle, undefined, a);
-        if ('methods' in answer) return proxyOf(answer.handle, answer.methods, answer.data);
+        if ('object' in answer) return proxyOf(answer.handle, answer.object, answer.data);
         if (answer.data) Object.assign(proxies.get(target) ?? {}, decode(answer.data));
         return decode(answer.value);
       })
-      .finally(() => {
-        unwatch();
-        // The worker lets go of an object once its close() is over (expose.ts); so does this side.
-        if (method === 'close') proxies.delete(target);
-      });
+      .finally(unwatch);
     // Every call's promise has it; only a method that returns a QueuedJob says so in its type.
     Object.defineProperty(result, 'id', {
       get: () => {
@@ -177,9 +103,10 @@ export async function connectLongship(
 
   /** The objects made for handles, by handle: their data is refreshed by each call on them. */
   const proxies = new Map<number, Record<string, unknown>>();
-  const proxyOf = (target: number, methods: string[], data: Record<string, unknown> = {}) => {
+  const proxyOf = (target: number, object: RemoteName, data: Record<string, unknown> = {}) => {
     const proxy: Record<string, unknown> = decode(data) as Record<string, unknown>;
-    for (const name of methods) proxy[name] = (...args: unknown[]) => invoke(target, name, args);
+    for (const name of remoteMethods(object))
+      proxy[name] = (...args: unknown[]) => invoke(target, name, args);
     if (target !== 0) proxies.set(target, proxy);
     return proxy;
   };
@@ -204,7 +131,7 @@ export async function connectLongship(
   } finally {
     stop?.done();
   }
-  const longship = proxyOf(0, info.methods);
+  const longship = proxyOf(0, 'longship');
   return Object.assign(longship, {
     embedder: Object.freeze({ ...info.embedder }),
     persistent: info.persistent,
@@ -239,27 +166,4 @@ function abortion(signal: AbortSignal): { promise: Promise<never>; done: () => v
   });
   promise.catch(() => {});
   return { promise, done };
-}
-
-/** Listens to each signal; returns the function that stops listening. */
-function watchSignals(signals: AbortSignal[], onAbort: (slot: number, reason: unknown) => void): () => void {
-  const stops = signals.map((signal, slot) => {
-    const listener = () => onAbort(slot, signal.reason);
-    signal.addEventListener('abort', listener, { once: true });
-    return () => signal.removeEventListener('abort', listener);
-  });
-  return () => {
-    for (const stop of stops) stop();
-  };
-}
-
-/** The transferables of the values marked with {@link transfer}, anywhere in `value`'s plain objects and arrays. */
-function marked(value: unknown, found: Transferable[] = [], depth = 0): Transferable[] {
-  if (typeof value !== 'object' || value === null) return found;
-  const marks = transferMarks.get(value);
-  if (marks) found.push(...marks.filter((m) => !found.includes(m)));
-  if (depth < 32 && isPlain(value)) {
-    for (const item of Array.isArray(value) ? value : Object.values(value)) marked(item, found, depth + 1);
-  }
-  return found;
 }

@@ -7,6 +7,7 @@ import type { TransferHandler } from 'comlink';
 import type { TransformersEmbedderOptions } from '../embed/transformers-embedder.js';
 import { type ErrorCode, LongshipError } from '../errors.js';
 import type { WasmModule } from '../web-types.js';
+import type { RemoteName } from './remote-api.js';
 
 /**
  * What a page tells the worker to open: plain data, since nothing else crosses a thread. Every URL
@@ -73,11 +74,12 @@ export interface OpenedInfo {
   embedder: { id: string; dimensions: number };
   /** Whether the worker's store outlives it (IndexedDB, files), or lives in memory. */
   persistent: boolean;
-  /** The engine's methods, by name: the page builds its proxy from this list. */
-  methods: string[];
 }
 
-/** One method call. `target` 0 is the engine; another number is an object or function the worker returned. */
+/**
+ * One method call. `target` 0 is the engine; another number is an object or function the worker
+ * returned. `method` must be in the table (remote-api.ts) for the target's kind.
+ */
 export interface CallRequest {
   id: number;
   target: number;
@@ -96,8 +98,8 @@ export type Reply =
   | { job: number }
   /** A function the method returned (an unsubscribe): call it through `call`, target `handle`. */
   | { handle: number; callable: true }
-  /** An object with methods the method returned (a session): its methods go through `call`. */
-  | { handle: number; methods: string[]; data: Record<string, unknown> };
+  /** An object the method returned (a session): its methods, those the table gives `object`, go through `call`. */
+  | { handle: number; object: RemoteName; data: Record<string, unknown> };
 
 /** The worker's side of a connection, as comlink exposes it. */
 export interface HostApi {

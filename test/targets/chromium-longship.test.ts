@@ -109,7 +109,13 @@ async function buildWithVite(): Promise<{
 
 /** What tsc -p tsconfig.build.json writes for the client's modules: each file on its own, types stripped. */
 async function compileWithoutBundling(): Promise<Record<string, { body: string }>> {
-  const sources = ['client/create-longship', 'worker/connect', 'worker/protocol', 'errors'];
+  const sources = [
+    'client/create-longship',
+    'worker/connect',
+    'worker/protocol',
+    'worker/remote-api',
+    'errors',
+  ];
   const result = await build({
     entryPoints: sources.map((file) => here(`../../src/${file}.ts`)),
     outbase: here('../../src'),

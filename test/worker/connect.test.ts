@@ -7,8 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type Longship, openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
 import type { QueueProgress } from '../../src/ingest/queue.js';
+import type { Message } from '../../src/session/message.js';
+import type { CommitResult, Session } from '../../src/session/session.js';
 import { loadUsearch } from '../../src/vector/usearch-module.js';
-import { connectLongship, type Remote, type RemoteLongship, transfer } from '../../src/worker/connect.js';
+import { connectLongship, type RemoteLongship, transfer } from '../../src/worker/connect.js';
 import { createLongshipHost, type ExposeLongshipOptions } from '../../src/worker/expose.js';
 import { hashEmbedder } from '../context/fixtures.js';
 import { gatedEmbedder, openGatedLongship, openTestLongship } from './fixture.js';
@@ -220,25 +222,26 @@ describe('connectLongship', () => {
   it('moves buffers: results always, arguments when marked with transfer()', async () => {
     const kept: Float32Array[] = [];
     const received: Uint8Array[] = [];
+    // Table methods with other results and arguments than the engine's: only the wire is tested.
     const { longship } = await connected(async () => {
       const engine = await openTestLongship();
       return Object.assign(engine, {
-        vectorOf: async (text: string) => {
+        abstract: async (text: string) => {
           const [vector] = await engine.embedder.embed([text]);
           kept.push(vector!);
           return { vector, dims: vector!.length };
         },
-        take: async (bytes: Uint8Array) => {
+        overview: async (bytes: Uint8Array) => {
           received.push(bytes);
           return bytes.byteLength;
         },
       });
     });
     const remote = longship as unknown as {
-      vectorOf(text: string): Promise<{ vector: Float32Array; dims: number }>;
-      take(bytes: Uint8Array): Promise<number>;
+      abstract(text: string): Promise<{ vector: Float32Array; dims: number }>;
+      overview(bytes: Uint8Array): Promise<number>;
     };
-    const { vector, dims } = await remote.vectorOf('river');
+    const { vector, dims } = await remote.abstract('river');
     expect(vector).toBeInstanceOf(Float32Array);
     expect(vector.length).toBe(32);
     expect(dims).toBe(32);
@@ -246,55 +249,75 @@ describe('connectLongship', () => {
     expect(kept[0]!.byteLength).toBe(0);
 
     const copied = new Uint8Array(1024).fill(7);
-    expect(await remote.take(copied)).toBe(1024);
+    expect(await remote.overview(copied)).toBe(1024);
     expect(copied.byteLength).toBe(1024);
     const moved = new Uint8Array(2048).fill(9);
-    expect(await remote.take(transfer(moved, [moved.buffer]))).toBe(2048);
+    expect(await remote.overview(transfer(moved, [moved.buffer]))).toBe(2048);
     expect(moved.byteLength).toBe(0);
     expect(received[1]![2047]).toBe(9);
     await longship.close();
   });
 
-  it('hands back objects with methods (a session) as proxies of their own, with their data', async () => {
-    const closed: string[] = [];
+  it('hands back a session as a proxy of its own: the table’s methods, its data as of the last call', async () => {
+    const dropped: string[] = [];
     const { longship } = await connected(async () => {
       const engine = await openTestLongship();
       return Object.assign(engine, {
         session: (id: string) => {
-          const messages: string[] = [];
-          return {
+          const messages: Message[] = [];
+          const session: Session = {
             id,
-            get messages(): readonly string[] {
+            uri: `viking://session/${id}`,
+            get messages(): readonly Message[] {
               return [...messages];
             },
-            add: (text: string) => messages.push(text),
-            context: async () => ({ last: messages.at(-1) }),
-            close: async () => {
-              closed.push(id);
+            addMessage: (role, parts) => {
+              const message: Message = { role, parts: [{ type: 'text', text: String(parts) }], at: 1 };
+              messages.push(message);
+              return message;
             },
+            used: async (uris) => uris.length,
+            commit: async () => ({ archived: true }) as unknown as CommitResult,
+            context: async () => ({
+              recent: messages.slice(-1).map((m) => ({ role: m.role, text: 'last' })),
+            }),
           };
+          // Not in the table: the page never sees it.
+          return Object.assign(session, { drop: () => dropped.push(id) });
         },
       });
     });
-    type Session = {
-      readonly id: string;
-      readonly messages: readonly string[];
-      add(text: string): number;
-      context(): Promise<{ last?: string }>;
-      close(): Promise<void>;
-    };
-    const remote = longship as unknown as { session(id: string): Promise<Remote<Session>> };
-    const session = await remote.session('s1');
+    const session = await longship.session('s1');
     expect(session.id).toBe('s1');
+    expect(session.uri).toBe('viking://session/s1');
     expect(session.messages).toEqual([]);
-    expect(await session.add('hello')).toBe(1);
-    expect(await session.add('again')).toBe(2);
+    expect(Object.keys(session).sort()).toEqual([
+      'addMessage',
+      'commit',
+      'context',
+      'id',
+      'messages',
+      'uri',
+      'used',
+    ]);
+    await session.addMessage('user', 'hello');
+    await session.addMessage('assistant', 'again');
     // Data properties are as of the last call on the object.
-    expect(session.messages).toEqual(['hello', 'again']);
-    expect(await session.context()).toEqual({ last: 'again' });
-    await session.close();
-    expect(closed).toEqual(['s1']);
-    expect(((await rejection(session.context())) as LongshipError).code).toBe('NOT_FOUND');
+    expect(session.messages.map((m) => m.parts[0])).toEqual([
+      { type: 'text', text: 'hello' },
+      { type: 'text', text: 'again' },
+    ]);
+    expect((await session.context()).recent).toEqual([{ role: 'assistant', text: 'last' }]);
+    expect(await session.used(['a', 'b'])).toBe(2);
+    expect(dropped).toEqual([]);
+    await longship.close();
+  });
+
+  it('lets go of an unsubscribe once called: a second call finds nothing', async () => {
+    const { longship } = await connected();
+    const stop = await longship.onProgress(() => {});
+    await stop();
+    expect(((await rejection(stop())) as LongshipError).code).toBe('NOT_FOUND');
     await longship.close();
   });
 
@@ -316,18 +339,19 @@ describe('connectLongship', () => {
     const { longship } = await connected(async () => {
       const engine = await openTestLongship();
       return Object.assign(engine, {
-        ask: async (question: (text: string) => Promise<string>) => `answer: ${await question('why?')}`,
-        fail: async () => {
+        stat: async (_uri: string, options: { question: (text: string) => Promise<string> }) =>
+          `answer: ${await options.question('why?')}`,
+        abstract: async () => {
           throw 'a string, not an Error';
         },
       });
     });
     const remote = longship as unknown as {
-      ask(question: (text: string) => string): Promise<string>;
-      fail(): Promise<void>;
+      stat(uri: string, options: { question: (text: string) => string }): Promise<string>;
+      abstract(): Promise<void>;
     };
-    expect(await remote.ask((text) => `because ${text}`)).toBe('answer: because why?');
-    expect(await rejection(remote.fail())).toBe('a string, not an Error');
+    expect(await remote.stat(R, { question: (text) => `because ${text}` })).toBe('answer: because why?');
+    expect(await rejection(remote.abstract())).toBe('a string, not an Error');
     await longship.close();
   });
 

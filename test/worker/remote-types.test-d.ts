@@ -6,6 +6,7 @@ import type { FindResult } from '../../src/retrieve/retriever.js';
 import type { Message } from '../../src/session/message.js';
 import type { CommitResult, Session } from '../../src/session/session.js';
 import type { Remote, RemoteJob, RemoteLongship } from '../../src/worker/connect.js';
+import type { remoteApi } from '../../src/worker/remote-api.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const is = <T extends true>(): T => true as T;
@@ -23,3 +24,13 @@ is<Equal<ReturnType<Remote<Session>['commit']>, Promise<CommitResult>>>();
 is<Equal<RemoteLongship['embedder'], { readonly id: string; readonly dimensions: number }>>();
 // What stays in the worker is not on the proxy.
 is<Equal<Extract<keyof RemoteLongship, 'store' | 'indexes'>, never>>();
+// The proxy's methods are the table's, and only those: what the worker will run.
+is<
+  Equal<
+    Exclude<keyof RemoteLongship, 'embedder' | 'persistent' | 'close'>,
+    keyof (typeof remoteApi)['longship']['methods']
+  >
+>();
+is<
+  Equal<keyof Remote<Session>, keyof (typeof remoteApi)['session']['methods'] | 'id' | 'uri' | 'messages'>
+>();

@@ -1,0 +1,134 @@
+// What a page may call in the worker, written out: for each kind of object the worker serves (the
+// engine, a session), its methods by name and what each one's result becomes on the way back, and
+// the data properties that travel with it. The worker calls nothing that is not here, and the page
+// builds its proxies and their types (remote-types.ts) from the same table (docs/worker.md).
+
+import type { Longship } from '../engine.js';
+import { LongshipError } from '../errors.js';
+
+/** A session, as the engine hands it out (the worker reaches the layers below only through the engine). */
+type Session = ReturnType<Longship['session']>;
+
+/** The objects a worker serves, by the name the table and the wire know them by. */
+export interface RemoteObjects {
+  longship: Longship;
+  session: Session;
+}
+
+export type RemoteName = keyof RemoteObjects;
+
+/**
+ * What a method's result becomes across the boundary: `'value'` a copy; `'job'` a queued job (a
+ * promise with an id), whose result follows; `'function'` a function the page may call back (an
+ * unsubscribe); a {@link RemoteName}: an object of that kind, left in the worker and served by handle.
+ */
+export type Returns = 'value' | 'job' | 'function' | RemoteName;
+
+// biome-ignore lint/suspicious/noExplicitAny: a method of any signature
+export type AnyFunction = (...args: any[]) => any;
+
+export type MethodKeys<T> = { [K in keyof T]-?: T[K] extends AnyFunction ? K : never }[keyof T] & string;
+
+type DataKeys<T> = Exclude<keyof T, MethodKeys<T>> & string;
+
+/** The name of the served object `T` is, or never. */
+type ObjectName<T> = { [N in RemoteName]: [T] extends [RemoteObjects[N]] ? N : never }[RemoteName];
+
+/** What a result of type `R` becomes, read from the signature: the table must say the same. */
+export type ReturnsOf<R> = [R] extends [PromiseLike<unknown> & { readonly id: number }]
+  ? 'job'
+  : [R] extends [AnyFunction]
+    ? 'function'
+    : [ObjectName<Awaited<R>>] extends [never]
+      ? 'value'
+      : ObjectName<Awaited<R>>;
+
+/** One object's entry: every method in `Served`, each with what its signature says it returns. */
+type Entry<T, Served extends MethodKeys<T>> = {
+  readonly methods: {
+    readonly [K in Served]: T[K] extends (...args: never[]) => infer R ? ReturnsOf<R> : never;
+  };
+  readonly data: readonly DataKeys<T>[];
+};
+
+/**
+ * The engine's `close` is not in it: a page closes its own connection (the engine closes with the
+ * last one), never the engine under another tab.
+ */
+type RemoteApi = {
+  readonly longship: Entry<Longship, Exclude<MethodKeys<Longship>, 'close'>>;
+  readonly session: Entry<Session, MethodKeys<Session>>;
+};
+
+/**
+ * The table. A method added to {@link Longship} or {@link Session} fails the type check until it is
+ * added here, with the kind of result its signature has.
+ */
+export const remoteApi = {
+  longship: {
+    methods: {
+      mkdir: 'value',
+      write: 'value',
+      ls: 'value',
+      tree: 'value',
+      stat: 'value',
+      read: 'value',
+      abstract: 'value',
+      overview: 'value',
+      rm: 'value',
+      mv: 'value',
+      grep: 'value',
+      glob: 'value',
+      link: 'value',
+      relations: 'value',
+      unlink: 'value',
+      find: 'value',
+      search: 'value',
+      session: 'session',
+      addResource: 'job',
+      addSkill: 'job',
+      onProgress: 'function',
+      waitProcessed: 'value',
+      verify: 'value',
+    },
+    // `embedder` and `persistent` arrive once, when the page connects; `store` and `indexes` stay.
+    data: [],
+  },
+  session: {
+    methods: { addMessage: 'value', used: 'value', commit: 'value', context: 'value' },
+    data: ['id', 'uri', 'messages'],
+  },
+} as const satisfies RemoteApi;
+
+export type RemoteTable = typeof remoteApi;
+
+/** Maps, not the table's objects: a name such as `__proto__` or `constructor` finds nothing. */
+const served = new Map<string, Map<string, Returns>>(
+  Object.entries(remoteApi).map(([name, entry]) => [name, new Map(Object.entries(entry.methods))]),
+);
+
+/** The names of what a `name` object serves. */
+export function remoteMethods(name: RemoteName): string[] {
+  return [...(served.get(name)?.keys() ?? [])];
+}
+
+/** Whether `name` is a kind of object the table knows. */
+export function isRemoteName(name: unknown): name is RemoteName {
+  return typeof name === 'string' && served.has(name);
+}
+
+/**
+ * What `method` of a `name` object returns across the boundary. Anything the table does not name
+ * (an internal method, `constructor`, `toString`, a non-string) is INVALID_ARGUMENT, named.
+ */
+export function remoteMethod(name: RemoteName, method: unknown): Returns {
+  const returns = typeof method === 'string' ? served.get(name)?.get(method) : undefined;
+  if (returns === undefined) {
+    const what = typeof method === 'string' ? `'${method.slice(0, 80)}'` : `a ${typeof method} method name`;
+    throw new LongshipError(
+      'INVALID_ARGUMENT',
+      `the ${name} in the worker has no method ${what} that a page may call (see docs/worker.md)`,
+    );
+  }
+  return returns;
+}
