@@ -18,8 +18,8 @@ import {
   type AddSkillOptions,
   addResourceOptionsSchema,
   addSkillOptionsSchema,
-  createIngestor,
 } from './ingest/ingest.js';
+import { createIngestor } from './ingest/ingestor.js';
 import type { ResourceInput } from './ingest/input.js';
 import { createIngestQueue, type QueuedJob, type QueueProgress, type QueueSummary } from './ingest/queue.js';
 import type { SkillInput } from './ingest/skill.js';
@@ -29,7 +29,8 @@ import { createRetriever, type FindResult } from './retrieve/retriever.js';
 import { type ContextSearchOptions, search as runSearch, type SearchResult } from './retrieve/search.js';
 import type { FindOptions } from './retrieve/settings.js';
 import type { RetrievalSources } from './retrieve/sources.js';
-import { createSessions, type Session } from './session/session.js';
+import type { Session } from './session/session.js';
+import { createSessions } from './session/stored-session.js';
 import { openFileStore } from './store/file-open.js';
 import { openIdbStore } from './store/idb-open.js';
 import { openMemoryStore } from './store/memory-store.js';

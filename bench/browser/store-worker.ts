@@ -9,7 +9,7 @@ import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { openLongship } from '../../src/engine.js';
 import { defaultIndexedDB } from '../../src/env/indexeddb.js';
 import { LongshipError } from '../../src/errors.js';
-import { nodesPerEmbedCall } from '../../src/ingest/ingest.js';
+import { nodesPerEmbedCall } from '../../src/ingest/commit-units.js';
 import { keyPool } from '../../src/ingest/write-batch.js';
 import { openIdbStore } from '../../src/store/idb-open.js';
 import type { WriteBatch } from '../../src/store/store.js';

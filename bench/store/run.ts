@@ -14,7 +14,7 @@ import { NodeCatalogue } from '../../src/context/node-catalogue.js';
 import type { VikingUri } from '../../src/context/uri.js';
 import { VectorOwners } from '../../src/context/vector-owners.js';
 import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
-import { nodesPerEmbedCall } from '../../src/ingest/ingest.js';
+import { nodesPerEmbedCall } from '../../src/ingest/commit-units.js';
 import { keyPool } from '../../src/ingest/write-batch.js';
 import { loadLexicalIndex } from '../../src/lexical/bm25-index.js';
 import { loadScope } from '../../src/retrieve/scope.js';

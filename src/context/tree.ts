@@ -79,12 +79,8 @@ export interface WriteOptions {
 
 /** @internal */
 export const writeOptionsSchema = v.strictObject({
-  abstract: v.optional(v.string()),
-  overview: v.optional(v.string()),
-  meta: v.optional(metaSchema),
-  parents: v.optional(v.boolean()),
+  ...mkdirOptionsSchema.entries,
   maxBytes: v.optional(wholeNumber(1)),
-  signal: v.optional(signalSchema),
 });
 
 export interface GrepOptions {

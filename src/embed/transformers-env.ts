@@ -4,6 +4,7 @@
 
 import { isCrossOriginIsolated } from '../env/runtime.js';
 import { LongshipError } from '../errors.js';
+import { SerialQueue } from '../serial-queue.js';
 import { type OrtWasmFiles, packagedOrtFiles } from './ort-files.js';
 
 type TransformersEnv = typeof import('@huggingface/transformers')['env'];
@@ -14,7 +15,7 @@ interface WasmSettings {
   threads?: number | undefined;
 }
 
-let envQueue: Promise<unknown> = Promise.resolve();
+const envQueue = new SerialQueue();
 
 /**
  * Runs `load` with `borrowed` model settings and onnxruntime-web's WASM settings in `env`. WASM
@@ -27,7 +28,7 @@ export function withEnv<T>(
   { wasmPaths, threads, device }: WasmSettings,
   load: () => Promise<T>,
 ): Promise<T> {
-  const task = envQueue.then(async () => {
+  return envQueue.run(async () => {
     const wasm = env.backends.onnx.wasm;
     // Node runs onnxruntime-node and has no onnxruntime-web settings: nothing to name there.
     if (!wasm) return withSettings(env, borrowed, load);
@@ -52,8 +53,6 @@ export function withEnv<T>(
     const module = compiled;
     return withCompiledWasm(wasm, module, () => withSettings(env, settings, load));
   });
-  envQueue = task.catch(() => undefined);
-  return task;
 }
 
 /** Runs `load` with some of transformers.js's settings changed, and puts them back afterwards. */

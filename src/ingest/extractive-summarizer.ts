@@ -32,7 +32,7 @@ function gist(child: { title: string; l0: string }): string {
   return body.replace(/\s*Covers: .*$/, '');
 }
 
-function listOf(items: readonly string[], max: number): string {
+function commaList(items: readonly string[], max: number): string {
   const shown = items.slice(0, max).join(', ');
   return items.length > max ? `${shown} and ${items.length - max} more` : shown;
 }
@@ -57,7 +57,7 @@ function l0Of(input: SummaryInput, prose: readonly ProseSection[]): string {
   const sentence = firstSentence(prose.flatMap((s) => s.paragraphs));
   const children = input.children ?? [];
   const headings = [...new Set(input.headings)].filter((h) => h !== input.title);
-  const topics = listOf(headings.length > 0 ? headings : children.map((c) => c.title), 6);
+  const topics = commaList(headings.length > 0 ? headings : children.map((c) => c.title), 6);
   const main = sentence || (children[0] ? gist(children[0]) : '');
   if (main === '') return clampText(topics ? `${input.title} — covers ${topics}.` : input.title);
   return clampText(`${lead(input.title, main)}${topics ? ` Covers: ${topics}.` : ''}`);

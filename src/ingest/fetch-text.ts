@@ -2,7 +2,7 @@
  * Fetching a URL input with the caller's fetch function: never the global one, so ingestion only
  * reaches the network where the embedding app decided it may. Every failure is a LongshipError.
  */
-
+import { abortError } from '../abort.js';
 import { checkSize } from '../context/text-checks.js';
 import { LongshipError } from '../errors.js';
 
@@ -59,7 +59,7 @@ async function readLimited(url: URL, response: Response, maxBytes: number): Prom
 /** A fetch failure as a LongshipError: `ABORTED` when the caller's signal fired, else `REMOTE_HTTP`. */
 function failure(what: string, cause: unknown, signal: AbortSignal | undefined): LongshipError {
   if (cause instanceof LongshipError) return cause;
-  if (signal?.aborted) return new LongshipError('ABORTED', `${what} was aborted`, { cause: signal.reason });
+  if (signal?.aborted) return abortError(signal, what);
   return new LongshipError('REMOTE_HTTP', `${what} failed`, { cause });
 }
 

@@ -6,7 +6,6 @@
  */
 
 import { throwIfAborted } from '../abort.js';
-import type { Format } from '../context/summarize.js';
 import { clampText, type Summarizer } from '../context/summarize.js';
 import { join, roots, type VikingUri } from '../context/uri.js';
 import { extractiveSummarizer } from './extractive-summarizer.js';
@@ -15,6 +14,7 @@ import type { InputDocument } from './input.js';
 import { parseDocument } from './parse.js';
 import { safeName, slugify, uniqueName } from './slug.js';
 import { type SplitOptions, splitDocument } from './split.js';
+import type { NodeContent } from './write-batch.js';
 
 /** What the store holds for a node from an earlier ingestion, enough to reuse its summaries. */
 export interface PreviousNode {
@@ -24,24 +24,11 @@ export interface PreviousNode {
   summaryKind: Summarizer['kind'];
 }
 
-export interface ResourceNode {
-  uri: VikingUri;
+/** A node as planned: what is written for it, where it sits below the target, and what changed. */
+export interface ResourceNode extends NodeContent {
   /** Segments below the target. */
   relativePath: string[];
-  kind: 'dir' | 'file';
-  title: string;
   headings: string[];
-  /** L2; files only. */
-  content?: string;
-  /** The format of the document a file came from; files only. */
-  format?: Format;
-  /** The input path of the document the node belongs to; folder directories have none. */
-  source?: string;
-  l0: string;
-  l1: string;
-  summaryKind: Summarizer['kind'];
-  /** Files: of their content. Directories: of their title and their children's names and hashes. */
-  contentHash: string;
   /** Against `previous` at the same URI; `'added'` when there was none. */
   change: 'added' | 'changed' | 'unchanged';
   /** A previous node elsewhere with the same content hash (a renumbered section): its vectors still fit. */

@@ -3,6 +3,7 @@
  * the embedder is the bottleneck either way). A failed or cancelled job does not stop the ones
  * after it. Cancelling stops a job between steps: documents it already committed stay, whole.
  */
+import { abortError } from '../abort.js';
 import { roots } from '../context/uri.js';
 import { LongshipError } from '../errors.js';
 import type {
@@ -98,9 +99,6 @@ function summarise(jobs: JobOutcome[], refreshErrors: unknown[]): QueueSummary {
   return { jobs, done: count('done'), failed: count('failed'), cancelled: count('cancelled'), refreshErrors };
 }
 
-const aborted = (reason: unknown) =>
-  new LongshipError('ABORTED', 'the ingestion job was cancelled before it started', { cause: reason });
-
 /**
  * Creates a FIFO queue over `ingestor`.
  *
@@ -110,75 +108,158 @@ const aborted = (reason: unknown) =>
  * queue.enqueue({ kind: 'resource', input: files, options: { target: 'viking://resources/repo' } });
  * const { failed, jobs } = await queue.waitProcessed();
  */
-export function createIngestQueue(
-  ingestor: Pick<Ingestor, 'addResource' | 'addSkill' | 'refreshParents'>,
-): IngestQueue {
-  const waiting: Entry[] = [];
-  let running: Entry | undefined;
-  /** A job or the parents' refresh is under way. */
-  let busy = false;
-  let nextId = 1;
-  let outcomes: JobOutcome[] = [];
-  let refreshErrors: unknown[] = [];
-  /** Targets of the jobs run since the last refresh: their parent directories are out of date. */
-  const stale = new Set<string>();
-  /** Jobs done, settled once the refresh of their parents has committed. */
-  const refreshed: (() => void)[] = [];
-  let lastSummary: QueueSummary = summarise([], []);
-  let waiters: ((summary: QueueSummary) => void)[] = [];
-  const listeners = new Set<(progress: QueueProgress) => void>();
+export function createIngestQueue(ingestor: QueueIngestor): IngestQueue {
+  return new FifoIngestQueue(ingestor);
+}
 
-  const emit = (progress: QueueProgress) => {
-    for (const listener of listeners) {
+type QueueIngestor = Pick<Ingestor, 'addResource' | 'addSkill' | 'refreshParents'>;
+
+class FifoIngestQueue implements IngestQueue {
+  readonly #ingestor: QueueIngestor;
+  readonly #waiting: Entry[] = [];
+  #running: Entry | undefined;
+  /** A job or the parents' refresh is under way. */
+  #busy = false;
+  #nextId = 1;
+  #outcomes: JobOutcome[] = [];
+  #refreshErrors: unknown[] = [];
+  /** Targets of the jobs run since the last refresh: their parent directories are out of date. */
+  readonly #stale = new Set<string>();
+  /** Jobs done, settled once the refresh of their parents has committed. */
+  readonly #refreshed: (() => void)[] = [];
+  #lastSummary: QueueSummary = summarise([], []);
+  #waiters: ((summary: QueueSummary) => void)[] = [];
+  readonly #listeners = new Set<(progress: QueueProgress) => void>();
+
+  constructor(ingestor: QueueIngestor) {
+    this.#ingestor = ingestor;
+  }
+
+  enqueue(job: IngestJob): QueuedJob {
+    if (job === null || typeof job !== 'object' || (job.kind !== 'resource' && job.kind !== 'skill')) {
+      throw new LongshipError('INVALID_ARGUMENT', "a job needs kind 'resource' or 'skill'");
+    }
+    const { entry, promise } = this.#entryFor(job);
+    this.#waiting.push(entry);
+    const outer = job.signal;
+    if (outer?.aborted) this.#cancelEntry(entry, outer.reason);
+    else if (outer) {
+      const follow = () => this.#cancelEntry(entry, outer.reason);
+      outer.addEventListener('abort', follow, { once: true });
+      entry.unlink = () => outer.removeEventListener('abort', follow);
+    }
+    this.#pump();
+    return Object.assign(promise, { id: entry.id });
+  }
+
+  cancel(jobId?: number): number {
+    const entries = [...(this.#running ? [this.#running] : []), ...this.#waiting];
+    let count = 0;
+    for (const entry of entries) {
+      if (jobId === undefined || entry.id === jobId) {
+        if (this.#cancelEntry(entry, new LongshipError('ABORTED', `ingestion job ${entry.id} was cancelled`)))
+          count++;
+      }
+    }
+    return count;
+  }
+
+  onProgress(listener: (progress: QueueProgress) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  waitProcessed(): Promise<QueueSummary> {
+    if (!this.#busy && this.#waiting.length === 0 && this.#stale.size === 0) {
+      return Promise.resolve(this.#lastSummary);
+    }
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  get size(): number {
+    return this.#waiting.length + (this.#running ? 1 : 0);
+  }
+
+  /** A new entry for `job`, and the promise its outcome settles (never an unhandled rejection). */
+  #entryFor(job: IngestJob): { entry: Entry; promise: Promise<IngestResult> } {
+    let resolve!: (result: IngestResult) => void;
+    let reject!: (error: unknown) => void;
+    const promise = new Promise<IngestResult>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    promise.catch(() => undefined);
+    const entry: Entry = {
+      id: this.#nextId++,
+      job,
+      controller: new AbortController(),
+      finished: [],
+      settled: false,
+      unlink: () => undefined,
+      settle: (outcome) => {
+        entry.settled = true;
+        entry.unlink();
+        this.#outcomes.push(outcome);
+        if (outcome.status === 'done') resolve(outcome.result!);
+        else reject(outcome.error);
+      },
+    };
+    return { entry, promise };
+  }
+
+  #emit(progress: QueueProgress): void {
+    for (const listener of this.#listeners) {
       try {
         listener(progress);
       } catch {
         // A listener's bug must not fail the job it listens to.
       }
     }
-  };
+  }
 
-  const drainIfIdle = () => {
-    if (busy || waiting.length > 0 || stale.size > 0) return;
-    if (outcomes.length > 0 || refreshErrors.length > 0) {
-      lastSummary = summarise(outcomes, refreshErrors);
-      outcomes = [];
-      refreshErrors = [];
+  #drainIfIdle(): void {
+    if (this.#busy || this.#waiting.length > 0 || this.#stale.size > 0) return;
+    if (this.#outcomes.length > 0 || this.#refreshErrors.length > 0) {
+      this.#lastSummary = summarise(this.#outcomes, this.#refreshErrors);
+      this.#outcomes = [];
+      this.#refreshErrors = [];
     }
-    const woken = waiters;
-    waiters = [];
-    for (const wake of woken) wake(lastSummary);
-  };
+    const woken = this.#waiters;
+    this.#waiters = [];
+    for (const wake of woken) wake(this.#lastSummary);
+  }
 
-  const run = async (entry: Entry) => {
-    const { job, controller, id } = entry;
+  /** Tracks which documents the job finished and which it is on, and passes its progress on. */
+  #progressOf(entry: Entry): (progress: IngestProgress) => void {
     let done = 0;
-    const onProgress = (progress: IngestProgress) => {
+    return (progress) => {
       if (progress.phase === 'write' && progress.done > done && progress.uri !== undefined) {
         entry.finished.push(progress.uri);
         if (entry.at === progress.uri) entry.at = undefined;
       } else if (progress.uri !== undefined) entry.at = progress.uri;
       done = progress.done;
-      emit({ ...progress, jobId: id });
+      this.#emit({ ...progress, jobId: entry.id });
     };
+  }
+
+  async #run(entry: Entry): Promise<void> {
+    const { job, controller, id } = entry;
+    const onProgress = this.#progressOf(entry);
     const signal = controller.signal;
     const refreshParents = false;
     const target = job.kind === 'resource' ? (job.options?.target ?? roots.resource[0]!) : roots.skill[0]!;
-    // A job settles once everything it wrote is committed, its parents' refresh included (so
-    // verify() holds then, and nothing it started writes after it); jobs queued behind it share
-    // one refresh, at the end of the run. A job that wrote nothing leaves its parents alone.
-    const settleAfterRefresh = async (outcome: JobOutcome, wrote: boolean) => {
-      if (!wrote) return entry.settle(outcome);
-      stale.add(target);
-      refreshed.push(() => entry.settle(outcome));
-      if (waiting.length === 0) await refresh();
-    };
     try {
       const result =
         job.kind === 'resource'
-          ? await ingestor.addResource(job.input, { ...job.options, signal, onProgress, refreshParents })
-          : await ingestor.addSkill(job.skill, { ...job.options, signal, onProgress, refreshParents });
-      await settleAfterRefresh({ jobId: id, status: 'done', result, finished: entry.finished }, true);
+          ? await this.#ingestor.addResource(job.input, {
+              ...job.options,
+              signal,
+              onProgress,
+              refreshParents,
+            })
+          : await this.#ingestor.addSkill(job.skill, { ...job.options, signal, onProgress, refreshParents });
+      const done: JobOutcome = { jobId: id, status: 'done', result, finished: entry.finished };
+      await this.#settleAfterRefresh(entry, target, done, true);
     } catch (error) {
       const cancelled =
         signal.aborted &&
@@ -191,122 +272,76 @@ export function createIngestQueue(
         ...(entry.at === undefined ? {} : { at: entry.at }),
         finished: entry.finished,
       };
-      await settleAfterRefresh(outcome, entry.finished.length > 0);
+      await this.#settleAfterRefresh(entry, target, outcome, entry.finished.length > 0);
     }
-  };
+  }
 
-  const refresh = async () => {
-    const targets = [...stale];
-    stale.clear();
+  /**
+   * A job settles once everything it wrote is committed, its parents' refresh included (so verify()
+   * holds then, and nothing it started writes after it); jobs queued behind it share one refresh,
+   * at the end of the run. A job that wrote nothing leaves its parents alone.
+   */
+  async #settleAfterRefresh(
+    entry: Entry,
+    target: string,
+    outcome: JobOutcome,
+    wrote: boolean,
+  ): Promise<void> {
+    if (!wrote) return entry.settle(outcome);
+    this.#stale.add(target);
+    this.#refreshed.push(() => entry.settle(outcome));
+    if (this.#waiting.length === 0) await this.#refresh();
+  }
+
+  async #refresh(): Promise<void> {
+    const targets = [...this.#stale];
+    this.#stale.clear();
     for (const target of targets) {
       try {
-        await ingestor.refreshParents(target);
+        await this.#ingestor.refreshParents(target);
       } catch (error) {
         // A target that never parsed failed its job already; nothing above it was written.
-        if (!(error instanceof LongshipError && error.code === 'INVALID_URI')) refreshErrors.push(error);
+        if (!(error instanceof LongshipError && error.code === 'INVALID_URI'))
+          this.#refreshErrors.push(error);
       }
     }
-    for (const settle of refreshed.splice(0)) settle();
-  };
+    for (const settle of this.#refreshed.splice(0)) settle();
+  }
 
-  const pump = () => {
-    if (busy) return;
-    const entry = waiting.shift();
+  #pump(): void {
+    if (this.#busy) return;
+    const entry = this.#waiting.shift();
     if (entry) {
-      busy = true;
-      running = entry;
-      void run(entry).finally(() => {
-        busy = false;
-        running = undefined;
-        pump();
+      this.#busy = true;
+      this.#running = entry;
+      void this.#run(entry).finally(() => {
+        this.#busy = false;
+        this.#running = undefined;
+        this.#pump();
       });
-    } else if (stale.size > 0) {
-      busy = true;
-      void refresh().finally(() => {
-        busy = false;
-        pump();
+    } else if (this.#stale.size > 0) {
+      this.#busy = true;
+      void this.#refresh().finally(() => {
+        this.#busy = false;
+        this.#pump();
       });
-    } else drainIfIdle();
-  };
+    } else this.#drainIfIdle();
+  }
 
-  const cancelEntry = (entry: Entry, reason?: unknown) => {
+  #cancelEntry(entry: Entry, reason?: unknown): boolean {
     if (entry.settled || entry.controller.signal.aborted) return false;
     entry.controller.abort(reason);
-    const index = waiting.indexOf(entry);
+    const index = this.#waiting.indexOf(entry);
     if (index >= 0) {
-      waiting.splice(index, 1);
+      this.#waiting.splice(index, 1);
       entry.settle({
         jobId: entry.id,
         status: 'cancelled',
-        error: aborted(entry.controller.signal.reason),
+        error: abortError(entry.controller.signal, `ingestion job ${entry.id}, still waiting,`),
         finished: [],
       });
-      drainIfIdle();
+      this.#drainIfIdle();
     }
     return true;
-  };
-
-  return {
-    enqueue(job) {
-      if (job === null || typeof job !== 'object' || (job.kind !== 'resource' && job.kind !== 'skill')) {
-        throw new LongshipError('INVALID_ARGUMENT', "a job needs kind 'resource' or 'skill'");
-      }
-      const id = nextId++;
-      const controller = new AbortController();
-      let resolve!: (result: IngestResult) => void;
-      let reject!: (error: unknown) => void;
-      const promise = new Promise<IngestResult>((res, rej) => {
-        resolve = res;
-        reject = rej;
-      });
-      promise.catch(() => undefined);
-      const entry: Entry = {
-        id,
-        job,
-        controller,
-        finished: [],
-        settled: false,
-        unlink: () => undefined,
-        settle: (outcome) => {
-          entry.settled = true;
-          entry.unlink();
-          outcomes.push(outcome);
-          if (outcome.status === 'done') resolve(outcome.result!);
-          else reject(outcome.error);
-        },
-      };
-      waiting.push(entry);
-      const outer = job.signal;
-      if (outer?.aborted) cancelEntry(entry, outer.reason);
-      else if (outer) {
-        const follow = () => cancelEntry(entry, outer.reason);
-        outer.addEventListener('abort', follow, { once: true });
-        entry.unlink = () => outer.removeEventListener('abort', follow);
-      }
-      pump();
-      return Object.assign(promise, { id });
-    },
-    cancel(jobId) {
-      const entries = [...(running ? [running] : []), ...waiting];
-      let count = 0;
-      for (const entry of entries) {
-        if (jobId === undefined || entry.id === jobId) {
-          if (cancelEntry(entry, new LongshipError('ABORTED', `ingestion job ${entry.id} was cancelled`)))
-            count++;
-        }
-      }
-      return count;
-    },
-    onProgress(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    waitProcessed() {
-      if (!busy && waiting.length === 0 && stale.size === 0) return Promise.resolve(lastSummary);
-      return new Promise((resolve) => waiters.push(resolve));
-    },
-    get size() {
-      return waiting.length + (running ? 1 : 0);
-    },
-  };
+  }
 }

@@ -34,12 +34,14 @@ export interface NodeContent {
   headings: readonly string[];
   /** L2; files only. */
   content?: string;
+  /** The format of the document a file came from; files only. */
   format?: Format;
-  /** The input path of the document the node came from. */
+  /** The input path of the document the node came from; folder directories and ancestors have none. */
   source?: string;
   l0: string;
   l1: string;
   summaryKind: Summarizer['kind'];
+  /** Files: of their content. Directories: of their title and their children's names and hashes. */
   contentHash: string;
 }
 

@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: Bm25Index is one class whose methods all read its private postings,
+// slots and dictionary. What needs none of that state is in its own files already (analyzer,
+// posting-arena, term-dictionary, term-match, top-hits, bm25-snapshot, unread-postings).
 import { LongshipError } from '../errors.js';
 import { analyze, analyzeToken, tokenize } from './analyzer.js';
 import { type Bm25Settings, DEFAULT_WEIGHTS, FIELDS, settingsFrom, weightScale } from './bm25-settings.js';
@@ -366,6 +369,7 @@ export class Bm25Index implements LexicalIndex {
     const pairs = new Uint32Array(total + (total >> 3) + 1024);
     const cursor = start.slice(0, this.#slots);
     for (let t = 0; t < postings.terms; t++) {
+      // The runs are walked inline, as in search(), rather than through a callback per posting.
       for (const run of RUNS) {
         const list = postings.runList(run);
         const end = postings.runEnd(t, run);

@@ -180,6 +180,8 @@ export class PostingArena {
     const postings = new Uint32Array(offsets[this.terms]! * 2);
     let at = 0;
     for (let t = 0; t < this.terms; t++) {
+      // The runs are walked inline, as Bm25Index.search() walks them, rather than through a
+      // callback per posting.
       for (const run of RUNS) {
         const list = this.runList(run);
         const end = this.runEnd(t, run);

@@ -5,6 +5,7 @@
 
 import * as v from 'valibot';
 import { abortError, throwIfAborted } from '../abort.js';
+import { startDeadline } from '../deadline.js';
 import { LongshipError } from '../errors.js';
 import { functionSchema } from '../options.js';
 import { ApiKey } from './api-key.js';
@@ -153,17 +154,10 @@ export class JsonEndpoint {
     signal: AbortSignal | undefined,
   ): Promise<{ body: unknown } | Retryable> {
     throwIfAborted(signal);
-    // One controller for both the caller's signal and the timeout, rather than AbortSignal.any and
+    // One signal for both the caller's and the timeout, rather than AbortSignal.any and
     // AbortSignal.timeout: Safari before 17.4 lacks `any`, and this way the timer is cleared and the
     // listener leaves the caller's (possibly long-lived) signal when the attempt ends.
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
-    }, timeoutMs);
-    const forward = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', forward, { once: true });
+    const deadline = startDeadline(timeoutMs, signal, `a request to ${this.endpoint}`);
     let response: Response;
     let text: string;
     try {
@@ -171,14 +165,14 @@ export class JsonEndpoint {
         method: 'POST',
         headers: this.#key.authorize({ 'content-type': 'application/json', accept: 'application/json' }),
         body: payload,
-        signal: controller.signal,
+        signal: deadline.signal,
       });
       // Inside the try: the timeout covers a server that sends headers and then stalls the body.
       text = await response.text();
     } catch (error) {
       if (signal?.aborted) throw abortError(signal);
       const cause = this.#key.scrub(error);
-      if (timedOut) {
+      if (deadline.passed()) {
         return {
           error: new LongshipError('TIMEOUT', `${this.endpoint} did not answer within ${timeoutMs} ms`, {
             cause,
@@ -187,8 +181,7 @@ export class JsonEndpoint {
       }
       return { error: new LongshipError('REMOTE_HTTP', `could not reach ${this.endpoint}`, { cause }) };
     } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', forward);
+      deadline.clear();
     }
     if (!response.ok) return this.#httpFailure(response, text);
     try {

@@ -2,6 +2,8 @@
 // typed queries to run. With an LLM they come from {@link intentPrompt}; without one, or when it
 // fails, the query itself is searched in every context type, and the plan says why.
 import * as v from 'valibot';
+import { abortError } from '../abort.js';
+import { startDeadline } from '../deadline.js';
 import { LongshipError } from '../errors.js';
 import type { LLM, TokenUsage } from '../llm/llm.js';
 import { intentPrompt } from '../llm/prompts.js';
@@ -83,27 +85,16 @@ export async function planQueries(
   if (!llm) return fallback('no LLM endpoint is configured');
   const timeoutMs = options.timeoutMs ?? 10_000;
   // One deadline for the whole call, retries included, whatever the LLM client does with timeoutMs.
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), timeoutMs);
-  const forward = () => deadline.abort();
-  options.signal?.addEventListener('abort', forward, { once: true });
-  // The deadline holds even for an LLM that ignores its signal.
-  const expired = new Promise<never>((_, reject) =>
-    deadline.signal.addEventListener('abort', () => reject(new LongshipError('TIMEOUT', 'intent deadline')), {
-      once: true,
-    }),
-  );
-  expired.catch(() => undefined);
+  const deadline = startDeadline(timeoutMs, options.signal, 'intent analysis');
   try {
-    const { output, usage } = await Promise.race([
+    const { output, usage } = await deadline.race(
       runPrompt(
         llm,
         intentPrompt,
         { query, ...(context?.summary ? { summary: context.summary } : {}), recent: context?.recent ?? [] },
         { signal: deadline.signal, timeoutMs },
       ),
-      expired,
-    ]);
+    );
     const queries = output.queries.filter((q) => allowed.includes(q.context_type));
     return {
       queries,
@@ -113,15 +104,12 @@ export async function planQueries(
       elapsedMs: elapsed(),
     };
   } catch (error) {
-    if (options.signal?.aborted) {
-      throw new LongshipError('ABORTED', 'search() was aborted', { cause: options.signal.reason });
-    }
-    if (deadline.signal.aborted) return fallback(`TIMEOUT: no plan within ${timeoutMs} ms`);
+    if (options.signal?.aborted) throw abortError(options.signal, 'search()');
+    if (deadline.passed()) return fallback(`TIMEOUT: no plan within ${timeoutMs} ms`);
     if (error instanceof LongshipError) return fallback(`${error.code}: ${error.message}`);
     // A custom LLM threw something else: still a fallback, never a failed search.
     return fallback(`LLM failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', forward);
+    deadline.clear();
   }
 }

@@ -13,6 +13,8 @@
 // indistinguishable from a document claiming to be relevant; nor a document written against this
 // file's control query. Both are bounded by the weight: the retrieval score keeps 1 − w of the say.
 import * as v from 'valibot';
+import { abortError } from '../abort.js';
+import { startDeadline } from '../deadline.js';
 import { LongshipError } from '../errors.js';
 import type { Reranker, TokenUsage } from '../llm/llm.js';
 import { addUsage } from '../llm/llm.js';
@@ -94,26 +96,9 @@ export async function rerankItems(
   });
   if (items.length === 0) return { report: report({ reason: 'no candidates' }) };
   const documents = items.map((item) => item.text);
-  const deadline = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    deadline.abort();
-  }, timeoutMs);
-  const forward = () => deadline.abort();
-  options.signal?.addEventListener('abort', forward, { once: true });
-  // The deadline holds even for a reranker that ignores its signal.
-  const expired = new Promise<never>((_, reject) =>
-    deadline.signal.addEventListener('abort', () => reject(new LongshipError('TIMEOUT', 'rerank deadline')), {
-      once: true,
-    }),
-  );
-  expired.catch(() => undefined);
+  const deadline = startDeadline(timeoutMs, options.signal, 'rerank');
   const call = (q: string) =>
-    Promise.race([
-      reranker.rerank(q, documents, { signal: deadline.signal, timeoutMs, maxRetries: 0 }),
-      expired,
-    ]);
+    deadline.race(reranker.rerank(q, documents, { signal: deadline.signal, timeoutMs, maxRetries: 0 }));
   try {
     const [real, control] = await Promise.all([call(query), calibrate ? call(controlQuery) : undefined]);
     for (const answer of [real, control]) {
@@ -135,20 +120,16 @@ export async function rerankItems(
     const usage = control ? addUsage(real.usage, control.usage) : real.usage;
     return { scores, relevance, report: report({ applied: true, usage }) };
   } catch (error) {
-    if (options.signal?.aborted) {
-      throw new LongshipError('ABORTED', 'search() was aborted', { cause: options.signal.reason });
-    }
-    const reason = timedOut
+    if (options.signal?.aborted) throw abortError(options.signal, 'search()');
+    const reason = deadline.passed()
       ? `TIMEOUT: no answer within ${timeoutMs} ms`
       : error instanceof LongshipError
         ? `${error.code}: ${error.message}`
         : `reranker failed: ${error instanceof Error ? error.message : String(error)}`;
     return { report: report({ reason }) };
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', forward);
     // One call failed or both are done: nothing is left running past the rerank.
-    deadline.abort();
+    deadline.clear();
   }
 }
 

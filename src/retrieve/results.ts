@@ -32,6 +32,13 @@ export interface MatchedContext {
   relations: RelatedContext[];
 }
 
+/** The list of a result (find()'s and search()'s) that holds each context type. */
+export const listOf: Readonly<Record<ContextType, 'memories' | 'resources' | 'skills'>> = {
+  memory: 'memories',
+  resource: 'resources',
+  skill: 'skills',
+};
+
 /** A node kept by a search, before the final cut. */
 export interface Candidate {
   node: NodeRecord;

@@ -5,11 +5,11 @@
  */
 import { throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
-import type { ContextType, NodeKind } from '../store/store.js';
+import type { NodeKind } from '../store/store.js';
 import { identifiersIn } from './identifiers.js';
 import { createQueryScorer, type QueryScorer } from './query-scorer.js';
 import { quickSearch } from './quick.js';
-import { type MatchedContext, rank, toMatched } from './results.js';
+import { listOf, type MatchedContext, rank, toMatched } from './results.js';
 import { loadScope, resolveRoots, ScopeCache } from './scope.js';
 import type { SearchContext, SearchOutcome, TraceLog } from './search-context.js';
 import { type FindOptions, resolveSettings, type Settings } from './settings.js';
@@ -45,12 +45,6 @@ export function createRetriever(sources: RetrievalSources): Retriever {
   const scopes = new ScopeCache();
   return { find: (query, options) => find(sources, query, options, scopes) };
 }
-
-const listOf: Record<ContextType, 'memories' | 'resources' | 'skills'> = {
-  memory: 'memories',
-  resource: 'resources',
-  skill: 'skills',
-};
 
 /**
  * Finds the nodes that best match `query`, within `targetUri` or the roots of the context types.

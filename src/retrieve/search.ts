@@ -25,10 +25,11 @@ import {
   rerankItems,
   rerankOptionsSchema,
 } from './rerank.js';
-import type { MatchedContext } from './results.js';
+import { listOf, type MatchedContext } from './results.js';
 import type { FindResult } from './retriever.js';
 import { filterTypes } from './scope.js';
 import { type FindOptions, findOptionsEntries } from './settings.js';
+import { round4 } from './trace.js';
 
 /** What search() runs on: find(), node reads (for directories' L1), and the optional LLM parts. */
 export interface SearchDeps {
@@ -81,12 +82,6 @@ export interface SearchResult extends FindResult {
   /** Present when a reranker was asked. */
   rerank?: RerankReport;
 }
-
-const listOf: Record<ContextType, 'memories' | 'resources' | 'skills'> = {
-  memory: 'memories',
-  resource: 'resources',
-  skill: 'skills',
-};
 
 /**
  * Context-aware retrieval. Rejects only for bad input (`INVALID_ARGUMENT`, `INVALID_URI`), a failure
@@ -243,5 +238,3 @@ function withoutQueries(plan: QueryPlan): Omit<QueryPlan, 'queries'> {
   const { queries: _queries, ...rest } = plan;
   return rest;
 }
-
-const round4 = (x: number) => Math.round(x * 1e4) / 1e4;

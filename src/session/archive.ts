@@ -93,29 +93,7 @@ export async function writeArchive(input: ArchiveInput, number: number): Promise
     to: messages.at(-1)?.at ?? now,
     ...(input.used.length > 0 ? { used: [...input.used] } : {}),
   };
-  const [rootNode, sessionNode, taken] = await store.nodes([sessionsRoot, sessionUri, archiveUri]);
-  // A user's file where a directory goes would end up with children, which no file may have.
-  for (const node of [rootNode, sessionNode]) {
-    if (node?.kind === 'file') {
-      throw new LongshipError('NOT_A_DIRECTORY', `cannot archive the session: ${node.uri} is a file`);
-    }
-  }
-  if (taken) throw new LongshipError('ALREADY_EXISTS', `cannot archive the session: ${archiveUri} exists`);
-  const parents: { uri: VikingUri; l0: string; meta: Record<string, unknown> }[] = [];
-  if (!rootNode) {
-    parents.push({
-      uri: sessionsRoot,
-      l0: 'Archived conversations with the user, one directory per session.',
-      meta: {},
-    });
-  }
-  if (!sessionNode) {
-    parents.push({
-      uri: sessionUri,
-      l0: `Conversation ${input.sessionId}.`,
-      meta: { session: input.sessionId },
-    });
-  }
+  const parents = await missingParents(input, archiveUri);
   // What each node is embedded from: a message's text in chunks; a directory's header and summaries.
   const dirText = (uri: VikingUri, summary: string, overview = '') =>
     chunkText([`directory: ${uri}`, summary, overview].filter(Boolean).join('\n'), {
@@ -193,6 +171,40 @@ export async function writeArchive(input: ArchiveInput, number: number): Promise
   };
   await store.commit(batch, input.signal);
   return archiveUri;
+}
+
+/**
+ * The directories above a new archive that do not exist yet (the sessions root, the session's), or
+ * a typed failure where a file stands in the way or the archive exists already.
+ */
+async function missingParents(
+  { store, sessionUri, sessionId }: ArchiveInput,
+  archiveUri: VikingUri,
+): Promise<{ uri: VikingUri; l0: string; meta: Record<string, unknown> }[]> {
+  const [rootNode, sessionNode, taken] = await store.nodes([sessionsRoot, sessionUri, archiveUri]);
+  // A user's file where a directory goes would end up with children, which no file may have.
+  for (const node of [rootNode, sessionNode]) {
+    if (node?.kind === 'file') {
+      throw new LongshipError('NOT_A_DIRECTORY', `cannot archive the session: ${node.uri} is a file`);
+    }
+  }
+  if (taken) throw new LongshipError('ALREADY_EXISTS', `cannot archive the session: ${archiveUri} exists`);
+  const parents: { uri: VikingUri; l0: string; meta: Record<string, unknown> }[] = [];
+  if (!rootNode) {
+    parents.push({
+      uri: sessionsRoot,
+      l0: 'Archived conversations with the user, one directory per session.',
+      meta: {},
+    });
+  }
+  if (!sessionNode) {
+    parents.push({
+      uri: sessionUri,
+      l0: `Conversation ${sessionId}.`,
+      meta: { session: sessionId },
+    });
+  }
+  return parents;
 }
 
 /** The messages of an archive, in order, as role and text. */

@@ -2,7 +2,6 @@
 // with the state, rows a thousand at a time, an end frame that counts them). It is written whole to
 // a temporary file, flushed, and renamed over the previous one: a checkpoint is complete or absent.
 
-import type { FileHandle } from 'node:fs/promises';
 import type { NodeFiles } from '../env/node-files.js';
 import { LongshipError } from '../errors.js';
 import { relationId, type StoreState } from './commit-plan.js';
@@ -10,6 +9,7 @@ import { frames, readFrames } from './file-frames.js';
 import { fileError } from './file-log.js';
 import { type RecordCodec, RecordKind } from './file-records.js';
 import type { MemoryData } from './memory-data.js';
+import { writeNewFile } from './new-file.js';
 import type { ChangeRecord, NodeRecord, PostingRecord, RelationRecord } from './store.js';
 
 export const FORMAT = 'longship-file-store';
@@ -38,49 +38,44 @@ export async function writeCheckpoint(
   data: MemoryData,
   generation: number,
 ): Promise<number> {
-  let handle: FileHandle | undefined;
   try {
-    handle = await files.fs.promises.open(file, 'wx');
-    let at = 0;
-    let count = 0;
-    const put = async (payload: Uint8Array) => {
-      const bytes = frames([payload]);
-      for (let done = 0; done < bytes.length; ) {
-        done += (await handle!.write(bytes, done, bytes.length - done, at + done)).bytesWritten;
+    return await writeNewFile(files, file, async (handle) => {
+      let at = 0;
+      let count = 0;
+      const put = async (payload: Uint8Array) => {
+        const bytes = frames([payload]);
+        for (let done = 0; done < bytes.length; ) {
+          done += (await handle.write(bytes, done, bytes.length - done, at + done)).bytesWritten;
+        }
+        at += bytes.length;
+        count++;
+      };
+      const header: LogHeader & { state: StoreState } = {
+        format: FORMAT,
+        version: FORMAT_VERSION,
+        generation,
+        state: data.state,
+      };
+      await put(codec.encode(RecordKind.header, header));
+      const tables: Record<RowTable, unknown[]> = {
+        nodes: [...data.nodes.values()],
+        postings: [...data.postings.values()],
+        relations: [...data.relations.values()],
+        changes: [...data.changes.values()],
+      };
+      for (const [table, rows] of Object.entries(tables)) {
+        for (let i = 0; i < rows.length; i += ROWS_PER_FRAME) {
+          await put(codec.encode(RecordKind.rows, { table, rows: rows.slice(i, i + ROWS_PER_FRAME) }));
+        }
       }
-      at += bytes.length;
-      count++;
-    };
-    const header: LogHeader & { state: StoreState } = {
-      format: FORMAT,
-      version: FORMAT_VERSION,
-      generation,
-      state: data.state,
-    };
-    await put(codec.encode(RecordKind.header, header));
-    const tables: Record<RowTable, unknown[]> = {
-      nodes: [...data.nodes.values()],
-      postings: [...data.postings.values()],
-      relations: [...data.relations.values()],
-      changes: [...data.changes.values()],
-    };
-    for (const [table, rows] of Object.entries(tables)) {
-      for (let i = 0; i < rows.length; i += ROWS_PER_FRAME) {
-        await put(codec.encode(RecordKind.rows, { table, rows: rows.slice(i, i + ROWS_PER_FRAME) }));
+      const vectors = [...data.vectors.values()];
+      for (let i = 0; i < vectors.length; i += ROWS_PER_FRAME) {
+        await put(codec.encode(RecordKind.rows, { table: 'vectors' }, vectors.slice(i, i + ROWS_PER_FRAME)));
       }
-    }
-    const vectors = [...data.vectors.values()];
-    for (let i = 0; i < vectors.length; i += ROWS_PER_FRAME) {
-      await put(codec.encode(RecordKind.rows, { table: 'vectors' }, vectors.slice(i, i + ROWS_PER_FRAME)));
-    }
-    await put(codec.encode(RecordKind.end, { frames: count }));
-    await handle.datasync();
-    await handle.close();
-    handle = undefined;
-    return at;
+      await put(codec.encode(RecordKind.end, { frames: count }));
+      return at;
+    });
   } catch (error) {
-    await handle?.close().catch(() => undefined);
-    await files.fs.promises.rm(file, { force: true }).catch(() => undefined);
     throw fileError('writing the checkpoint', file, error);
   }
 }

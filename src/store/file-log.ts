@@ -5,6 +5,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { NodeFiles } from '../env/node-files.js';
 import { LongshipError } from '../errors.js';
+import { SerialQueue } from '../serial-queue.js';
 import { frames, readFrames } from './file-frames.js';
 
 /** Wraps a failed file operation as a STORE_ERROR naming the file. */
@@ -42,7 +43,7 @@ export interface OpenedLog {
 
 /** An open log file, appended to one write at a time. */
 export class FileLog {
-  #tail: Promise<unknown> = Promise.resolve();
+  readonly #queue = new SerialQueue();
   #broken: LongshipError | undefined;
 
   private constructor(
@@ -91,7 +92,7 @@ export class FileLog {
    * a frame followed by more; if even that fails, every later append fails.
    */
   append(payloads: readonly Uint8Array[], sync: boolean): Promise<void> {
-    const run = this.#tail.then(async () => {
+    return this.#queue.run(async () => {
       if (this.#broken) throw this.#broken;
       const bytes = frames(payloads);
       const at = this.size;
@@ -118,19 +119,15 @@ export class FileLog {
         throw failed;
       }
     });
-    this.#tail = run.catch(() => undefined);
-    return run;
   }
 
   /** Flushes what was appended without `sync`. */
   sync(): Promise<void> {
-    const run = this.#tail.then(() => this.handle.datasync());
-    this.#tail = run.catch(() => undefined);
-    return run;
+    return this.#queue.run(() => this.handle.datasync());
   }
 
   async close(): Promise<void> {
-    await this.#tail;
+    await this.#queue.idle();
     await this.handle.close();
   }
 }

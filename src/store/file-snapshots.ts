@@ -13,6 +13,7 @@ import type { NodeFiles } from '../env/node-files.js';
 import { LongshipError } from '../errors.js';
 import { crc32 } from './crc32.js';
 import { fileError } from './file-log.js';
+import { writeNewFile } from './new-file.js';
 import { newChecksum, type SnapshotHash } from './snapshot-checksum.js';
 import { newGeneration, rechunk, type SnapshotHeader, SnapshotSummer } from './snapshot-format.js';
 import {
@@ -101,30 +102,25 @@ export async function writeSnapshotTemp(
   const temp = `${snapshotFile(files, dir, input.name)}.${generation}.tmp`;
   const createdAt = Date.now();
   const placeholder = encodeHeader({ ...headerFields(input, generation, createdAt), byteLength: 0 });
-  let handle: FileHandle | undefined;
   try {
     await files.fs.promises.mkdir(files.path.join(dir, SNAPSHOT_DIR), { recursive: true });
-    handle = await files.fs.promises.open(temp, 'wx');
-    const sum = new SnapshotSummer();
-    let at = placeholder.length;
-    for await (const chunk of rechunk(input.bytes)) {
+    return await writeNewFile(files, temp, async (handle) => {
+      const sum = new SnapshotSummer();
+      let at = placeholder.length;
+      for await (const chunk of rechunk(input.bytes)) {
+        live();
+        throwIfAborted(signal);
+        sum.add(chunk);
+        await writeAll(handle, chunk, at);
+        at += chunk.length;
+      }
       live();
       throwIfAborted(signal);
-      sum.add(chunk);
-      await writeAll(handle, chunk, at);
-      at += chunk.length;
-    }
-    live();
-    throwIfAborted(signal);
-    const header = encodeHeader({ ...headerFields(input, generation, createdAt), ...sum });
-    await writeAll(handle, header, 0);
-    await handle.datasync();
-    await handle.close();
-    handle = undefined;
-    return temp;
+      const header = encodeHeader({ ...headerFields(input, generation, createdAt), ...sum });
+      await writeAll(handle, header, 0);
+      return temp;
+    });
   } catch (error) {
-    await handle?.close().catch(() => undefined);
-    await files.fs.promises.rm(temp, { force: true }).catch(() => undefined);
     if (error instanceof LongshipError || !(error as { code?: string }).code) throw error;
     throw fileError('writing the snapshot', temp, error);
   }

@@ -153,6 +153,8 @@ export class FileStore implements Store {
     return first;
   }
 
+  // The reads, written out alike on purpose: each checks the store is open, then reads the tables
+  // in memory. One method each, not a loop over names, so each keeps its Store signature.
   async node(uri: string): Promise<NodeRecord | undefined> {
     this.#live();
     return this.#reads.node(uri);

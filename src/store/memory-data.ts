@@ -3,6 +3,7 @@
 // private copies; the maps are public only so tests can plant damage for verify() to find
 // (call reindex() after editing them by hand).
 
+import { SerialQueue } from '../serial-queue.js';
 import {
   type CommitPlan,
   type PlanReader,
@@ -59,13 +60,11 @@ export class MemoryData {
   private readonly childrenOf = new Map<string, Set<string>>();
   private readonly vectorsOf = new Map<number, Set<number>>();
   private readonly relationsOf = new Map<string, Set<string>>();
-  private tail: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
 
   /** Runs `task` after every earlier one has finished: commits plan against a state that holds still. */
   exclusive<T>(task: () => Promise<T> | T): Promise<T> {
-    const run = this.tail.then(() => task());
-    this.tail = run.catch(() => undefined);
-    return run;
+    return this.queue.run(task);
   }
 
   /** Rebuilds the secondary indexes from the tables. */

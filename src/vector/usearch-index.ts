@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: this is the one file that calls the USearch WASM exports, for the
+// index (UsearchIndex) and for its serialized bytes on the WASM heap (HeapBytes, which opens into a
+// UsearchIndex); both go through the same heap helpers (withHeap, trap) at the bottom.
 import { LongshipError } from '../errors.js';
 import { graphOrder } from './graph-order.js';
 import { check, type UsearchModule } from './usearch-module.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { VikingUri } from '../../src/context/uri.js';
-import { commitParts, type Unit } from '../../src/ingest/ingest.js';
+import { commitParts, type Unit } from '../../src/ingest/commit-parts.js';
 import type { NodeWrite } from '../../src/ingest/write-batch.js';
 
 const R = 'viking://resources/docs';

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { LongshipError } from '../../src/errors.js';
-import {
-  createIngestor,
-  type Ingestor,
-  type IngestResult,
-  nodesPerEmbedCall,
-} from '../../src/ingest/ingest.js';
+import { nodesPerEmbedCall } from '../../src/ingest/commit-units.js';
+import type { Ingestor, IngestResult } from '../../src/ingest/ingest.js';
+import { createIngestor } from '../../src/ingest/ingestor.js';
 import { createIngestQueue, type QueueProgress } from '../../src/ingest/queue.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
 import type { Store } from '../../src/store/store.js';

@@ -2,7 +2,7 @@
 // File's stream where it is a byte stream (Chromium, Node), or any stream's chunks where it is not;
 // the rest of the file read whole where the stream stalls or fails.
 import { describe, expect, it } from 'vitest';
-import { streamReader } from '../../src/store/opfs-snapshots.js';
+import { streamReader } from '../../src/store/opfs-stream-reader.js';
 import { SNAPSHOT_CHUNK_BYTES } from '../../src/store/store.js';
 
 const MB = 1024 * 1024;

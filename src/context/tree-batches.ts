@@ -1,0 +1,120 @@
+// What the tree's writes commit: node records with their postings and vectors, summarised and
+// embedded (docs/retrieval.md, "Layers and what is embedded"), and the records of a moved subtree.
+import type { Embedder } from '../embed/embedder.js';
+import type { NodeRecord, RelationRecord, Store, SummaryKind, WriteBatch } from '../store/store.js';
+import { firstSentence, opening } from './plain-summary.js';
+import type { Summarizer } from './summarize.js';
+import type { MkdirOptions, WriteOptions } from './tree.js';
+import { basename, contextTypeOf, join, parentOf, relativeTo, type VikingUri } from './uri.js';
+
+type Batch<K extends keyof WriteBatch> = Required<Pick<WriteBatch, K>>;
+
+function directoryRecord(uri: VikingUri, key: number, o: MkdirOptions, time: number): NodeRecord {
+  return {
+    uri,
+    parent: parentOf(uri) ?? null,
+    name: basename(uri),
+    kind: 'dir',
+    contextType: contextTypeOf(uri)!,
+    key,
+    l0: o.abstract ?? basename(uri),
+    ...(o.overview !== undefined ? { l1: o.overview } : {}),
+    summaryKind: o.abstract !== undefined ? 'llm' : 'extractive',
+    meta: o.meta ?? {},
+    createdAt: time,
+    updatedAt: time,
+    useCount: 0,
+  };
+}
+
+/**
+ * Directories with their postings and one vector each, embedded from the URI, L0 and L1; `o`
+ * applies to `last` only (the directory asked for, not the parents made on the way).
+ */
+export async function directoriesBatch(
+  parts: { store: Store; embedder: Embedder; time: number },
+  uris: VikingUri[],
+  o: MkdirOptions,
+  last: VikingUri | undefined,
+): Promise<Batch<'putNodes' | 'putVectors' | 'putPostings'>> {
+  const records = uris.map((uri) => directoryRecord(uri, 0, uri === last ? o : {}, parts.time));
+  const texts = records.map((r) => [r.l0, r.l1].filter(Boolean).join('\n'));
+  const vectors = await parts.embedder.embed(
+    records.map((r, i) => `directory: ${r.uri}\n${texts[i]}`),
+    { signal: o.signal },
+  );
+  const first = await parts.store.allocateKeys(records.length * 2);
+  const batch: Batch<'putNodes' | 'putVectors' | 'putPostings'> = {
+    putNodes: [],
+    putVectors: [],
+    putPostings: [],
+  };
+  records.forEach((record, i) => {
+    const key = first + 2 * i;
+    batch.putNodes.push({ ...record, key });
+    batch.putVectors.push({ key: key + 1, nodeKey: key, chunk: 0, vector: vectors[i]! });
+    batch.putPostings.push({ key, title: record.name, body: texts[i]! });
+  });
+  return batch;
+}
+
+/** A file's L0 and L1: the caller's, else the summarizer's, else the first sentence and the opening. */
+export async function fileSummaries(
+  summarizer: Summarizer | undefined,
+  uri: VikingUri,
+  content: string,
+  o: WriteOptions,
+): Promise<{ l0: string; l1: string; kind: SummaryKind }> {
+  if (o.abstract !== undefined && o.overview !== undefined) {
+    return { l0: o.abstract, l1: o.overview, kind: 'llm' as const };
+  }
+  const made = summarizer
+    ? await summarizer.summarize({ title: basename(uri), headings: [], text: content }, o.signal)
+    : { l0: firstSentence(content) || basename(uri), l1: opening(content) };
+  const kind: SummaryKind = o.abstract !== undefined ? 'llm' : (summarizer?.kind ?? 'extractive');
+  return { l0: o.abstract ?? made.l0, l1: o.overview ?? made.l1, kind };
+}
+
+/**
+ * The records of the subtree `nodes` (rooted at `from`) under `to`: the same keys, vectors and
+ * postings, the relations among and into them rewritten; a posting titled by the old name follows it.
+ */
+export async function movedBatch(
+  store: Store,
+  nodes: readonly NodeRecord[],
+  from: VikingUri,
+  to: VikingUri,
+  time: number,
+): Promise<Batch<'putNodes' | 'putVectors' | 'putPostings' | 'putRelations'>> {
+  const moved = (uri: string): VikingUri => {
+    const rest = relativeTo(uri as VikingUri, from);
+    return rest === undefined ? (uri as VikingUri) : rest === '' ? to : join(to, rest);
+  };
+  const batch: Batch<'putNodes' | 'putVectors' | 'putPostings' | 'putRelations'> = {
+    putNodes: [],
+    putVectors: [],
+    putPostings: [],
+    putRelations: [],
+  };
+  const relations = new Map<string, RelationRecord>();
+  for (const node of nodes) {
+    const uri = moved(node.uri);
+    const isTop = node.uri === from;
+    batch.putNodes.push({
+      ...node,
+      uri,
+      parent: isTop ? parentOf(to)! : moved(node.parent!),
+      name: basename(uri),
+      contextType: contextTypeOf(uri)!,
+      ...(isTop ? { updatedAt: time } : {}),
+    });
+    batch.putVectors.push(...(await store.vectorsOfNode(node.key)));
+    const posting = await store.posting(node.key);
+    if (posting) {
+      batch.putPostings.push(posting.title === node.name ? { ...posting, title: basename(uri) } : posting);
+    }
+    for (const r of await store.relations(node.uri)) relations.set(`${r.from}\u0000${r.to}`, r);
+  }
+  for (const r of relations.values()) batch.putRelations.push({ ...r, from: moved(r.from), to: moved(r.to) });
+  return batch;
+}

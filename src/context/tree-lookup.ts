@@ -1,0 +1,90 @@
+// Finding and checking the nodes the tree's operations act on: by URI, with the typed failures a
+// shell would give (no such node, a file where a directory is needed, a root that cannot move).
+import { LongshipError } from '../errors.js';
+import type { NodeRecord, Store } from '../store/store.js';
+import type { NodeInfo } from './tree.js';
+import { PROTECTED, TOP, TOP_LEVEL } from './tree-roots.js';
+import { contextTypeOf, parentOf, parseUri, type VikingUri } from './uri.js';
+
+export function fail(
+  code:
+    | 'NOT_FOUND'
+    | 'ALREADY_EXISTS'
+    | 'NOT_A_DIRECTORY'
+    | 'IS_A_DIRECTORY'
+    | 'DIRECTORY_NOT_EMPTY'
+    | 'INVALID_ARGUMENT',
+  message: string,
+): never {
+  throw new LongshipError(code, message);
+}
+
+export const depthOf = (uri: string): number => uri.split('/').length;
+
+/** Deepest first: children before their parents, as a shell removes them. */
+export const deepestFirst = (nodes: readonly NodeRecord[]): string[] =>
+  nodes.map((n) => n.uri).sort((a, b) => depthOf(b) - depthOf(a));
+
+export function infoOf(node: NodeRecord): NodeInfo {
+  return {
+    uri: node.uri as VikingUri,
+    name: node.name,
+    kind: node.kind,
+    contextType: node.contextType,
+    abstract: node.l0,
+    summaryKind: node.summaryKind,
+    size: node.l2?.length ?? 0,
+    meta: node.meta,
+    createdAt: node.createdAt,
+    updatedAt: node.updatedAt,
+  };
+}
+
+export async function existing(store: Store, uri: VikingUri): Promise<NodeRecord> {
+  return (await store.node(uri)) ?? fail('NOT_FOUND', `no node at ${uri}`);
+}
+
+/** Where a node may be written: inside a context root (a root itself exists, which the caller finds). */
+export function writable(input: string): VikingUri {
+  const uri = parseUri(input);
+  if (uri === TOP) fail('ALREADY_EXISTS', 'viking:// always exists');
+  if (!PROTECTED.has(uri) && !contextTypeOf(uri)) {
+    fail(
+      'INVALID_ARGUMENT',
+      `${uri} is outside the roots (viking://resources, viking://user/memories, viking://agent/memories, viking://agent/skills)`,
+    );
+  }
+  return uri;
+}
+
+export function notRoot(input: string): VikingUri {
+  const uri = parseUri(input);
+  if (PROTECTED.has(uri) || uri === TOP)
+    fail('INVALID_ARGUMENT', `${uri} is a root: it cannot be removed or moved`);
+  return uri;
+}
+
+/** Every node at or below `uri`, by URI; everything for the top. */
+export async function subtree(store: Store, uri: VikingUri): Promise<NodeRecord[]> {
+  if (uri === TOP) return (await Promise.all(TOP_LEVEL.map((top) => subtree(store, top)))).flat();
+  const node = await existing(store, uri);
+  return [node, ...(await store.descendants(uri))];
+}
+
+/**
+ * The directories to create so that `uri`'s parent exists (parents first), or a typed failure.
+ * Stops at the first one that exists, which must be a directory.
+ */
+export async function missingParents(store: Store, uri: VikingUri, create: boolean): Promise<VikingUri[]> {
+  const missing: VikingUri[] = [];
+  for (let parent = parentOf(uri); parent && parent !== TOP; parent = parentOf(parent)) {
+    const node = await store.node(parent);
+    if (node) {
+      if (node.kind !== 'dir') fail('NOT_A_DIRECTORY', `${parent} is a file, not a directory`);
+      return missing.reverse();
+    }
+    if (!create) fail('NOT_FOUND', `the parent ${parent} does not exist (pass parents: true to create it)`);
+    missing.push(parent);
+  }
+  return missing.reverse();
+}
