@@ -3,9 +3,9 @@
 // searchable once it resolves.
 
 import * as v from 'valibot';
-import { type DerivedIndexes, openDerivedIndexes } from './context/derived-indexes.js';
 import { createContextTree } from './context/store-tree.js';
 import type { ContextTree } from './context/tree.js';
+import { type DerivedIndexes, openDerivedIndexes } from './derived/derived-indexes.js';
 import { checkedEmbedder } from './embed/checked-embedder.js';
 import type { Embedder } from './embed/embedder.js';
 import { TransformersEmbedder } from './embed/transformers-embedder.js';

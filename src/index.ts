@@ -1,7 +1,6 @@
 // The public API of Longship: exactly what this file re-exports (test/exports.test.ts pins it).
 
 export { type CreateLongshipOptions, createLongship } from './client/create-longship.js';
-export type { DerivedIndexes, OpenedFrom } from './context/derived-indexes.js';
 export type {
   ContextTree,
   GrepMatch,
@@ -25,6 +24,7 @@ export {
   segments,
   type VikingUri,
 } from './context/uri.js';
+export type { DerivedIndexes, OpenedFrom } from './derived/derived-indexes.js';
 export { bundledModel, type ModelFile, type ModelFiles } from './embed/bundled-model.js';
 export { type ChunkOptions, chunkText, estimateTokens } from './embed/chunk.js';
 export type { Embedder, EmbedOptions, EmbedProgress } from './embed/embedder.js';

@@ -2,8 +2,8 @@
 // derived indexes, as the engine wires them.
 
 import { expect } from 'vitest';
-import { type DerivedIndexesOptions, openDerivedIndexes } from '../../src/context/derived-indexes.js';
 import { createContextTree } from '../../src/context/store-tree.js';
+import { type DerivedIndexesOptions, openDerivedIndexes } from '../../src/derived/derived-indexes.js';
 import { LongshipError } from '../../src/errors.js';
 import type { Store } from '../../src/store/store.js';
 import type { UsearchModule } from '../../src/vector/usearch-module.js';

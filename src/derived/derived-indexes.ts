@@ -3,6 +3,7 @@
 // or rebuilt from the stored records, and caught up after every commit. Each side keeps its own
 // applied sequence number, because its snapshot may be older than the others' or missing.
 
+import { placeProblems } from '../context/tree-checks.js';
 import { LongshipError } from '../errors.js';
 import { createLexicalIndex, loadLexicalIndex } from '../lexical/bm25-index.js';
 import { postingsSection } from '../lexical/bm25-snapshot.js';
@@ -19,7 +20,6 @@ import { catalogueProblems, lexicalIndexProblems, vectorIndexProblems } from './
 import { LazySnapshotSink } from './lazy-snapshot-sink.js';
 import { NodeCatalogue, type NodeCatalogueView } from './node-catalogue.js';
 import { postingDoc } from './posting-doc.js';
-import { placeProblems } from './tree-checks.js';
 import { VectorOwners } from './vector-owners.js';
 
 /** The snapshot names in the store. */
