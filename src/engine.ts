@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import { createContextTree } from './context/store-tree.js';
 import type { ContextTree } from './context/tree.js';
+import { placeProblems } from './context/tree-checks.js';
 import { type DerivedIndexes, openDerivedIndexes } from './derived/derived-indexes.js';
 import { checkedEmbedder } from './embed/checked-embedder.js';
 import type { Embedder } from './embed/embedder.js';
@@ -23,6 +24,7 @@ import type { ResourceInput } from './ingest/input.js';
 import { createIngestQueue, type QueuedJob, type QueueProgress, type QueueSummary } from './ingest/queue.js';
 import type { SkillInput } from './ingest/skill.js';
 import type { Summarizer } from './ingest/summarize.js';
+import { bm25Indexes } from './lexical/bm25-index.js';
 import type { LLM, Reranker } from './llm/llm.js';
 import { checkOptions } from './options.js';
 import { createRetriever, type FindResult } from './retrieve/retriever.js';
@@ -34,6 +36,7 @@ import { openFileStore } from './store/file-open.js';
 import { openIdbStore } from './store/idb-open.js';
 import { openMemoryStore } from './store/memory-store.js';
 import type { Store, VerifyReport } from './store/store.js';
+import { usearchIndexes } from './vector/usearch-index.js';
 import { loadUsearch, type UsearchModule, type WasmSource } from './vector/usearch-module.js';
 import type { VectorIndexOptions } from './vector/vector-index.js';
 import type { IndexedDBFactory } from './web-types.js';
@@ -186,7 +189,9 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
     opened.push(() => store.close());
     const indexes = await openDerivedIndexes({
       store,
-      usearch,
+      factories: { vector: usearchIndexes(usearch), lexical: bm25Indexes },
+      // verify() checks the tree's shape too, at the same instant as the indexes.
+      checks: [placeProblems],
       dimensions: embedder.dimensions,
       ...(options.vectorIndex ? { vectorIndex: options.vectorIndex } : {}),
       ...(options.snapshots?.delayMs !== undefined ? { snapshotDelayMs: options.snapshots.delayMs } : {}),

@@ -1,16 +1,81 @@
 // Replaying the change log onto the derived indexes: which changes a side must replay, the keys and
-// records they touch, and how vectors go into the graph.
+// records they touch, and the vectors each change put in (a replay applies them change by change, as
+// the live commits did). The coordinator (derived-indexes.ts) drives the replay; the sides apply it.
 
-import { LongshipError } from '../errors.js';
-import type {
-  ChangeRecord,
-  CommittedChange,
-  NodeRecord,
-  PostingRecord,
-  VectorRecord,
-} from '../store/store.js';
-import type { VectorIndex } from '../vector/vector-index.js';
-import type { VectorOwners } from './vector-owners.js';
+import type { ChangeRecord, Store, VectorRecord } from '../store/store.js';
+import type { DerivedSide, SideName } from './derived-side.js';
+
+/** The sides a replay brings up to date, and what it tells the coordinator that holds them. */
+export interface ReplayHost {
+  readonly sides: readonly DerivedSide[];
+  /**
+   * The last change each side includes, and the last that altered it (a change that lists none of a
+   * side's keys moves only `applied`): the replay moves them on.
+   */
+  readonly state: Readonly<Record<SideName, { applied: number; altered: number }>>;
+  /** Rebuilds a side from the stored records, and sets its state to the seq it was built at. */
+  rebuild(side: DerivedSide): Promise<void>;
+  /** The changes about to be applied, in the same task as they are (nothing awaits between). */
+  applying(changes: readonly ChangeRecord[]): void;
+  /** A replay applied changes to every side. */
+  applied(): void;
+  /** Told about a side that failed to apply changes, which is then rebuilt. */
+  report(error: unknown): void;
+}
+
+/** The change sequence every side includes. */
+export function sidesApplied(host: ReplayHost): number {
+  return Math.min(...host.sides.map((side) => host.state[side.name].applied));
+}
+
+/**
+ * Replays the changes after the sides' seqs, each side from its own; a side the log no longer reaches
+ * back to, or that fails to apply them, is rebuilt. `committed`: the seq of a commit just made through
+ * the indexes' store, which is then the last to apply. Resolves with the seq every side includes.
+ */
+export async function replayChanges(store: Store, host: ReplayHost, committed?: number): Promise<number> {
+  const { sides, state } = host;
+  const from = sidesApplied(host);
+  // Our own commit right after the last one applied: no need to ask the store how far it is.
+  const last = committed === from + 1 ? committed : (await store.meta()).seq;
+  if (last <= from) return from;
+  // One commit behind, and it was ours: its records are at hand, with no need to read them back.
+  const own = last === from + 1 ? store.committed?.(last) : undefined;
+  const changes = own ? [own.change] : await store.changesSince(from);
+  const pending = sides.map((side) => replayable(changes, state[side.name].applied, last));
+  // A side whose changes were pruned past it (another writer, or a snapshot it never saw) rebuilds.
+  const behind = sides.filter((_, i) => !pending[i]);
+  if (behind.length > 0) {
+    for (const side of behind) await host.rebuild(side);
+    return replayChanges(store, host);
+  }
+  // The records as they are now: a later change may have replaced or removed them, and replaying
+  // that change again later is harmless.
+  const records: unknown[] = [];
+  for (const [i, side] of sides.entries()) records.push(await side.read(store, pending[i]!, own));
+  // From here on nothing awaits, so a snapshot never sees half a replay.
+  const reached = changes.at(-1)?.seq ?? last;
+  host.applying(changes);
+  const failed = sides.filter((side, i) => {
+    const held = state[side.name];
+    try {
+      const altered = side.apply(pending[i]!, records[i]);
+      held.applied = Math.max(held.applied, reached);
+      if (altered) held.altered = held.applied;
+      return false;
+    } catch (error) {
+      // Out of WASM memory, say: the index may be damaged, so it is built again from the store.
+      host.report(error);
+      return true;
+    }
+  });
+  if (failed.length > 0) {
+    for (const side of failed) await host.rebuild(side);
+    return replayChanges(store, host);
+  }
+  host.applied();
+  return sidesApplied(host);
+}
 
 /** The records a change touched, each a step of its replay. */
 export function recordsOf(change: ChangeRecord): number {
@@ -78,49 +143,7 @@ export function vectorsAdded(
   return added;
 }
 
-/** Our own commit's records, for the sides that have it still to apply, in key order as reads give them. */
-export function ownRecords(
-  own: CommittedChange,
-  pending: Record<'vectorChanges' | 'lexicalChanges' | 'nodeChanges', readonly ChangeRecord[]>,
-): { vectors: VectorRecord[]; postings: PostingRecord[]; nodes: NodeRecord[] } {
-  const byKey = <T extends { key: number }>(records: T[]) => records.sort((a, b) => a.key - b.key);
-  return {
-    vectors: pending.vectorChanges.length > 0 ? byKey(own.vectors) : [],
-    postings: pending.lexicalChanges.length > 0 ? byKey(own.postings) : [],
-    nodes: pending.nodeChanges.length > 0 ? byKey(own.nodes) : [],
-  };
-}
-
-/**
- * Adds the records to the graph and their owners. A stored vector the graph refuses (NaN, written
- * before the store checked for it, or the wrong length) is left out and reported: the store opens
- * still, and verify() names the vector missing from the graph.
- */
-export function addVectors(
-  index: VectorIndex,
-  owners: VectorOwners,
-  records: readonly VectorRecord[],
-  report: (error: unknown) => void,
-): void {
-  const sound = records.filter((record) => {
-    const ok = record.vector.length === index.dimensions && record.vector.every(Number.isFinite);
-    if (!ok)
-      report(
-        new LongshipError(
-          'INVALID_ARGUMENT',
-          `stored vector ${record.key} cannot be indexed: not ${index.dimensions} finite numbers`,
-        ),
-      );
-    return ok;
-  });
-  if (sound.length === 0) return;
-  const flat = new Float32Array(sound.length * index.dimensions);
-  sound.forEach((record, i) => {
-    flat.set(record.vector, i * index.dimensions);
-  });
-  index.addBatch(
-    sound.map((r) => r.key),
-    flat,
-  );
-  for (const record of sound) owners.set(record.key, record.nodeKey);
+/** Our own commit's records in key order, as reads from the store give them (sorts them in place). */
+export function inKeyOrder<T extends { key: number }>(records: T[]): T[] {
+  return records.sort((a, b) => a.key - b.key);
 }
