@@ -3,7 +3,7 @@
 
 import { LongshipError } from '../errors.js';
 import type { ChangeRecord, CommittedChange, NodeRecord, Store } from '../store/store.js';
-import { inKeyOrder, keysOf } from './change-replay.js';
+import { addedRecords, keysOf } from './change-replay.js';
 import { type DerivedSide, SCAN_BATCH, type SideSnapshot, snapshotNames } from './derived-side.js';
 import { catalogueProblems } from './index-checks.js';
 import { NodeCatalogue } from './node-catalogue.js';
@@ -42,8 +42,7 @@ export class CatalogueSide implements DerivedSide<(NodeRecord | undefined)[]> {
     changes: readonly ChangeRecord[],
     own: CommittedChange | undefined,
   ): Promise<(NodeRecord | undefined)[]> {
-    if (own) return changes.length > 0 ? inKeyOrder(own.nodes) : [];
-    return Promise.all([...keysOf(changes, 'addedNodeKeys')].map((key) => store.nodeByKey(key)));
+    return addedRecords(changes, 'addedNodeKeys', own?.nodes, (key) => store.nodeByKey(key));
   }
 
   apply(changes: readonly ChangeRecord[], nodes: (NodeRecord | undefined)[]): boolean {

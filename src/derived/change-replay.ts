@@ -143,6 +143,20 @@ export function vectorsAdded(
   return added;
 }
 
+/**
+ * The records `changes` added to one table, as they are now: those of our own commit just made
+ * (`own`), or else read from the store by key (`read`).
+ */
+export async function addedRecords<T extends { key: number }>(
+  changes: readonly ChangeRecord[],
+  field: KeyField,
+  own: T[] | undefined,
+  read: (key: number) => Promise<T | undefined>,
+): Promise<(T | undefined)[]> {
+  if (own) return changes.length > 0 ? inKeyOrder(own) : [];
+  return Promise.all([...keysOf(changes, field)].map(read));
+}
+
 /** Our own commit's records in key order, as reads from the store give them (sorts them in place). */
 export function inKeyOrder<T extends { key: number }>(records: T[]): T[] {
   return records.sort((a, b) => a.key - b.key);

@@ -5,7 +5,7 @@
 import { LongshipError } from '../errors.js';
 import type { LexicalIndex, LexicalIndexFactory, LexicalIndexOptions } from '../lexical/lexical-index.js';
 import type { ChangeRecord, CommittedChange, PostingRecord, Store } from '../store/store.js';
-import { inKeyOrder, keysOf } from './change-replay.js';
+import { addedRecords, keysOf } from './change-replay.js';
 import { type DerivedSide, SCAN_BATCH, type SideSnapshot, snapshotNames } from './derived-side.js';
 import { lexicalIndexProblems } from './index-checks.js';
 import { LazySnapshotSink } from './lazy-snapshot-sink.js';
@@ -65,8 +65,7 @@ export class LexicalSide implements DerivedSide<(PostingRecord | undefined)[]> {
     changes: readonly ChangeRecord[],
     own: CommittedChange | undefined,
   ): Promise<(PostingRecord | undefined)[]> {
-    if (own) return changes.length > 0 ? inKeyOrder(own.postings) : [];
-    return Promise.all([...keysOf(changes, 'addedPostingKeys')].map((key) => store.posting(key)));
+    return addedRecords(changes, 'addedPostingKeys', own?.postings, (key) => store.posting(key));
   }
 
   apply(changes: readonly ChangeRecord[], postings: (PostingRecord | undefined)[]): boolean {
