@@ -6,7 +6,11 @@ import * as v from 'valibot';
 import { createContextTree } from './context/store-tree.js';
 import type { ContextTree } from './context/tree.js';
 import { placeProblems } from './context/tree-checks.js';
-import { type DerivedIndexes, openDerivedIndexes } from './derived/derived-indexes.js';
+import {
+  type DerivedIndexes,
+  type DerivedIndexesOptions,
+  openDerivedIndexes,
+} from './derived/derived-indexes.js';
 import { checkedEmbedder } from './embed/checked-embedder.js';
 import type { Embedder } from './embed/embedder.js';
 import { TransformersEmbedder } from './embed/transformers-embedder.js';
@@ -187,21 +191,7 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       modelLoaded(embedder),
     ] as const);
     opened.push(() => store.close());
-    const indexes = await openDerivedIndexes({
-      store,
-      factories: { vector: usearchIndexes(usearch), lexical: bm25Indexes },
-      // verify() checks the tree's shape too, at the same instant as the indexes.
-      checks: [placeProblems],
-      dimensions: embedder.dimensions,
-      ...(options.vectorIndex ? { vectorIndex: options.vectorIndex } : {}),
-      ...(options.snapshots?.delayMs !== undefined ? { snapshotDelayMs: options.snapshots.delayMs } : {}),
-      ...(options.snapshots?.maxDelayMs !== undefined
-        ? { snapshotMaxDelayMs: options.snapshots.maxDelayMs }
-        : {}),
-      ...(options.snapshots?.afterChanges !== undefined
-        ? { snapshotAfterChanges: options.snapshots.afterChanges }
-        : {}),
-    });
+    const indexes = await openDerivedIndexes(derivedOptions(options, store, usearch, embedder.dimensions));
     opened.push(() => indexes.close());
     const summarizer = options.summarizer ?? extractiveSummarizer;
     const tree = await createContextTree({ store: indexes.store, embedder: checked, summarizer });
@@ -289,6 +279,29 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
     if (ownEmbedder) await (embedder as TransformersEmbedder).dispose();
     throw error;
   }
+}
+
+/**
+ * The derived indexes as the engine wires them: the implementations it chose (USearch, BM25), the
+ * tree's own check for verify() (nodes in their roots), and the caller's settings.
+ */
+function derivedOptions(
+  options: LongshipOptions,
+  store: Store,
+  usearch: UsearchModule,
+  dimensions: number,
+): DerivedIndexesOptions {
+  const { snapshots } = options;
+  return {
+    store,
+    factories: { vector: usearchIndexes(usearch), lexical: bm25Indexes },
+    checks: [placeProblems],
+    dimensions,
+    ...(options.vectorIndex ? { vectorIndex: options.vectorIndex } : {}),
+    ...(snapshots?.delayMs !== undefined ? { snapshotDelayMs: snapshots.delayMs } : {}),
+    ...(snapshots?.maxDelayMs !== undefined ? { snapshotMaxDelayMs: snapshots.maxDelayMs } : {}),
+    ...(snapshots?.afterChanges !== undefined ? { snapshotAfterChanges: snapshots.afterChanges } : {}),
+  };
 }
 
 /** Loads an on-device model now (an embedding of one word); other embedders are left alone. */
