@@ -1,7 +1,8 @@
-// The HNSW graph, the BM25 index and the node catalogue are derived from the Store (src/store/
-// store.ts gives the protocol): each is opened from its newest snapshot plus the changes after it,
-// or rebuilt from the stored records, and caught up after every commit. Each side keeps its own
-// applied sequence number, because its snapshot may be older than the others' or missing.
+// The derived indexes (docs/derived.md): the HNSW graph, the BM25 index and the node catalogue,
+// derived from the Store (src/store/store.ts gives the protocol). Each is a side (derived-side.ts),
+// opened from its newest snapshot plus the changes after it, or rebuilt from the stored records, and
+// caught up after every commit (change-replay.ts); their snapshots are written on a schedule
+// (snapshot-schedule.ts). This file holds the sides and what each includes, and nothing of any one.
 
 import { LongshipError } from '../errors.js';
 import type { LexicalIndex, LexicalIndexFactory, LexicalIndexOptions } from '../lexical/lexical-index.js';
