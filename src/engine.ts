@@ -3,10 +3,15 @@
 // searchable once it resolves.
 
 import * as v from 'valibot';
-import { type DerivedIndexes, openDerivedIndexes } from './context/derived-indexes.js';
 import { createContextTree } from './context/store-tree.js';
 import type { Summarizer } from './context/summarize.js';
 import type { ContextTree } from './context/tree.js';
+import { placeProblems } from './context/tree-checks.js';
+import {
+  type DerivedIndexes,
+  type DerivedIndexesOptions,
+  openDerivedIndexes,
+} from './derived/derived-indexes.js';
 import { checkedEmbedder } from './embed/checked-embedder.js';
 import type { Embedder } from './embed/embedder.js';
 import { TransformersEmbedder, type TransformersEmbedderOptions } from './embed/transformers-embedder.js';
@@ -23,6 +28,7 @@ import { createIngestor } from './ingest/ingestor.js';
 import type { ResourceInput } from './ingest/input.js';
 import { createIngestQueue, type QueuedJob, type QueueProgress, type QueueSummary } from './ingest/queue.js';
 import type { SkillInput } from './ingest/skill.js';
+import { bm25Indexes } from './lexical/bm25-index.js';
 import type { LLM, Reranker } from './llm/llm.js';
 import { checkOptions } from './options.js';
 import { createRetriever, type FindResult } from './retrieve/retriever.js';
@@ -35,6 +41,7 @@ import { openFileStore } from './store/file-open.js';
 import { openIdbStore } from './store/idb-open.js';
 import { openMemoryStore } from './store/memory-store.js';
 import type { Store, VerifyReport } from './store/store.js';
+import { usearchIndexes } from './vector/usearch-index.js';
 import { loadUsearch, type UsearchModule, type WasmSource } from './vector/usearch-module.js';
 import type { VectorIndexOptions } from './vector/vector-index.js';
 import type { IndexedDBFactory } from './web-types.js';
@@ -197,19 +204,7 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       modelLoaded(embedder),
     ] as const);
     opened.push(() => store.close());
-    const indexes = await openDerivedIndexes({
-      store,
-      usearch,
-      dimensions: embedder.dimensions,
-      ...(options.vectorIndex ? { vectorIndex: options.vectorIndex } : {}),
-      ...(options.snapshots?.delayMs !== undefined ? { snapshotDelayMs: options.snapshots.delayMs } : {}),
-      ...(options.snapshots?.maxDelayMs !== undefined
-        ? { snapshotMaxDelayMs: options.snapshots.maxDelayMs }
-        : {}),
-      ...(options.snapshots?.afterChanges !== undefined
-        ? { snapshotAfterChanges: options.snapshots.afterChanges }
-        : {}),
-    });
+    const indexes = await openDerivedIndexes(derivedOptions(options, store, usearch, embedder.dimensions));
     opened.push(() => indexes.close());
     const summarizer = options.summarizer ?? extractiveSummarizer;
     const tree = await createContextTree({ store: indexes.store, embedder: checked, summarizer });
@@ -297,6 +292,29 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
     if (ownEmbedder) await (embedder as TransformersEmbedder).dispose();
     throw error;
   }
+}
+
+/**
+ * The derived indexes as the engine wires them: the implementations it chose (USearch, BM25), the
+ * tree's own check for verify() (nodes in their roots), and the caller's settings.
+ */
+function derivedOptions(
+  options: LongshipOptions,
+  store: Store,
+  usearch: UsearchModule,
+  dimensions: number,
+): DerivedIndexesOptions {
+  const { snapshots } = options;
+  return {
+    store,
+    factories: { vector: usearchIndexes(usearch), lexical: bm25Indexes },
+    checks: [placeProblems],
+    dimensions,
+    ...(options.vectorIndex ? { vectorIndex: options.vectorIndex } : {}),
+    ...(snapshots?.delayMs !== undefined ? { snapshotDelayMs: snapshots.delayMs } : {}),
+    ...(snapshots?.maxDelayMs !== undefined ? { snapshotMaxDelayMs: snapshots.maxDelayMs } : {}),
+    ...(snapshots?.afterChanges !== undefined ? { snapshotAfterChanges: snapshots.afterChanges } : {}),
+  };
 }
 
 /** Loads an on-device model now (an embedding of one word); other embedders are left alone. */

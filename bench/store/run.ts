@@ -9,21 +9,21 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { IDBFactory } from 'fake-indexeddb';
-import { openDerivedIndexes, snapshotNames } from '../../src/context/derived-indexes.js';
-import { NodeCatalogue } from '../../src/context/node-catalogue.js';
 import type { VikingUri } from '../../src/context/uri.js';
-import { VectorOwners } from '../../src/context/vector-owners.js';
+import { openDerivedIndexes, snapshotNames } from '../../src/derived/derived-indexes.js';
+import { NodeCatalogue } from '../../src/derived/node-catalogue.js';
+import { VectorOwners } from '../../src/derived/vector-owners.js';
 import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { nodesPerEmbedCall } from '../../src/ingest/commit-units.js';
 import { keyPool } from '../../src/ingest/write-batch.js';
-import { loadLexicalIndex } from '../../src/lexical/bm25-index.js';
+import { bm25Indexes, loadLexicalIndex } from '../../src/lexical/bm25-index.js';
 import { loadScope } from '../../src/retrieve/scope.js';
 import type { RetrievalSources } from '../../src/retrieve/sources.js';
 import { openIdbStore } from '../../src/store/idb-open.js';
 import { MemoryData } from '../../src/store/memory-data.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
 import type { Store, WriteBatch } from '../../src/store/store.js';
-import { loadVectorIndex } from '../../src/vector/usearch-index.js';
+import { loadVectorIndex, usearchIndexes } from '../../src/vector/usearch-index.js';
 import { loadUsearch, type UsearchModule } from '../../src/vector/usearch-module.js';
 import { median } from '../lib/stats.js';
 import { markdownReport, type Row } from './report.js';
@@ -147,7 +147,12 @@ async function benchRuntime(runtime: string, usearch: UsearchModule, embedMsPerD
   const docs = new Documents(dims, 42);
   const open = storeOpener(runtime);
   const openIndexes = (store: Store) =>
-    openDerivedIndexes({ store, usearch, dimensions: dims, snapshotDelayMs: Number.POSITIVE_INFINITY });
+    openDerivedIndexes({
+      store,
+      factories: { vector: usearchIndexes(usearch), lexical: bm25Indexes },
+      dimensions: dims,
+      snapshotDelayMs: Number.POSITIVE_INFINITY,
+    });
 
   log(`${runtime}: writing ${n} documents in commits of ${batch}`);
   let store = await open();

@@ -9,6 +9,7 @@ import type {
   LexicalDoc,
   LexicalHit,
   LexicalIndex,
+  LexicalIndexFactory,
   LexicalIndexOptions,
   LexicalLoadOptions,
   LexicalSearchOptions,
@@ -528,3 +529,10 @@ export function createLexicalIndex(options?: LexicalIndexOptions): LexicalIndex 
 export function loadLexicalIndex(bytes: Uint8Array, options?: LexicalLoadOptions): LexicalIndex {
   return Bm25Index.load(bytes, options);
 }
+
+/** The factory the engine hands to the derived indexes: BM25 indexes, whose postings may load later. */
+export const bm25Indexes: LexicalIndexFactory = {
+  create: createLexicalIndex,
+  load: loadLexicalIndex,
+  postingsSection,
+};

@@ -104,3 +104,18 @@ export interface LexicalIndex {
    */
   serialize(): Uint8Array;
 }
+
+/**
+ * Makes lexical indexes for a component that must not choose their implementation (the derived
+ * indexes): the engine passes one in (`bm25Indexes` in bm25-index.ts).
+ */
+export interface LexicalIndexFactory {
+  create(options?: LexicalIndexOptions): LexicalIndex;
+  /** Reads what {@link LexicalIndex.serialize} wrote. */
+  load(bytes: Uint8Array, options?: LexicalLoadOptions): LexicalIndex;
+  /**
+   * Where a snapshot of `byteLength` bytes keeps the postings a load may read later (see
+   * {@link LexicalLoadOptions.postings}), from its first bytes; undefined when it is not known.
+   */
+  postingsSection?(head: Uint8Array, byteLength: number): { start: number; end: number } | undefined;
+}

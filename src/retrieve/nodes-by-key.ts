@@ -1,6 +1,6 @@
 // A scope's nodes by key. A Map of a 100k-node scope took ~45 ms to build in the first find after
 // an open; a typed hash over their keys (KeyIndex) takes ~10, with nothing for the collector.
-import { KeyIndex } from '../context/key-index.js';
+import { KeyIndex } from '../derived/key-index.js';
 import type { NodeRecord } from '../store/store.js';
 
 export class NodesByKey {

@@ -3,8 +3,8 @@
 // one). A scope is kept until what it was read from changes (see ScopeCache).
 
 import * as v from 'valibot';
-import type { CatalogueNode, NodeCatalogueView, Replacement } from '../context/node-catalogue.js';
 import { isWithin, parseUri, roots as typeRoots, type VikingUri } from '../context/uri.js';
+import type { CatalogueNode, NodeCatalogueView, Replacement } from '../derived/node-catalogue.js';
 import { LongshipError } from '../errors.js';
 import { metaSchema } from '../options.js';
 import type { ContextType, NodeKind, NodeRecord } from '../store/store.js';

@@ -1,6 +1,6 @@
 // What the retriever reads. The engine implements this over its Store and the derived indexes it
 // keeps in step with it; tests build it by hand. Nothing here writes.
-import type { NodeCatalogueView } from '../context/node-catalogue.js';
+import type { NodeCatalogueView } from '../derived/node-catalogue.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { LexicalIndex } from '../lexical/lexical-index.js';
 import type { Store } from '../store/store.js';

@@ -12,6 +12,7 @@ import type {
   SearchHit,
   SearchOptions,
   VectorIndex,
+  VectorIndexFactory,
   VectorIndexOptions,
 } from './vector-index.js';
 
@@ -61,6 +62,19 @@ export function loadVectorIndex(
   const room = allocateIndexBytes(module, bytes.byteLength);
   room.write(bytes, 0);
   return room.open(options);
+}
+
+/**
+ * The factory the engine hands to the derived indexes: USearch indexes in `module`.
+ *
+ * @example
+ * const indexes = await openDerivedIndexes({ store, dimensions, factories: { vector: usearchIndexes(usearch), lexical: bm25Indexes } });
+ */
+export function usearchIndexes(module: UsearchModule): VectorIndexFactory {
+  return {
+    create: (options) => createVectorIndex(module, options),
+    allocate: (length) => allocateIndexBytes(module, length),
+  };
 }
 
 /**

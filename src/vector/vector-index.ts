@@ -120,3 +120,14 @@ export interface IndexBytes {
   /** Frees the bytes if they were never opened. */
   dispose(): void;
 }
+
+/**
+ * Makes vector indexes for a component that must not choose their implementation (the derived
+ * indexes): the engine passes one in (`usearchIndexes` in usearch-index.ts).
+ */
+export interface VectorIndexFactory {
+  /** A new, empty index. */
+  create(options: VectorIndexOptions): VectorIndex;
+  /** Room for a serialized index of `length` bytes, written as a snapshot is read and opened in place. */
+  allocate(length: number): IndexBytes;
+}

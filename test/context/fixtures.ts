@@ -2,10 +2,13 @@
 // derived indexes, as the engine wires them.
 
 import { expect } from 'vitest';
-import { type DerivedIndexesOptions, openDerivedIndexes } from '../../src/context/derived-indexes.js';
 import { createContextTree } from '../../src/context/store-tree.js';
+import { placeProblems } from '../../src/context/tree-checks.js';
+import { type DerivedIndexesOptions, openDerivedIndexes } from '../../src/derived/derived-indexes.js';
 import { LongshipError } from '../../src/errors.js';
+import { bm25Indexes } from '../../src/lexical/bm25-index.js';
 import type { Store } from '../../src/store/store.js';
+import { usearchIndexes } from '../../src/vector/usearch-index.js';
 import type { UsearchModule } from '../../src/vector/usearch-module.js';
 import { DIMENSIONS, hashEmbedder } from './hash-embedder.js';
 
@@ -21,7 +24,8 @@ export async function openParts(
 ) {
   const indexes = await openDerivedIndexes({
     store,
-    usearch,
+    factories: { vector: usearchIndexes(usearch), lexical: bm25Indexes },
+    checks: [placeProblems],
     dimensions: DIMENSIONS,
     snapshotDelayMs: Number.POSITIVE_INFINITY,
     ...options,

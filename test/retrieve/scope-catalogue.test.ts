@@ -1,7 +1,7 @@
 // find() over a node catalogue (what the engine passes) must give exactly what it gives reading
 // the scope from the store, without reading a node record; and the engine's catalogue follows writes.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { NodeCatalogue } from '../../src/context/node-catalogue.js';
+import { NodeCatalogue } from '../../src/derived/node-catalogue.js';
 import { openLongship } from '../../src/engine.js';
 import { createRetriever, find } from '../../src/retrieve/retriever.js';
 import { loadScope, resolveRoots } from '../../src/retrieve/scope.js';

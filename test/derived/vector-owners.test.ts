@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { KeyIndex } from '../../src/context/key-index.js';
-import { VectorOwners } from '../../src/context/vector-owners.js';
+import { KeyIndex } from '../../src/derived/key-index.js';
+import { VectorOwners } from '../../src/derived/vector-owners.js';
 import { LongshipError } from '../../src/errors.js';
 
 // Small key ranges, so that sets, moves and deletes of the same keys happen often; large ones too.

@@ -2,7 +2,7 @@
 // it keeps all but the section that can wait, which the reader then reads through the store's ranges.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LazySnapshotSink } from '../../src/context/lazy-snapshot-sink.js';
+import { LazySnapshotSink } from '../../src/derived/lazy-snapshot-sink.js';
 import { createLexicalIndex, loadLexicalIndex } from '../../src/lexical/bm25-index.js';
 import { postingsSection } from '../../src/lexical/bm25-snapshot.js';
 import type { SnapshotRanges } from '../../src/store/store.js';

@@ -1,8 +1,7 @@
 // verify() for the derived indexes: do they hold exactly what the store holds? Reads everything;
 // for tests and repair, never on a hot path.
 
-import { createLexicalIndex } from '../lexical/bm25-index.js';
-import type { LexicalIndex, LexicalIndexOptions } from '../lexical/lexical-index.js';
+import type { LexicalIndex } from '../lexical/lexical-index.js';
 import type { PostingRecord, Store } from '../store/store.js';
 import type { VectorIndex } from '../vector/vector-index.js';
 import type { NodeCatalogue } from './node-catalogue.js';
@@ -56,19 +55,19 @@ export async function vectorIndexProblems(
 
 /**
  * How a BM25 index disagrees with the stored postings: keys missing or extra, and scores that
- * differ from an index built afresh from them (for the first words of sampled postings).
+ * differ from an index built afresh from them (for the first words of sampled postings). `fresh`:
+ * an empty index with the live one's settings.
  *
  * @example
- * const problems = await lexicalIndexProblems(store, indexes.lexical);
+ * const problems = await lexicalIndexProblems(store, indexes.lexical, createLexicalIndex());
  */
 export async function lexicalIndexProblems(
   store: Store,
   live: LexicalIndex,
-  options?: LexicalIndexOptions,
+  fresh: LexicalIndex,
 ): Promise<string[]> {
   const problems: string[] = [];
   // Scores depend on the whole corpus, so they are compared with an index built afresh.
-  const fresh = createLexicalIndex(options);
   const samples: PostingRecord[] = [];
   let count = 0;
   for await (const rows of store.scan('postings', SCAN_BATCH)) {

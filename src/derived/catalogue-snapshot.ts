@@ -1,7 +1,8 @@
-// Every node of the store as retrieval needs it: the record without its L1/L2 text. Finding where
-// a query looks (a scope: the nodes below some roots) from the store means reading every node
-// record below them, 100k of them in a large store; the derived indexes keep this catalogue in
-// memory instead, in step with the change log, and snapshot it beside the graph and BM25.
+// The node catalogue's snapshot: the nodes by URI in columns (numbers as float64s, a byte of flags,
+// the strings as one UTF-8 text with offsets), and the nodes that read their fields from those
+// columns when asked. Kept apart from the catalogue as BM25's format is from its index
+// (lexical/bm25-snapshot.ts). Over 400 lines: the writer, the checks and the lazily read node all
+// follow the one layout described here, and each reads wrong without the others beside it.
 
 import { LongshipError } from '../errors.js';
 import type { NodeRecord } from '../store/store.js';
@@ -10,40 +11,10 @@ import type { NodeRecord } from '../store/store.js';
 export type CatalogueNode = Omit<NodeRecord, 'l1' | 'l2' | 'hash'>;
 
 /**
- * What retrieval reads. Nodes loaded from a snapshot read their fields from it through getters:
- * spreading or structured-cloning one copies none of them (its `toJSON()` gives the plain record).
- */
-export interface NodeCatalogueView {
-  /** Moves on every change: a scope read at one version holds until the next. */
-  readonly version: number;
-  readonly size: number;
-  node(uri: string): CatalogueNode | undefined;
-  /** Every node whose URI starts with `uri + '/'`, by URI (as `Store.descendants` lists them). */
-  below(uri: string): readonly CatalogueNode[];
-  /** Every node, by URI. */
-  all(): readonly CatalogueNode[];
-  /**
-   * What changed since `version` when every change was a node replaced in place (same key, URI,
-   * parent and kind: a use recorded, new metadata or summaries), oldest first; undefined when
-   * anything else changed, or too long ago to tell. A scope can then swap the nodes, not reload.
-   */
-  replacedSince(version: number): readonly Replacement[] | undefined;
-}
-
-/** A node replaced in place: `node` holds the key, URI, parent and kind that `old` had. */
-export interface Replacement {
-  old: CatalogueNode;
-  node: CatalogueNode;
-}
-
-/**
  * The metadata of every loaded node that has none: one frozen object rather than 100k empty ones
  * (nothing changes a catalogue node's metadata in place; a record is replaced whole).
  */
 const NO_META: Record<string, unknown> = Object.freeze({});
-
-/** How many in-place replacements the catalogue remembers for {@link NodeCatalogueView.replacedSince}. */
-const JOURNAL = 1024;
 
 /** "LSNC", then the format version (2 kept each string's length in UTF-16 units, so none could be read alone). */
 const MAGIC = 0x434e534c;
@@ -61,215 +32,74 @@ const PARENT_NULL = 16;
 const PARENT_GIVEN = 32;
 const NAME_GIVEN = 64;
 const META_GIVEN = 128;
+/**
+ * The nodes (by URI) in columns: numbers as float64s, a byte of flags, and the strings (URI, L0,
+ * and the parent, name and metadata JSON where they are not the obvious ones) as one UTF-8 text,
+ * with the index of each node's first string and the byte offset of each string. Nodes whose
+ * `meta` JSON cannot carry exactly (a Date, a Map, `undefined`…) are listed by key only:
+ * {@link decodeCatalogue} says to read them back from the store.
+ */
+export function encodeCatalogue(nodes: readonly CatalogueNode[]): Uint8Array {
+  // A node still as loaded is copied as the snapshot holds it: decoding and encoding 100k of them
+  // again took ~0.9 s in Node, at every snapshot after a change to any node (a use recorded).
+  const rows: (StoredNode | Row)[] = [];
+  const readBack: number[] = [];
+  const size = { strings: 0, bytes: 0 };
+  for (const node of nodes) {
+    const row = node instanceof StoredNode ? node : rowOf(node);
+    if (!row) readBack.push(node.key);
+    else {
+      rows.push(row);
+      if (row instanceof StoredNode) row.measure(size);
+      else {
+        size.strings += row.lengths.length;
+        for (const length of row.lengths) size.bytes += length;
+      }
+    }
+  }
+  const writer = new RowWriter(rows.length, readBack, size.strings, size.bytes);
+  for (const row of rows) {
+    if (row instanceof StoredNode) row.copyTo(writer);
+    else writer.row(row);
+  }
+  return writer.done();
+}
 
 /**
- * The nodes by URI, with a map by key built on first need: an open that only finds never builds it.
- * Changes are merged into the sorted list lazily; until then a URI is looked up among the nodes set
- * since (by URI), then in the sorted list. No map of every URI is made: for a loaded catalogue it
- * decoded every node's URI at the first write after an open (~0.2 s at 100k in Node).
+ * Reads what {@link encodeCatalogue} wrote: the nodes, by URI, and the keys of the nodes to read
+ * back from the store. CORRUPT_INDEX for bytes it cannot have written. The nodes read their fields
+ * from `bytes` when asked (the caller must leave them as they are): 100k nodes made whole at once
+ * took a third of a second of a cold open in Chromium, most of it fresh memory and the collector
+ * copying them, and a query reads a few of their strings.
  */
-export class NodeCatalogue implements NodeCatalogueView {
-  #byKey: Map<number, CatalogueNode> | undefined;
-  /** By URI, as of the last sort; `#stale` and `#added` say what changed since. */
-  #sorted: CatalogueNode[] = [];
-  #stale = new Set<CatalogueNode>();
-  #added: CatalogueNode[] = [];
-  /** `#added` by URI, less the stale: what `#sorted` does not hold yet. */
-  #addedByUri = new Map<string, CatalogueNode>();
-  #version = 0;
-  /** In-place replacements, the last {@link JOURNAL}, and the version of the last other change. */
-  #journal: Array<Replacement & { version: number }> = [];
-  #reshapedAt = 0;
-
-  get version(): number {
-    return this.#version;
-  }
-
-  get size(): number {
-    return this.#byKey ? this.#byKey.size : this.#sorted.length;
-  }
-
-  node(uri: string): CatalogueNode | undefined {
-    const added = this.#addedByUri.get(uri);
-    if (added) return added;
-    // Between sorts the list keeps its order; what left it since is stale.
-    const sorted = this.#sorted;
-    const at = lowerBound(sorted, uri);
-    const found = sorted[at];
-    return found?.uri === uri && !this.#stale.has(found) ? found : undefined;
-  }
-
-  nodeByKey(key: number): CatalogueNode | undefined {
-    return this.#keys().get(key);
-  }
-
-  below(uri: string): readonly CatalogueNode[] {
-    const sorted = this.#inOrder();
-    const prefix = `${uri}/`;
-    const start = lowerBound(sorted, prefix);
-    // What starts with the prefix sorts before whatever else follows it: the end is a search too,
-    // so a loaded node's URI is only read when the search needs it.
-    let low = start;
-    let high = sorted.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (sorted[mid]!.uri.startsWith(prefix)) low = mid + 1;
-      else high = mid;
-    }
-    return sorted.slice(start, low);
-  }
-
-  all(): readonly CatalogueNode[] {
-    return this.#inOrder();
-  }
-
-  /** Adds or replaces the node with `record.key` (its URI may have changed: a move). */
-  set(record: NodeRecord): void {
-    const { l1: _l1, l2: _l2, hash: _hash, ...node } = record;
-    const byKey = this.#keys();
-    const old = byKey.get(node.key);
-    const inPlace =
-      old !== undefined && old.uri === node.uri && old.parent === node.parent && old.kind === node.kind;
-    this.#remove(node.key);
-    byKey.set(node.key, node);
-    this.#addedByUri.set(node.uri, node);
-    this.#added.push(node);
-    this.#version++;
-    if (inPlace) {
-      this.#journal.push({ version: this.#version, old, node });
-      if (this.#journal.length > JOURNAL) this.#journal.splice(0, this.#journal.length - JOURNAL);
-    } else {
-      this.#reshapedAt = this.#version;
-    }
-  }
-
-  delete(key: number): void {
-    if (!this.#remove(key)) return;
-    this.#version++;
-    this.#reshapedAt = this.#version;
-  }
-
-  replacedSince(version: number): readonly Replacement[] | undefined {
-    if (version === this.#version) return [];
-    // Every change after `version` must be an in-place one, and still in the journal.
-    const journal = this.#journal;
-    if (
-      this.#reshapedAt > version ||
-      version > this.#version ||
-      !(journal[0] && journal[0].version <= version + 1)
-    ) {
-      return undefined;
-    }
-    return journal.filter((entry) => entry.version > version).map(({ old, node }) => ({ old, node }));
-  }
-
-  /** Takes the node with `key` out of the maps and marks it stale in the sorted list. */
-  #remove(key: number): boolean {
-    const byKey = this.#keys();
-    const node = byKey.get(key);
-    if (!node) return false;
-    byKey.delete(key);
-    if (this.#addedByUri.get(node.uri) === node) this.#addedByUri.delete(node.uri);
-    this.#stale.add(node);
-    return true;
-  }
-
-  /**
-   * The nodes, by URI, in columns: numbers as float64s, a byte of flags, and the strings (URI, L0,
-   * and the parent, name and metadata JSON where they are not the obvious ones) as one UTF-8 text,
-   * with the index of each node's first string and the byte offset of each string. Nodes whose
-   * `meta` JSON cannot carry exactly (a Date, a Map, `undefined`…) are listed by key only:
-   * {@link NodeCatalogue.load} says to read them back from the store.
-   */
-  serialize(): Uint8Array {
-    // A node still as loaded is copied as the snapshot holds it: decoding and encoding 100k of them
-    // again took ~0.9 s in Node, at every snapshot after a change to any node (a use recorded).
-    const rows: (StoredNode | Row)[] = [];
-    const readBack: number[] = [];
-    const size = { strings: 0, bytes: 0 };
-    for (const node of this.#inOrder()) {
-      const row = node instanceof StoredNode ? node : rowOf(node);
-      if (!row) readBack.push(node.key);
-      else {
-        rows.push(row);
-        if (row instanceof StoredNode) row.measure(size);
-        else {
-          size.strings += row.lengths.length;
-          for (const length of row.lengths) size.bytes += length;
-        }
-      }
-    }
-    const writer = new RowWriter(rows.length, readBack, size.strings, size.bytes);
-    for (const row of rows) {
-      if (row instanceof StoredNode) row.copyTo(writer);
-      else writer.row(row);
-    }
-    return writer.done();
-  }
-
-  /**
-   * Reads what {@link NodeCatalogue.serialize} wrote: the catalogue, and the keys of the nodes to
-   * read back from the store. CORRUPT_INDEX for bytes it cannot have written. The nodes read their
-   * fields from `bytes` when asked (the caller must leave them as they are): 100k nodes made whole
-   * at once took a third of a second of a cold open in Chromium, most of it fresh memory and the
-   * collector copying them, and a query reads a few of their strings.
-   */
-  static load(bytes: Uint8Array): { catalogue: NodeCatalogue; readBack: number[] } {
-    // Typed views need aligned offsets: a misaligned input is copied once.
-    const buffer = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
-    const words = (at: number, n: number) => new Uint32Array(buffer.buffer, buffer.byteOffset + at, n);
-    if (buffer.byteLength < HEADER_BYTES) throw corrupt('too short for its header');
-    const [magic, format, count, readBackCount, stringCount, textBytes] = words(0, 6) as unknown as number[];
-    if (magic !== MAGIC || format !== FORMAT) throw corrupt(`not a format ${FORMAT} catalogue`);
-    const numbersAt = HEADER_BYTES;
-    const firstsAt = numbersAt + 8 * (5 * count! + readBackCount!);
-    const startsAt = firstsAt + 4 * (count! + 1);
-    const flagsAt = startsAt + 4 * (stringCount! + 1);
-    const textAt = flagsAt + count!;
-    if (textAt + textBytes! !== buffer.byteLength) throw corrupt('its sections do not add up to its length');
-    const columns: Columns = {
-      numbers: new Float64Array(buffer.buffer, buffer.byteOffset + numbersAt, 5 * count! + readBackCount!),
-      firsts: words(firstsAt, count! + 1),
-      starts: words(startsAt, stringCount! + 1),
-      flags: buffer.subarray(flagsAt, textAt),
-      text: buffer.subarray(textAt),
-    };
-    checkColumns(columns, count!);
-    const catalogue = new NodeCatalogue();
-    const sorted = catalogue.#sorted;
-    for (let i = 0; i < count!; i++) sorted.push(new StoredNode(columns, i));
-    const readBack = Array.from(columns.numbers.subarray(5 * count!));
-    if (!readBack.every((key) => Number.isSafeInteger(key))) throw corrupt('a read-back key is not a key');
-    return { catalogue, readBack };
-  }
-
-  /** The map by key, built from the sorted list the first time it is needed. */
-  #keys(): Map<number, CatalogueNode> {
-    if (!this.#byKey) {
-      // Nothing changes without the map, so the sorted list is whole here.
-      const byKey = new Map<number, CatalogueNode>();
-      for (const node of this.#sorted) {
-        if (byKey.has(node.key)) throw corrupt(`key ${node.key} is given twice`);
-        byKey.set(node.key, node);
-      }
-      this.#byKey = byKey;
-    }
-    return this.#byKey;
-  }
-
-  /** Brings the sorted list up to date: drops what went, merges in what came (both few, usually). */
-  #inOrder(): CatalogueNode[] {
-    if (this.#stale.size === 0 && this.#added.length === 0) return this.#sorted;
-    const stale = this.#stale;
-    const kept = stale.size === 0 ? this.#sorted : this.#sorted.filter((node) => !stale.has(node));
-    // A node added and then replaced before this sort is stale too.
-    const added = this.#added.filter((node) => !stale.has(node)).sort(byUri);
-    this.#sorted = added.length === 0 ? kept : merge(kept, added);
-    this.#stale = new Set();
-    this.#added = [];
-    this.#addedByUri = new Map();
-    return this.#sorted;
-  }
+export function decodeCatalogue(bytes: Uint8Array): { nodes: CatalogueNode[]; readBack: number[] } {
+  // Typed views need aligned offsets: a misaligned input is copied once.
+  const buffer = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
+  const words = (at: number, n: number) => new Uint32Array(buffer.buffer, buffer.byteOffset + at, n);
+  if (buffer.byteLength < HEADER_BYTES) throw corruptCatalogue('too short for its header');
+  const [magic, format, count, readBackCount, stringCount, textBytes] = words(0, 6) as unknown as number[];
+  if (magic !== MAGIC || format !== FORMAT) throw corruptCatalogue(`not a format ${FORMAT} catalogue`);
+  const numbersAt = HEADER_BYTES;
+  const firstsAt = numbersAt + 8 * (5 * count! + readBackCount!);
+  const startsAt = firstsAt + 4 * (count! + 1);
+  const flagsAt = startsAt + 4 * (stringCount! + 1);
+  const textAt = flagsAt + count!;
+  if (textAt + textBytes! !== buffer.byteLength)
+    throw corruptCatalogue('its sections do not add up to its length');
+  const columns: Columns = {
+    numbers: new Float64Array(buffer.buffer, buffer.byteOffset + numbersAt, 5 * count! + readBackCount!),
+    firsts: words(firstsAt, count! + 1),
+    starts: words(startsAt, stringCount! + 1),
+    flags: buffer.subarray(flagsAt, textAt),
+    text: buffer.subarray(textAt),
+  };
+  checkColumns(columns, count!);
+  const nodes: CatalogueNode[] = [];
+  for (let i = 0; i < count!; i++) nodes.push(new StoredNode(columns, i));
+  const readBack = Array.from(columns.numbers.subarray(5 * count!));
+  if (!readBack.every((key) => Number.isSafeInteger(key)))
+    throw corruptCatalogue('a read-back key is not a key');
+  return { nodes, readBack };
 }
 
 /** A node set since the load, as a snapshot holds it: its flags, numbers, and strings in UTF-8. */
@@ -281,7 +111,7 @@ interface Row {
   text: readonly Uint8Array[];
 }
 
-/** Writes a snapshot's columns (see {@link NodeCatalogue.serialize}), row by row, in URI order. */
+/** Writes a snapshot's columns (see {@link encodeCatalogue}), row by row, in URI order. */
 class RowWriter {
   readonly #out: Uint8Array;
   readonly #numbers: Float64Array;
@@ -401,7 +231,7 @@ function rowOf(n: CatalogueNode): Row | undefined {
   };
 }
 
-/** A loaded snapshot's sections, shared by its nodes (see {@link NodeCatalogue.serialize}). */
+/** A loaded snapshot's sections, shared by its nodes (see {@link encodeCatalogue}). */
 interface Columns {
   /** key, createdAt, updatedAt, useCount, lastUsedAt (NaN: none) of each node, then the read-back keys. */
   numbers: Float64Array;
@@ -425,11 +255,11 @@ function stringsOf(f: number): number {
  */
 function checkColumns({ numbers, firsts, starts, flags, text }: Columns, count: number): void {
   if (firsts[0] !== 0 || firsts[count] !== starts.length - 1)
-    throw corrupt('its string counts do not add up');
+    throw corruptCatalogue('its string counts do not add up');
   if (starts[0] !== 0 || starts[starts.length - 1] !== text.length)
-    throw corrupt('its strings do not fill its text');
+    throw corruptCatalogue('its strings do not fill its text');
   for (let j = 1; j < starts.length; j++) {
-    if (starts[j]! < starts[j - 1]!) throw corrupt('a string runs backwards');
+    if (starts[j]! < starts[j - 1]!) throw corruptCatalogue('a string runs backwards');
   }
   let previous = -1;
   for (let i = 0; i < count; i++) {
@@ -440,17 +270,17 @@ function checkColumns({ numbers, firsts, starts, flags, text }: Columns, count: 
       !Number.isSafeInteger(key) ||
       !TYPES[(f >> TYPE_SHIFT) & 3]
     ) {
-      throw corrupt(`node ${i} is not a valid node`);
+      throw corruptCatalogue(`node ${i} is not a valid node`);
     }
     const uri = firsts[i]!;
     if (f & META_GIVEN) {
       // A JSON object, by its ends: the rest is parsed when the metadata is first read.
       const meta = firsts[i + 1]! - 1;
       if (text[starts[meta]!] !== 0x7b || text[starts[meta + 1]! - 1] !== 0x7d)
-        throw corrupt(`node ${i}'s metadata is not a JSON object`);
+        throw corruptCatalogue(`node ${i}'s metadata is not a JSON object`);
     }
     if (previous >= 0 && !ascending(text, starts, previous, uri))
-      throw corrupt(`node ${i} is out of URI order`);
+      throw corruptCatalogue(`node ${i} is out of URI order`);
     previous = uri;
   }
 }
@@ -532,7 +362,7 @@ class StoredNode implements CatalogueNode {
       const f = this.#flags;
       if (f & META_GIVEN) {
         const meta = parseMeta(this.#string(stringsOf(f) - 1));
-        if (!meta) throw corrupt(`the metadata of ${this.uri} is not a JSON object`);
+        if (!meta) throw corruptCatalogue(`the metadata of ${this.uri} is not a JSON object`);
         this.#meta = meta;
       } else {
         this.#meta = NO_META;
@@ -619,18 +449,6 @@ class StoredNode implements CatalogueNode {
   }
 }
 
-/** The first index whose URI is not below `uri` in code-unit order. */
-function lowerBound(sorted: readonly CatalogueNode[], uri: string): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (sorted[mid]!.uri < uri) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
-
 function parseMeta(json: string): Record<string, unknown> | undefined {
   try {
     const meta: unknown = JSON.parse(json);
@@ -640,35 +458,6 @@ function parseMeta(json: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-}
-
-function byUri(a: CatalogueNode, b: CatalogueNode): number {
-  return a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0;
-}
-
-/**
- * `b` (the few changed since the last sort, in order) into `a` (all the others, in order), each placed
- * by binary search: only O(b log a) of `a`'s URIs are read, where a walk of both read every one, and a
- * loaded node decodes its URI when read (~50 ms at 100k, at the first find after an open's replay).
- * On equal URIs `a`'s node comes first.
- */
-function merge(a: readonly CatalogueNode[], b: readonly CatalogueNode[]): CatalogueNode[] {
-  const out = new Array<CatalogueNode>(a.length + b.length);
-  let k = 0;
-  let from = 0;
-  for (const node of b) {
-    let low = from;
-    let high = a.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (a[mid]!.uri <= node.uri) low = mid + 1;
-      else high = mid;
-    }
-    while (from < low) out[k++] = a[from++]!;
-    out[k++] = node;
-  }
-  while (from < a.length) out[k++] = a[from++]!;
-  return out;
 }
 
 /** Whether JSON gives `value` back equal in every way `===` and `in` can tell. */
@@ -686,6 +475,6 @@ function jsonSafe(value: unknown): boolean {
   return true;
 }
 
-function corrupt(reason: string, cause?: unknown): LongshipError {
+export function corruptCatalogue(reason: string, cause?: unknown): LongshipError {
   return new LongshipError('CORRUPT_INDEX', `node catalogue: ${reason}`, cause ? { cause } : undefined);
 }

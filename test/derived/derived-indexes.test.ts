@@ -4,8 +4,8 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { type DerivedIndexes, STORE_EXPANSION, snapshotNames } from '../../src/context/derived-indexes.js';
 import type { ContextTree } from '../../src/context/tree.js';
+import { type DerivedIndexes, STORE_EXPANSION, snapshotNames } from '../../src/derived/derived-indexes.js';
 import { LongshipError } from '../../src/errors.js';
 import { postingsSection } from '../../src/lexical/bm25-snapshot.js';
 import { MemoryData } from '../../src/store/memory-data.js';
@@ -13,8 +13,8 @@ import { openMemoryStore } from '../../src/store/memory-store.js';
 import type { SnapshotSink, Store, WriteBatch } from '../../src/store/store.js';
 import { node } from '../../src/testing/records.js';
 import { loadUsearch, type UsearchModule } from '../../src/vector/usearch-module.js';
+import { embedderInfo, expectCode, hashEmbedder, openParts } from '../context/fixtures.js';
 import { idbHarness, type StoreHarness } from '../store/harness.js';
-import { embedderInfo, expectCode, hashEmbedder, openParts } from './fixtures.js';
 
 let usearch: UsearchModule;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 // Which vector each change of the log put in, for a replay in the live order (docs/reliability-core.md).
 import { describe, expect, it } from 'vitest';
-import { vectorsAdded } from '../../src/context/change-replay.js';
+import { vectorsAdded } from '../../src/derived/change-replay.js';
 import type { ChangeRecord, VectorRecord } from '../../src/store/store.js';
 
 const v = (key: number, value: number): VectorRecord => ({

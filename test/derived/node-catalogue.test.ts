@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { NodeCatalogue } from '../../src/context/node-catalogue.js';
+import { NodeCatalogue } from '../../src/derived/node-catalogue.js';
 import { LongshipError } from '../../src/errors.js';
 import type { NodeRecord } from '../../src/store/store.js';
 

@@ -5,11 +5,11 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeAll, expect, it } from 'vitest';
-import { snapshotNames } from '../../src/context/derived-indexes.js';
+import { snapshotNames } from '../../src/derived/derived-indexes.js';
 import type { LongshipError } from '../../src/errors.js';
 import { loadUsearch, type UsearchModule } from '../../src/vector/usearch-module.js';
+import { embedderInfo, hashEmbedder, openParts } from '../context/fixtures.js';
 import { idbHarness } from '../store/harness.js';
-import { embedderInfo, hashEmbedder, openParts } from './fixtures.js';
 
 const OWNERS = 'hnsw-owners';
 const R = 'viking://resources';
