@@ -33,9 +33,9 @@ export default defineConfig({
         test: { name: 'e2e', include: e2e },
       },
       {
-        // Every benchmark at a tiny size, each as the child process its npm script runs.
+        // Every benchmark at a tiny size, each as the child process its npm script runs, two at a time.
         extends: true,
-        test: { name: 'bench', include: bench, testTimeout: 180_000 },
+        test: { name: 'bench', include: bench, maxConcurrency: 2 },
       },
       {
         // The package as a user installs it: packed, installed into fixture projects (test/consumer/).
