@@ -54,8 +54,8 @@ interface Args {
   /** The JSON's path; the markdown goes beside it. */
   json: string;
   /**
-   * Each part at a tiny size (16 documents an ingestion round, the 4 shortest pages of the corpus, one round of
-   * finds, one cold page): the code run end to end in a minute, the figures meaningless.
+   * Each part at a tiny size (one ingestion round of 16 documents, the 4 shortest pages of the corpus, one
+   * round of finds, one cold page): the code run end to end in a minute, the figures meaningless.
    */
   smoke: boolean;
 }
@@ -262,6 +262,7 @@ async function largeStore(args: Args): Promise<{
           dims,
           usearch,
           docs: ingestDocs,
+          ...(args.smoke ? { rounds: 1 } : {}),
           modelDirectory: `${server.origin}/model/use-lite/`,
           wasmPaths: `${server.origin}/${onnxruntimeWebDist(root)}/`,
         },

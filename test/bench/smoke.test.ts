@@ -19,6 +19,11 @@ const argsOf = (smoke: Smoke) =>
     .split(' ')
     .map((flag) => flag.replace(/^OUT\//, `${folderOf(smoke)}/`).replace(/^SMOKES\//, `${all}/`));
 const finished = new Map<string, Promise<void>>();
+/** Seconds a smoke may take, with the time it may wait for the one it runs after. */
+const timeoutOf = (smoke: Smoke): number => {
+  const before = smokes.find((other) => nameOf(other) === smoke.after);
+  return (smoke.timeoutS ?? 150) + (before ? timeoutOf(before) : 0);
+};
 
 describe('the benchmarks at a tiny size', () => {
   const results = resultsFiles();
@@ -57,7 +62,7 @@ describe('the benchmarks at a tiny size', () => {
           done();
         }
       },
-      (smoke.timeoutS ?? 150) * 1000,
+      timeoutOf(smoke) * 1000,
     );
   }
 
