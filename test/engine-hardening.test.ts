@@ -151,7 +151,8 @@ describe('an embedder that ignores its AbortSignal', () => {
     const job = longship.addResource('Snow melts.', { name: 'snow.md' });
     const write = codeOf(longship.write(`${R}/w.md`, 'Rain falls.'));
     const jobCode = codeOf(job);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Closed once the job is stuck in the embedder, not after some milliseconds that may not get it there.
+    while (state.calls === 0) await new Promise((resolve) => setImmediate(resolve));
     await within(longship.close(), 2000);
     expect(await jobCode).toBe('ABORTED');
     expect((await longship.waitProcessed()).cancelled).toBe(1);

@@ -1,11 +1,13 @@
-// npm run bench:huge-pages -- --profile DIR [--runs 4]
+// npm run bench:huge-pages -- --profile DIR [--runs 4] [--n 100000] [--json FILE] [--machine-pages-only]
 // What fresh memory costs a cold open on this machine. bench:browser's cold opens of its large store
 // (kept in DIR by `npm run bench:browser -- --profile DIR`), a dedicated Worker each, alternating
 // Linux's transparent huge pages as the machine has them and set to `always`: with 2 MB pages a fresh
 // MB is one page fault, not 256, and a machine whose faults are slow (a VM with shadow page tables)
 // shows what the open itself costs. In a running browser and right after the launch, as bench:browser.
 // Needs Linux and root; the machine's setting is put back after each open, and on any exit.
-// Writes bench/results/browser-huge-pages.json and .md.
+// --machine-pages-only: the opens with the machine's setting alone, nothing written to the kernel's
+// setting (no root needed; the smoke run's mode, which must not change a machine's settings).
+// Writes bench/results/browser-huge-pages.json and .md (--json: elsewhere).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +26,6 @@ import { corpusQueries } from './queries.js';
 
 const THP = '/sys/kernel/mm/transparent_hugepage/enabled';
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const out = join(root, 'bench/results/browser-huge-pages.json');
 const log = (message: string) => console.log(`[bench:huge-pages] ${message}`);
 
 const argv = process.argv.slice(2).filter((a) => a !== '--');
@@ -35,6 +36,8 @@ const option = (name: string) => {
 const profile = option('--profile');
 const runs = Number(option('--runs') ?? 4);
 const n = Number(option('--n') ?? 100_000);
+const out = option('--json') ?? join(root, 'bench/results/browser-huge-pages.json');
+const machinePagesOnly = argv.includes('--machine-pages-only');
 const marker = profile && largeStoreMarker(profile, n);
 if (!marker || !existsSync(marker)) {
   throw new Error(
@@ -46,7 +49,9 @@ if (!existsSync(THP)) throw new Error(`${THP} is missing: transparent huge pages
 /** The machine's setting, as the file shows it: "always [madvise] never". */
 const machine = /\[(\w+)\]/.exec(readFileSync(THP, 'utf8'))?.[1];
 if (!machine) throw new Error(`cannot read the setting in ${THP}`);
-const setPages = (mode: string) => writeFileSync(THP, mode);
+const setPages = (mode: string) => {
+  if (!machinePagesOnly) writeFileSync(THP, mode);
+};
 const restore = () => setPages(machine);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
@@ -54,10 +59,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.exit(1);
   });
 }
-// Fails here, before any open, without root.
+// Fails here, before any open, without root (unless --machine-pages-only).
 setPages(machine);
 
-const modes = [machine, 'always'].filter((mode, i, all) => all.indexOf(mode) === i);
+const modes = [machine, ...(machinePagesOnly ? [] : ['always'])].filter(
+  (mode, i, all) => all.indexOf(mode) === i,
+);
 type Kind = 'running' | 'launching';
 interface Open {
   pages: string;

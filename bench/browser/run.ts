@@ -1,4 +1,5 @@
 // npm run bench:browser -- [--n 100000] [--runs 3] [--model-runs 2] [--skip-large] [--skip-corpus] [--shared]
+//   [--json bench/results/browser.json] [--smoke: every part at a tiny size, for the smoke run]
 //   [--profile DIR]: keep the large store's browser profile in DIR, and reuse it when it holds one
 //   (writing 100k documents takes ~20 minutes). A part skipped keeps its figures from the last run.
 // Longship in Chromium (headless, Debian's build, one tab):
@@ -10,7 +11,7 @@
 //    createLongship() and its SharedWorker: ingestion documents/s, find() end to end (query
 //    embedding included) p50/p95 in both modes, and a cold page to its first result;
 // 3. ingestion with the hashed-words embedder: the pipeline without the model.
-// Writes bench/results/browser.json and bench/results/browser.md.
+// Writes bench/results/browser.json and bench/results/browser.md (--json: elsewhere).
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -34,7 +35,6 @@ import { corpusQueries } from './queries.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const corpusDir = join(root, 'demo/corpus/npm-docs/content');
-const out = join(root, 'bench/results/browser');
 
 interface Args {
   n: number;
@@ -51,6 +51,13 @@ interface Args {
    * as Files: its cold opens are kept apart (`largeShared`), and the dedicated Worker's kept.
    */
   shared: boolean;
+  /** The JSON's path; the markdown goes beside it. */
+  json: string;
+  /**
+   * Each part at a tiny size (one ingestion round of 16 documents, the 4 shortest pages of the corpus, one
+   * round of finds, one cold page): the code run end to end in a minute, the figures meaningless.
+   */
+  smoke: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -63,6 +70,8 @@ function parseArgs(argv: readonly string[]): Args {
     renderOnly: false,
     profile: undefined,
     shared: false,
+    json: join(root, 'bench/results/browser.json'),
+    smoke: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
@@ -71,6 +80,8 @@ function parseArgs(argv: readonly string[]): Args {
     else if (flag === '--skip-corpus') args.corpus = false;
     else if (flag === '--render-only') args.renderOnly = true;
     else if (flag === '--shared') args.shared = true;
+    else if (flag === '--smoke') args.smoke = true;
+    else if (flag === '--json') args.json = argv[++i]!;
     else if (flag === '--n') args.n = Number(argv[++i]);
     else if (flag === '--runs') args.runs = Number(argv[++i]);
     else if (flag === '--model-runs') args.modelRuns = Number(argv[++i]);
@@ -80,6 +91,10 @@ function parseArgs(argv: readonly string[]): Args {
   return args;
 }
 
+const args = parseArgs(process.argv.slice(2));
+const out = args.json.replace(/\.json$/, '');
+/** Documents in each round of the ingestion measure. */
+const ingestDocs = args.smoke ? 16 : 256;
 const log = (message: string) => console.log(`[bench:browser] ${message}`);
 
 // ---- 1. A large store, opened cold --------------------------------------------------------------
@@ -246,7 +261,8 @@ async function largeStore(args: Args): Promise<{
           name,
           dims,
           usearch,
-          docs: 256,
+          docs: ingestDocs,
+          ...(args.smoke ? { rounds: 1 } : {}),
           modelDirectory: `${server.origin}/model/use-lite/`,
           wasmPaths: `${server.origin}/${onnxruntimeWebDist(root)}/`,
         },
@@ -382,7 +398,9 @@ async function timeFinds(page: Page, mode: 'thinking' | 'quick', rounds: number)
 }
 
 async function corpus(server: DemoServer, embedder: 'model' | 'words', runs: number): Promise<CorpusFigures> {
-  const entries = corpusEntries();
+  // The smoke run's four shortest pages: the model's time goes with their length.
+  const all = corpusEntries();
+  const entries = args.smoke ? [...all].sort((x, y) => x.content.length - y.content.length).slice(0, 4) : all;
   const browser = await launchChromium();
   const figures: CorpusFigures = { embedder, ingestSeconds: [], documents: entries.length };
   try {
@@ -410,14 +428,14 @@ async function corpus(server: DemoServer, embedder: 'model' | 'words', runs: num
           // Warm up (the first find loads nothing new: the model is loaded by ingestion).
           await timeFinds(page, 'thinking', 1);
           figures.find = {
-            thinking: await timeFinds(page, 'thinking', 3),
-            quick: await timeFinds(page, 'quick', 3),
+            thinking: await timeFinds(page, 'thinking', args.smoke ? 1 : 3),
+            quick: await timeFinds(page, 'quick', args.smoke ? 1 : 3),
           };
           log(
             `  find() p50: thinking ${median(figures.find.thinking).toFixed(1)} ms, quick ${median(figures.find.quick).toFixed(1)} ms`,
           );
           figures.coldPageMs = [];
-          for (let cold = 0; cold < 3; cold++) {
+          for (let cold = 0; cold < (args.smoke ? 1 : 3); cold++) {
             // A fresh page on the stored corpus; the last page closed, so its SharedWorker ends with it.
             await page.close();
             await new Promise((done) => setTimeout(done, 1000));
@@ -505,7 +523,7 @@ interface Saved {
   date: string;
   chromium: string;
   machine: ReturnType<typeof measureMachine>;
-  args: Args;
+  args: Omit<Args, 'json'>;
   large: Awaited<ReturnType<typeof largeStore>> | undefined;
   /** The same cold opens in a SharedWorker (`--shared`), its snapshots read as Files. */
   largeShared?: Awaited<ReturnType<typeof largeStore>>;
@@ -644,7 +662,8 @@ function report(json: Saved) {
 }
 
 async function main() {
-  const args = parseArgs(process.argv.slice(2));
+  // Where the profile was kept and the results go are this machine's business, not the results'.
+  const { json: _json, ...recorded } = args;
   if (args.renderOnly) {
     report(JSON.parse(readFileSync(`${out}.json`, 'utf8')) as Saved);
     return;
@@ -681,8 +700,7 @@ async function main() {
     ...(corporaDate ? { corporaDate } : {}),
     chromium: version,
     machine: measureMachine(),
-    // Where the profile was kept is this machine's business, not the results'.
-    args: { ...args, profile: undefined },
+    args: { ...recorded, profile: undefined },
     large,
     ...(largeShared ? { largeShared, largeSharedDate } : {}),
     corpora,

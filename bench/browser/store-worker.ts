@@ -28,6 +28,8 @@ export type StoreWorkerRequest =
       dims: number;
       usearch: string;
       docs: number;
+      /** Rounds of each measure (default {@link ROUNDS}); the smoke run's one. */
+      rounds?: number;
       /** The bundled model's folder and onnxruntime-web's dist folder, as served. */
       modelDirectory: string;
       wasmPaths: string;
@@ -330,10 +332,11 @@ async function ingest(request: Extract<StoreWorkerRequest, { op: 'ingest' }>): P
     await run();
     return performance.now() - started;
   };
-  /** ROUNDS timings of `run`, one after another. */
+  const roundCount = request.rounds ?? ROUNDS;
+  /** roundCount timings of `run`, one after another. */
   const rounds = async (run: () => Promise<unknown>) => {
     const times: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) times.push(await timed(run));
+    for (let round = 0; round < roundCount; round++) times.push(await timed(run));
     return times;
   };
   try {
@@ -355,7 +358,7 @@ async function ingest(request: Extract<StoreWorkerRequest, { op: 'ingest' }>): P
     });
     // Each round's batches are drawn before it is timed: the store and index are what is measured.
     const storeIndexRounds: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < roundCount; round++) {
       const batches: WriteBatch[] = [];
       for (let first = 0; first < request.docs; first += PER_COMMIT) {
         const count = Math.min(PER_COMMIT, request.docs - first);
@@ -369,10 +372,10 @@ async function ingest(request: Extract<StoreWorkerRequest, { op: 'ingest' }>): P
     }
     const storeIndexMs = median(storeIndexRounds);
 
-    // End to end, ROUNDS times, each job right before the model alone on what it asked for: the model's
+    // End to end, roundCount times, each job right before the model alone on what it asked for: the model's
     // speed drifts within a run, so a round compares two timings taken seconds apart, not minutes.
     const endToEnd: { ingestMs: number; modelMs: number; snapshotMs: number; snapshotHeldMs: number }[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < roundCount; round++) {
       await longship.rm(parent, { recursive: true });
       // The job starts with no snapshot pending, as in a store that has been idle.
       await longship.indexes.flush();

@@ -1,4 +1,4 @@
-// npm run bench:install [-- --json bench/results/install.json]
+// npm run bench:install [-- --json bench/results/install.json] [--only longship,@orama/orama] [--no-prepare]
 // What depending on Longship costs a browser app's install, beside Orama, PGlite and
 // transformers.js alone: each is installed into its own fresh project (npm install
 // --prefer-offline, onnxruntime-node's CUDA download skipped as the consumer tests skip it), and
@@ -10,7 +10,7 @@ import { lstat, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { measureMachine } from '../lib/machine.js';
 import { cell, markdownTable } from '../lib/markdown.js';
 import { writeReport } from '../lib/write-report.js';
@@ -151,8 +151,10 @@ async function ownVersion(name: string): Promise<string> {
   return manifest.version as string;
 }
 
-async function packLongship(into: string): Promise<string> {
-  const { stdout } = await run('npm', ['pack', '--pack-destination', into, '--silent'], {
+/** `prepare`: build dist/ and the model first, as a publish does; without it, pack them as they are. */
+async function packLongship(into: string, prepare: boolean): Promise<string> {
+  const scripts = prepare ? [] : ['--ignore-scripts'];
+  const { stdout } = await run('npm', ['pack', '--pack-destination', into, '--silent', ...scripts], {
     cwd: repo,
     maxBuffer: 64 << 20,
   });
@@ -200,21 +202,34 @@ ${table}
 ${share}`;
 }
 
-const jsonAt = process.argv.indexOf('--json');
-const jsonPath = (jsonAt > 0 ? process.argv[jsonAt + 1] : undefined) ?? 'bench/results/install.json';
+const { values: args } = parseArgs({
+  options: {
+    json: { type: 'string', default: 'bench/results/install.json' },
+    only: { type: 'string' },
+    'no-prepare': { type: 'boolean', default: false },
+  },
+});
+const jsonPath = args.json;
 const scratch = await mkdtemp(join(tmpdir(), 'longship-pack-'));
 try {
-  const subjects: Subject[] = [
-    { name: 'longship', spec: await packLongship(scratch) },
-    { name: '@orama/orama', spec: `@orama/orama@${await ownVersion('@orama/orama')}` },
-    { name: '@electric-sql/pglite', spec: '@electric-sql/pglite' },
+  // Each spec is made only when its package is measured: packing Longship builds it first.
+  const subjects: { name: string; spec: () => Promise<string> }[] = [
+    { name: 'longship', spec: () => packLongship(scratch, !args['no-prepare']) },
+    { name: '@orama/orama', spec: async () => `@orama/orama@${await ownVersion('@orama/orama')}` },
+    { name: '@electric-sql/pglite', spec: async () => '@electric-sql/pglite' },
     {
       name: '@huggingface/transformers',
-      spec: `@huggingface/transformers@${await ownVersion('@huggingface/transformers')}`,
+      spec: async () => `@huggingface/transformers@${await ownVersion('@huggingface/transformers')}`,
     },
   ];
+  const names = subjects.map((subject) => subject.name);
+  const only = args.only?.split(',') ?? names;
+  const unknown = only.filter((name) => !names.includes(name));
+  if (unknown.length > 0) throw new Error(`--only: ${unknown.join(', ')} is not one of ${names.join(', ')}`);
   const rows: Footprint[] = [];
-  for (const subject of subjects) {
+  for (const { name, spec } of subjects) {
+    if (!only.includes(name)) continue;
+    const subject: Subject = { name, spec: await spec() };
     const row = await measure(subject);
     console.log(
       `${row.name}: node_modules ${cell(mb(row.node_modules_bytes), 1)} MB, packed ${cell(mb(row.packed_bytes), 2)} MB`,

@@ -1,4 +1,5 @@
 // npm run bench:lexical -- [--runs 3] [--scale 100000] [--json bench/results/lexical.json] [--only Longship]
+//   [--eval-dir DIR] (default ../shared/eval; the smoke run gives it bench/fixtures/eval)
 // The BM25 side by side, in one process: Longship's Bm25Index, the MiniSearch-based index it
 // replaced (bench/lexical/minisearch-index.ts) and Orama, on BEIR SciFact and the ObliQA passages
 // (both from ../shared/eval beside the repository; a dataset that is missing is skipped). Build
@@ -17,7 +18,7 @@ import { median, quantile, round } from '../lib/stats.js';
 import { goldKey, loadObliqa } from '../quality/obliqa-data.js';
 import { createMiniSearchIndex, loadMiniSearchIndex } from './minisearch-index.js';
 
-const evalDir = fileURLToPath(new URL('../../../shared/eval/', import.meta.url));
+const defaultEvalDir = fileURLToPath(new URL('../../../shared/eval/', import.meta.url));
 const TOP = 10;
 // Queries per dataset (ObliQA has 2,788 questions; Orama takes ~0.1 s on each long one), and how
 // many of them are also timed for every hit in scope.
@@ -30,10 +31,18 @@ interface Args {
   json: string;
   /** Run only the engines whose name contains this, keeping the other rows already in --json. */
   only: string | undefined;
+  /** Where SciFact (`scifact/`) and ObliQA (`obliqa/`) are. */
+  evalDir: string;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { runs: 3, scale: 100_000, json: 'bench/results/lexical.json', only: undefined };
+  const args: Args = {
+    runs: 3,
+    scale: 100_000,
+    json: 'bench/results/lexical.json',
+    only: undefined,
+    evalDir: defaultEvalDir,
+  };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     if (flag === '--') continue;
@@ -43,6 +52,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (flag === '--scale') args.scale = Number(value);
     else if (flag === '--json') args.json = value;
     else if (flag === '--only') args.only = value;
+    else if (flag === '--eval-dir') args.evalDir = `${value.replace(/\/+$/, '')}/`;
     else throw new Error(`unknown flag ${flag}`);
   }
   return args;
@@ -149,7 +159,7 @@ const engines: Engine[] = [
   oramaEngine,
 ];
 
-function scifact(): Dataset | undefined {
+function scifact(evalDir: string): Dataset | undefined {
   const dir = `${evalDir}scifact/`;
   if (!existsSync(`${dir}corpus.jsonl`)) return undefined;
   const jsonl = <T>(file: string): T[] =>
@@ -176,7 +186,7 @@ function scifact(): Dataset | undefined {
   return { name: 'SciFact', docs, queries: queries.slice(0, MAX_QUERIES), judged: true };
 }
 
-function obliqa(): Dataset | undefined {
+function obliqa(evalDir: string): Dataset | undefined {
   const dir = `${evalDir}obliqa`;
   if (!existsSync(`${dir}/ObliQA_dev.json`)) return undefined;
   const { passages, questions } = loadObliqa(dir);
@@ -387,9 +397,11 @@ function previousRows(json: string, dataset: string, engine: string): Figures[] 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const machine = measureMachine();
-  const datasets = [scifact(), obliqa()].filter((dataset): dataset is Dataset => dataset !== undefined);
+  const datasets = [scifact(args.evalDir), obliqa(args.evalDir)].filter(
+    (dataset): dataset is Dataset => dataset !== undefined,
+  );
   if (datasets.length === 0) {
-    console.log(`No dataset under ${evalDir}; nothing to measure.`);
+    console.log(`No dataset under ${args.evalDir}; nothing to measure.`);
     return;
   }
   const chosen = engines.filter((engine) => !args.only || engine.name.includes(args.only));

@@ -220,12 +220,17 @@ async function benchRuntime(runtime: string, usearch: UsearchModule, embedMsPerD
   const sameAfterReopen = JSON.stringify(after) === JSON.stringify(before);
   log(`  reopened from the snapshots in ${reopenMs.toFixed(0)} ms; same hits: ${sameAfterReopen}`);
   // What a first find() adds before it searches: the scope of every node, from the catalogue.
-  const scopeSources = {
+  // Whole and typed (no cast), so that a field the retriever comes to need fails to compile here.
+  const scopeSources: RetrievalSources = {
     store: reopened.store,
+    vectors: reopened.indexes.vectors,
+    lexical: reopened.indexes.lexical,
     nodes: reopened.indexes.nodes,
-    vectorKeysOfNode: (key: number) => reopened.indexes.vectorKeysOfNode(key),
-    vectorCountOfNode: (key: number) => reopened.indexes.vectorCountOfNode(key),
-  } as unknown as RetrievalSources;
+    embedder: { embed: () => Promise.reject(new Error('a scope embeds nothing')) },
+    vectorKeyToNodeKey: (key) => reopened.indexes.nodeOfVector(key),
+    vectorKeysOfNode: (key) => reopened.indexes.vectorKeysOfNode(key),
+    vectorCountOfNode: (key) => reopened.indexes.vectorCountOfNode(key),
+  };
   const [scopeMs, scope] = await timed(() => loadScope(scopeSources, [ROOT as VikingUri]));
   if (scope.nodes.length !== n + INGEST_ROUNDS * INGEST_DOCS + 1) {
     throw new Error(`a scope of ${scope.nodes.length} nodes`);

@@ -389,51 +389,64 @@ describe('snapshots in the background', () => {
   });
 
   it('wait for enough changes (or flush, or close), and the ones an open replays count on', async () => {
-    const data = new MemoryData();
-    const raw = await openMemoryStore({ embedder: embedderInfo, data });
-    const seqOf = async () => (await raw.snapshot(snapshotNames.vector))?.seq;
-    // A note is a node, a vector and a posting; its directory is written again with it.
-    const afterChanges = 30;
-    const first = await openParts(raw, usearch, { snapshotDelayMs: 5, snapshotAfterChanges: afterChanges });
-    // A side with no snapshot is due at once, whatever the count.
-    await first.tree.write(`${R}/a/0.md`, text(0), { parents: true });
-    await waitFor(async () => (await seqOf()) === (await raw.meta()).seq);
-    const saved = (await seqOf())!;
-    for (let i = 1; i <= 3; i++) await first.tree.write(`${R}/a/${i}.md`, text(i));
-    await new Promise((done) => setTimeout(done, 50));
-    expect(await seqOf()).toBe(saved);
-    // The records those three notes changed, each a step of a replay.
-    const pending = (await raw.changesSince(saved))
-      .flatMap((c) => [c.addedNodeKeys, c.removedNodeKeys, c.addedVectorKeys, c.removedVectorKeys])
-      .concat((await raw.changesSince(saved)).flatMap((c) => [c.addedPostingKeys, c.removedPostingKeys]))
-      .reduce((sum, keys) => sum + keys.length, 0);
-    expect(pending).toBeGreaterThan(0);
-    expect(pending).toBeLessThan(afterChanges);
-    // Not closed, as a tab that is killed: the next open replays what the snapshot lacks.
-    const live = await fingerprint(first.indexes);
-    const second = await openParts(await openMemoryStore({ embedder: embedderInfo, data }), usearch, {
-      snapshotDelayMs: 5,
-      snapshotAfterChanges: afterChanges,
-    });
-    expect(second.indexes.openedFrom).toEqual({ vector: 'snapshot', lexical: 'snapshot', nodes: 'snapshot' });
-    expectSame(await fingerprint(second.indexes), live, true);
-    // What it replayed counts towards the next snapshot with what comes after it.
-    let written = 3;
-    while ((await seqOf()) === saved) {
-      expect(written).toBeLessThan(afterChanges);
-      written++;
-      await second.tree.write(`${R}/a/${written}.md`, text(written));
-      await new Promise((done) => setTimeout(done, 20));
+    // Fake time: "no snapshot yet" holds past every delay, not just for as long as a sleep lasted.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const data = new MemoryData();
+      const raw = await openMemoryStore({ embedder: embedderInfo, data });
+      const seqOf = async () => (await raw.snapshot(snapshotNames.vector))?.seq;
+      // A note is a node, a vector and a posting; its directory is written again with it.
+      const afterChanges = 30;
+      const first = await openParts(raw, usearch, { snapshotDelayMs: 5, snapshotAfterChanges: afterChanges });
+      // A side with no snapshot is due at once, whatever the count.
+      await first.tree.write(`${R}/a/0.md`, text(0), { parents: true });
+      await waitFor(async () => (await seqOf()) === (await raw.meta()).seq);
+      const saved = (await seqOf())!;
+      for (let i = 1; i <= 3; i++) await first.tree.write(`${R}/a/${i}.md`, text(i));
+      // Past the delay and the longest delay (30 s by default), then any save those timers began.
+      await vi.advanceTimersByTimeAsync(60_000);
+      await turns();
+      expect(await seqOf()).toBe(saved);
+      // The records those three notes changed, each a step of a replay.
+      const pending = (await raw.changesSince(saved))
+        .flatMap((c) => [c.addedNodeKeys, c.removedNodeKeys, c.addedVectorKeys, c.removedVectorKeys])
+        .concat((await raw.changesSince(saved)).flatMap((c) => [c.addedPostingKeys, c.removedPostingKeys]))
+        .reduce((sum, keys) => sum + keys.length, 0);
+      expect(pending).toBeGreaterThan(0);
+      expect(pending).toBeLessThan(afterChanges);
+      // Not closed, as a tab that is killed: the next open replays what the snapshot lacks.
+      const live = await fingerprint(first.indexes);
+      const second = await openParts(await openMemoryStore({ embedder: embedderInfo, data }), usearch, {
+        snapshotDelayMs: 5,
+        snapshotAfterChanges: afterChanges,
+      });
+      expect(second.indexes.openedFrom).toEqual({
+        vector: 'snapshot',
+        lexical: 'snapshot',
+        nodes: 'snapshot',
+      });
+      expectSame(await fingerprint(second.indexes), live, true);
+      // What it replayed counts towards the next snapshot with what comes after it.
+      let written = 3;
+      while ((await seqOf()) === saved) {
+        expect(written).toBeLessThan(afterChanges);
+        written++;
+        await second.tree.write(`${R}/a/${written}.md`, text(written));
+        await vi.advanceTimersByTimeAsync(5);
+        await turns();
+      }
+      expect(await seqOf()).toBe((await raw.meta()).seq);
+      // Only the notes that the replayed ones left to the count: as many as a session from the snapshot
+      // would have needed less the first three.
+      const perNote = pending / 3;
+      expect(written - 3).toBeLessThanOrEqual(Math.ceil((afterChanges - pending) / perNote) + 1);
+      await second.tree.write(`${R}/a/last.md`, text(99));
+      await second.indexes.close();
+      expect(await seqOf()).toBe((await raw.meta()).seq);
+      await first.indexes.close({ snapshot: false });
+    } finally {
+      vi.useRealTimers();
     }
-    expect(await seqOf()).toBe((await raw.meta()).seq);
-    // Only the notes that the replayed ones left to the count: as many as a session from the snapshot
-    // would have needed less the first three.
-    const perNote = pending / 3;
-    expect(written - 3).toBeLessThanOrEqual(Math.ceil((afterChanges - pending) / perNote) + 1);
-    await second.tree.write(`${R}/a/last.md`, text(99));
-    await second.indexes.close();
-    expect(await seqOf()).toBe((await raw.meta()).seq);
-    await first.indexes.close({ snapshot: false });
   });
 
   it('that fail do not affect commits, are retried, and leave the log for replay', async () => {
@@ -660,7 +673,8 @@ describe('a commit under way', () => {
     const flushing = indexes.flush().then(() => {
       flushed = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Every step the flush can take before it must wait for the commit: each side hops a task.
+    await turns();
     expect(flushed).toBe(false);
     gate.let(false);
     await expectCode(committing, 'QUOTA_EXCEEDED');
@@ -777,10 +791,25 @@ function withPutSnapshot(store: Store, putSnapshot: Store['putSnapshot']): Store
   });
 }
 
+/** Polls `condition`; under fake timers each poll moves time on 10 ms and lets the event loop turn. */
 async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    if (vi.isFakeTimers()) {
+      await vi.advanceTimersByTimeAsync(10);
+      await turns(1);
+    } else {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
   }
+}
+
+/**
+ * Turns of the event loop (setImmediate, which the fake timers leave real): enough for work already
+ * under way to reach whatever it waits on, however slow the machine, where a sleep of some
+ * milliseconds may pass before the work has run at all.
+ */
+async function turns(count = 20): Promise<void> {
+  for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
 }

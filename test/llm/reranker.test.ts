@@ -18,8 +18,10 @@ const code = (promise: Promise<unknown>) =>
   );
 
 describe('RemoteReranker', () => {
+  // A timeout far beyond a local answer: on a busy machine a first request past it is retried, and
+  // the retry meets the server's next scripted answer instead of its own.
   const reranker = () =>
-    new RemoteReranker({ baseUrl: server.baseUrl, model: 'rr', retryBaseMs: 1, timeoutMs: 500 });
+    new RemoteReranker({ baseUrl: server.baseUrl, model: 'rr', retryBaseMs: 1, timeoutMs: 10_000 });
 
   it('posts the query and documents and returns scores in document order', async () => {
     server.script(rerankReply([0.1, 0.9, 0.5]));

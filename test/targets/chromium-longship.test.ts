@@ -311,7 +311,12 @@ describe('createLongship in Chromium', () => {
       const next = await openPage(context);
       await next.evaluate(open('next'));
       await next.waitForFunction('globalThis.events.includes("waiting")');
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Queued behind the lock the first tab's worker holds (Web Locks shows both): it cannot open
+      // while that is held, however long it waits, so no sleep has to stand for "a while".
+      const queued = () =>
+        next.evaluate(`navigator.locks.query().then(({ held, pending }) =>
+          pending.some((request) => held.some((lock) => lock.name === request.name)))`);
+      await expect.poll(queued, { timeout: 20_000 }).toBe(true);
       expect(await next.evaluate('globalThis.events')).toEqual(['waiting']);
 
       // Closing the tab ends its worker, which lets go of the lock: the next tab opens and writes.

@@ -159,14 +159,26 @@ describe('connectLongship', () => {
     const summary = await longship.waitProcessed();
     expect(summary.done).toBe(1);
     // A listener of the whole queue is not tied to one call: its messages may land a little later.
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(everything.map((p) => p.jobId)).toContain(id);
+    await until(() => everything.some((p) => p.jobId === id));
 
     await stop();
     const before = everything.length;
-    await longship.addResource('Lakes are still.', { name: 'lakes.md' });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // A listener still subscribed (after the stopped one, so called after it) hears the next job
+    // through: by then anything sent to the stopped one would have come too.
+    const after: QueueProgress[] = [];
+    const stopAfter = await longship.onProgress((progress) => after.push(progress));
+    const own: QueueProgress[] = [];
+    const lakes = longship.addResource('Lakes are still.', {
+      name: 'lakes.md',
+      onProgress: (progress) => own.push(progress),
+    });
+    const lakesId = await lakes.id;
+    await lakes;
+    expect(own.length).toBeGreaterThan(0);
+    await until(() => after.filter((p) => p.jobId === lakesId).length >= own.length);
+    await turns();
     expect(everything.length).toBe(before);
+    await stopAfter();
     await longship.close();
   });
 
@@ -421,6 +433,11 @@ describe('connectLongship', () => {
     expect(error.code).toBe('EMBEDDER_MISMATCH');
   });
 });
+
+/** Turns of the event loop: messages already posted on a port are delivered within them. */
+async function turns(count = 20): Promise<void> {
+  for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
+}
 
 async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -44,7 +44,11 @@ it('runs in a thread, and close() lets the thread exit', async () => {
     const error = await longship.read('viking://resources/none.md').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LongshipError);
     expect((error as LongshipError).code).toBe('NOT_FOUND');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The callbacks come over a port of their own: wait for them, not for some milliseconds.
+    const deadline = Date.now() + 4000;
+    while (!phases.includes('write') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
     expect(phases).toContain('write');
 
     await longship.close();

@@ -1,0 +1,159 @@
+// Every benchmark at a tiny size: its npm script, its flags, what it writes and what that must say.
+// test/bench/smoke.test.ts runs each; a new benchmark script without an entry here fails it.
+// In the flags, OUT/ is the smoke's own folder and SMOKES/ the folder of all of them; evaluation
+// data comes from bench/fixtures/eval/, never ../shared/eval, so the smoke is the same in CI.
+import { expect } from 'vitest';
+
+export interface Smoke {
+  /** The npm script. */
+  script: string;
+  /** Its name where one script has two smokes, and its folder's (SMOKES/<name>). */
+  name?: string;
+  /** Its flags at the tiny size, as on a command line. */
+  flags: string;
+  /** Files it writes into OUT/: each `.json` must parse, each `.md` must hold a table. */
+  writes: string[];
+  /** What the output must say beyond being well formed (`json`: the first file written, parsed). */
+  // biome-ignore lint/suspicious/noExplicitAny: each benchmark's JSON has a shape of its own, read as written.
+  check(json: any, output: string): void;
+  /** The smoke whose folder this one reads, by name: it runs after that one. */
+  after?: string;
+  timeoutS?: number;
+}
+
+const finite = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
+const names = (rows: { name?: string; engine?: string; runtime?: string }[]) =>
+  rows.map((row) => row.name ?? row.engine ?? row.runtime);
+
+// Longest first, so that the rest fill the other slot (the bench project runs two at a time).
+export const smokes: Smoke[] = [
+  {
+    script: 'bench:browser',
+    flags: '--smoke --n 300 --runs 1 --model-runs 1 --profile OUT/profile --json OUT/browser.json',
+    writes: ['browser.json', 'browser.md'],
+    check: (report) => {
+      expect(report.large.runs).toHaveLength(2);
+      expect(report.large.ingest).toHaveLength(1);
+      expect(report.corpora.map((c: { embedder: string }) => c.embedder)).toEqual(['words', 'model']);
+    },
+    timeoutS: 300,
+  },
+  {
+    script: 'bench:vector',
+    flags: '--n 200 --dims 16 --queries 10 --json OUT/index.json',
+    writes: ['index.json', 'index.md'],
+    check: (rows) => {
+      expect(rows).toHaveLength(10);
+      // A peer that crashed or timed out still gets a row, of nulls and a note: none may.
+      for (const row of rows)
+        expect([row.engine, finite(row.build_s), finite(row.recall10)]).toEqual([row.engine, true, true]);
+    },
+  },
+  {
+    script: 'bench:vector:side-by-side',
+    flags: '--n 200 --dims 16 --queries 10 --rounds 1 --passes 1 --json OUT/side-by-side.json',
+    writes: ['side-by-side.json', 'side-by-side.md'],
+    check: (report) => expect(report.rounds).toHaveLength(1),
+  },
+  {
+    script: 'bench:embed',
+    flags:
+      '--runtimes node,chromium-worker --dtypes q8 --batches 8 --node-threads 1 --browser-threads 1 --reps 1 ' +
+      '--sentences 16 --corpus bench/fixtures/eval/scifact/corpus.jsonl --json OUT/embed.json',
+    writes: ['embed.json', 'embed.md'],
+    check: (rows) => {
+      expect(names(rows)).toEqual(['node', 'chromium-worker']);
+      for (const row of rows) expect(row.sentences_per_s).toBeGreaterThan(0);
+    },
+  },
+  {
+    script: 'bench:store',
+    flags: '--n 200 --batch 100 --embed-sample 8 --json OUT/store.json',
+    writes: ['store.json', 'store.md'],
+    check: (rows) => {
+      expect(names(rows)).toEqual(['node+fake-indexeddb', 'node+memory']);
+      for (const row of rows) {
+        expect([row.same_hits_after_reopen, finite(row.reopen_ms), finite(row.first_scope_ms)]).toEqual([
+          true,
+          true,
+          true,
+        ]);
+      }
+    },
+  },
+  {
+    script: 'bench:lexical',
+    flags: '--runs 1 --scale 200 --eval-dir bench/fixtures/eval --json OUT/lexical.json',
+    writes: ['lexical.json', 'lexical.md'],
+    check: ({ rows }) => {
+      expect(names(rows)).toEqual([
+        'Longship Bm25Index',
+        'MiniSearch (previous)',
+        'Orama 3',
+        'Longship Bm25Index',
+      ]);
+      for (const row of rows) expect(row.same_after_load).toBe(true);
+      expect(rows[0].ndcg_at_10).toBeGreaterThan(0.5);
+    },
+  },
+  {
+    script: 'bench:quality',
+    flags:
+      '--format beir --dir bench/fixtures/eval/scifact --split train --alphas 0.5 --json OUT/quality.json',
+    writes: ['quality.json', 'quality.md'],
+    check: (report) => {
+      expect(names(report.configs)).toEqual(['default', 'dense', 'bm25', 'hybrid', 'walk-a0.5']);
+      for (const config of report.configs) expect(config.recall10).toBeGreaterThan(0.5);
+    },
+  },
+  {
+    script: 'bench:memory',
+    flags: '--file bench/fixtures/eval/locomo.json --embedder words --json OUT/memory.json',
+    writes: ['memory.json', 'memory.md'],
+    check: (report) => {
+      expect([report.conversations, report.questions, report.turns]).toEqual([1, 4, 8]);
+      expect(report.find.recall10).toBeGreaterThan(0);
+    },
+  },
+  {
+    script: 'bench:install',
+    // The package as built (npm ci built it), and none of the peers: they would be downloaded.
+    flags: '--only longship --no-prepare --json OUT/install.json',
+    writes: ['install.json', 'install.md'],
+    check: ({ rows }) => {
+      expect(names(rows)).toEqual(['longship']);
+      expect(rows[0].node_modules_bytes).toBeGreaterThan(rows[0].unpacked_bytes);
+    },
+  },
+  {
+    script: 'test:model',
+    flags: '--ops 150 --runs 2 --commands 25 --seed 7',
+    writes: [],
+    check: (_, output) => expect(output).toMatch(/model test: \d+ calls, no failure/),
+  },
+  {
+    script: 'test:model',
+    name: 'test:model --fuzz',
+    flags: '--fuzz --inputs 100 --seed 7',
+    writes: [],
+    check: (_, output) => expect(output).toMatch(/fuzz: 100 inputs in \d+ s/),
+  },
+  // bench:rag (bench/rag/): its smoke goes here.
+  {
+    script: 'bench:huge-pages',
+    after: 'bench:browser',
+    // Never the kernel's setting from a test: the opens with the machine's pages alone.
+    flags:
+      '--profile SMOKES/bench-browser/profile --n 300 --runs 1 --machine-pages-only --json OUT/huge-pages.json',
+    writes: ['huge-pages.json', 'huge-pages.md'],
+    check: (report) => expect(report.opens).toHaveLength(2),
+  },
+];
+
+/** The scripts that must have a smoke: every benchmark, and the model test's long run. */
+export const needsSmoke = (script: string) => script.startsWith('bench:') || script === 'test:model';
+
+export const nameOf = (smoke: Smoke) => smoke.name ?? smoke.script;
+
+/** The folder of the smoke of this name, under the folder of all of them. */
+export const folderName = (name: string) => name.replace(/\W+/g, '-');
