@@ -4,12 +4,13 @@
 
 import type { NodeFiles } from '../env/node-files.js';
 import { LongshipError } from '../errors.js';
-import { relationId, type StoreState } from './commit-plan.js';
+import { relationId } from './commit-plan.js';
 import { frames, readFrames } from './file-frames.js';
 import { fileError } from './file-log.js';
 import { type RecordCodec, RecordKind } from './file-records.js';
 import type { MemoryData } from './memory-data.js';
 import { writeNewFile } from './new-file.js';
+import type { StoreState } from './plan-reader.js';
 import type { ChangeRecord, NodeRecord, PostingRecord, RelationRecord } from './store.js';
 
 export const FORMAT = 'longship-file-store';

@@ -5,9 +5,9 @@ import { abortError, throwIfAborted } from '../abort.js';
 
 import { type IDBPDatabase, type IDBPTransaction, unwrap } from 'idb';
 import { LongshipError } from '../errors.js';
-import type { StoreState } from './commit-plan.js';
 import { errorName, toStoreError } from './idb-errors.js';
 import { INITIAL_STATE, type LongshipDB, STATE_KEY, type StoreName } from './idb-schema.js';
+import type { StoreState } from './plan-reader.js';
 
 export type Tx<Mode extends IDBTransactionMode> = IDBPTransaction<LongshipDB, StoreName[], Mode>;
 export type AnyTx = Tx<'readonly'> | Tx<'readwrite'>;

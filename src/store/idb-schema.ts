@@ -3,7 +3,7 @@
 // A step, once released, never changes: databases in the field were built by it.
 
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
-import type { StoreState } from './commit-plan.js';
+import type { StoreState } from './plan-reader.js';
 import type { SnapshotChunk, SnapshotHeader } from './snapshot-format.js';
 import type { ChangeRecord, NodeRecord, PostingRecord, RelationRecord, VectorRecord } from './store.js';
 

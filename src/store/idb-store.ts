@@ -6,14 +6,7 @@
 import type { IDBPDatabase } from 'idb';
 import { throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
-import {
-  type CommitPlan,
-  lastCommitted,
-  type PlanReader,
-  planCommit,
-  type StoreState,
-  vectorsDropped,
-} from './commit-plan.js';
+import { type CommitPlan, lastCommitted, planCommit, vectorsDropped } from './commit-plan.js';
 import { decideEmbedder } from './embedder-check.js';
 import { fire, IdbConnection, stateOf, type Tx, under } from './idb-connection.js';
 import { toStoreError } from './idb-errors.js';
@@ -26,6 +19,7 @@ import {
   readStoredSnapshot,
 } from './idb-snapshots.js';
 import type { SnapshotFiles } from './opfs-snapshots.js';
+import type { PlanReader, StoreState } from './plan-reader.js';
 import type {
   ChangeRecord,
   CommittedChange,

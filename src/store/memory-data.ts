@@ -4,13 +4,8 @@
 // (call reindex() after editing them by hand).
 
 import { SerialQueue } from '../serial-queue.js';
-import {
-  type CommitPlan,
-  type PlanReader,
-  relationId,
-  type StoreState,
-  vectorsDropped,
-} from './commit-plan.js';
+import { type CommitPlan, relationId, vectorsDropped } from './commit-plan.js';
+import type { PlanReader, StoreState } from './plan-reader.js';
 import type { SnapshotChunk, SnapshotHeader } from './snapshot-format.js';
 import type {
   ChangeRecord,

@@ -64,7 +64,7 @@ describe('recall@10 against exact search on clustered vectors', () => {
     const rescored = meanRecall((query) => index.search(query, k, { rescore }));
     const plain = meanRecall((query) => index.search(query, k));
     expect(rescored).toBeGreaterThanOrEqual(0.95);
-    // Rescoring must do something: the stored bytes alone cap recall lower (DESIGN.md: ≈ 0.87).
+    // Rescoring must do something: the stored bytes alone cap recall lower (≈ 0.87).
     expect(rescored).toBeGreaterThan(plain);
     // Rescored distances are the full-precision ones (summed in f32 inside WASM, in f64 by distance()).
     const query = queries.row(7);

@@ -1,7 +1,7 @@
-// The house rules on size (STYLE.md): no function over ~120 lines, and no source file over ~400
+// The house rules on size (docs/layers.md): no function over ~120 lines, and no source file over ~400
 // lines without a comment at its top saying why. Lists what breaks them; exits 1 if anything does.
 //
-//   npx tsx tools/house/sizes.ts [folder=src] [--functions=120] [--files=400]
+//   npx tsx tools/lint/sizes.ts [folder=src] [--functions=120] [--files=400]
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
