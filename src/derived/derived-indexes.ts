@@ -6,6 +6,7 @@
 
 import { LongshipError } from '../errors.js';
 import type { LexicalIndex, LexicalIndexFactory, LexicalIndexOptions } from '../lexical/lexical-index.js';
+import { SerialQueue } from '../serial-queue.js';
 import type { Store, VerifyReport } from '../store/store.js';
 import type { VectorIndex, VectorIndexFactory, VectorIndexOptions } from '../vector/vector-index.js';
 import { CatalogueSide } from './catalogue-side.js';
@@ -143,7 +144,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
   readonly #snapshots: SnapshotSchedule;
   readonly #replay: ReplayHost;
   /** Catch-ups, rebuilds and verify run one at a time. */
-  #queue: Promise<unknown> = Promise.resolve();
+  readonly #queue = new SerialQueue();
   #closed = false;
   /** Commits through {@link store} under way; verify() holds new ones back while it reads. */
   readonly #gate = new CommitGate();
@@ -285,7 +286,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
     if (this.#closed) return;
     this.#closed = true;
     this.#snapshots.stop();
-    await this.#queue.catch(() => undefined);
+    await this.#queue.idle();
     await this.#snapshots.idle();
     if (options.snapshot ?? true) await this.#snapshots.save().catch((error) => this.#report(error));
     this.#dispose();
@@ -297,9 +298,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
   }
 
   #exclusive<T>(run: () => Promise<T>): Promise<T> {
-    const next = this.#queue.then(run);
-    this.#queue = next.catch(() => undefined);
-    return next;
+    return this.#queue.run(run);
   }
 
   #report(error: unknown): void {
