@@ -16,6 +16,8 @@ export interface RagReport {
   questions: { measured: number; total: number; sampleSeed: number | null };
   /** Recall of each question's whole gold document: what no retrieval can beat. */
   ceiling: number;
+  /** The same over the gold document's leaves as Longship holds them (what find() can return). */
+  ceilingIndexed: number;
   published: (typeof published)[string] | null;
   index: {
     ingestSeconds: number;
@@ -51,7 +53,8 @@ export function renderMarkdown(r: RagReport): string {
       `p50 ${leaves.p50}, p90 ${leaves.p90}, max ${leaves.max} characters. Embedder ${r.context.embedder}. ` +
       `Machine: ${r.context.machine.cpu}, ${r.context.machine.cores} cores, Node ${r.context.machine.node}.`,
     '',
-    `Ceiling (recall of the whole gold document): **${cell(r.ceiling, 3)}**.` +
+    `Ceiling (recall of the whole gold document): **${cell(r.ceiling, 3)}** as written, ` +
+      `${cell(r.ceilingIndexed, 3)} over its leaves as Longship holds them.` +
       (r.published
         ? ` OpenViking's published top-5 recall: ${cell(r.published.recall5, 3)} on ${r.published.dataset}, ` +
           `${r.published.questions} questions of its own sample (hits of up to ~1,000 tokens).`
@@ -100,11 +103,20 @@ export function renderMarkdown(r: RagReport): string {
     categoryTable(r.configs),
     '',
     'Evidence strings at top 5: found (of which only in hits outside the question’s own document), and ' +
-      'each miss: no hit in the right document, a hit in it but not the right section, or not in the ' +
-      'document’s text at all.',
+      'each miss: no hit in the right document, a hit in it but not the right section, in the document ' +
+      'but not in its leaves as Longship holds them (lost in ingestion), or not in the document’s text at all.',
     '',
     markdownTable(
-      ['config', 'evidence', 'found', 'only elsewhere', 'wrong document', 'wrong section', 'not in text'],
+      [
+        'config',
+        'evidence',
+        'found',
+        'only elsewhere',
+        'wrong document',
+        'wrong section',
+        'lost in ingestion',
+        'not in text',
+      ],
       r.configs.map((c) => [
         c.name,
         String(c.evidence.total),
@@ -112,6 +124,7 @@ export function renderMarkdown(r: RagReport): string {
         String(c.evidence.foundElsewhereOnly),
         String(c.evidence.wrongDocument),
         String(c.evidence.wrongSection),
+        String(c.evidence.lostInIngestion),
         String(c.evidence.notInText),
       ]),
     ),

@@ -21,7 +21,8 @@ import { writeReport } from '../lib/write-report.js';
 import { cachedEmbedder, EmbeddingCache } from '../quality/embedding-cache.js';
 import { defaultConfigs, pickConfigs } from './configs.js';
 import { loadDataset, type RagDataset } from './dataset.js';
-import { type ConfigResult, ceiling, hitReader, measureConfig } from './measure.js';
+import { ceiling, goldDocuments } from './gold.js';
+import { type ConfigResult, hitReader, measureConfig } from './measure.js';
 import { published, type RagReport, renderMarkdown, scoring } from './report.js';
 
 const usage = `usage: npm run bench:rag -- [--dataset syllabusqa,financebench,realtalk] [--data DIR]
@@ -112,11 +113,12 @@ async function runDataset(name: string, dataset: RagDataset): Promise<RagReport>
     console.log(`indexed in ${ingestSeconds.toFixed(0)} s: ${stats.nodes} nodes, ${stats.vectors} vectors`);
     // Every question's vector once, so that no configuration pays for (or times) the model.
     await embedder.embed(questions.map((q) => q.question));
+    const gold = await goldDocuments(longship, dataset);
     const read = hitReader(longship);
     const subject = { longship, embedMs: () => embedder.embedMs };
     const results: ConfigResult[] = [];
     for (const config of configs) {
-      const result = await measureConfig(subject, dataset, questions, config, read);
+      const result = await measureConfig(subject, dataset, questions, config, read, gold);
       results.push(result);
       console.log(
         `  ${config.name.padEnd(15)} R@5 ${result.recall5.toFixed(3)}  R@10 ${result.recall10.toFixed(3)}  ` +
@@ -132,7 +134,8 @@ async function runDataset(name: string, dataset: RagDataset): Promise<RagReport>
         total: dataset.questions.length,
         sampleSeed: questions.length < dataset.questions.length ? seed : null,
       },
-      ceiling: round(ceiling(dataset, questions), 4)!,
+      ceiling: round(ceiling(dataset, gold, questions, 'source'), 4)!,
+      ceilingIndexed: round(ceiling(dataset, gold, questions, 'indexed'), 4)!,
       published: published[name] ?? null,
       index: {
         ingestSeconds: Math.round(ingestSeconds),
