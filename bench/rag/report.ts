@@ -51,7 +51,8 @@ export function renderMarkdown(r: RagReport): string {
     `${r.documents} documents, ${sample}. Indexed in ${r.index.ingestSeconds} s: ${r.index.nodes} nodes ` +
       `(${leaves.count} files, ${r.index.directories} directories), ${r.index.vectors} vectors; file sizes ` +
       `p50 ${leaves.p50}, p90 ${leaves.p90}, max ${leaves.max} characters. Embedder ${r.context.embedder}. ` +
-      `Machine: ${r.context.machine.cpu}, ${r.context.machine.cores} cores, Node ${r.context.machine.node}.`,
+      `Machine: ${r.context.machine.cpu}, ${r.context.machine.cores} cores, Node ${r.context.machine.node}, ` +
+      `load average ${r.context.machine.loadAverage.toFixed(1)} at the end (latency is shared-machine time).`,
     '',
     `Ceiling (recall of the whole gold document): **${cell(r.ceiling, 3)}** as written, ` +
       `${cell(r.ceilingIndexed, 3)} over its leaves as Longship holds them.` +
