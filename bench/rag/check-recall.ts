@@ -64,6 +64,30 @@ export function evidenceFound(
 }
 
 /**
+ * Several retrieved texts joined, each prepared once: the tokens of the join are the union of each
+ * text's, since the joining space bounds every word (and every article) on both sides.
+ */
+export function joined(parts: readonly Retrieved[]): Retrieved {
+  if (parts.length === 1) return parts[0]!;
+  const tokens = new Set<string>();
+  for (const part of parts) for (const token of part.tokens) tokens.add(token);
+  return { combined: parts.map((part) => part.combined).join(' '), tokens };
+}
+
+/** The share of `evidence` found ({@link evidenceFound}) in prepared retrieved text; no evidence scores 0. */
+export function recallIn(
+  into: Retrieved,
+  evidence: readonly string[],
+  softThreshold = 0.8,
+  minSoftMatchTokens = 4,
+): number {
+  if (evidence.length === 0) return 0;
+  let hits = 0;
+  for (const item of evidence) if (evidenceFound(into, item, softThreshold, minSoftMatchTokens)) hits++;
+  return hits / evidence.length;
+}
+
+/**
  * `check_recall`: the share of `evidence` strings found ({@link evidenceFound}) in the retrieved
  * texts. No evidence scores 0.
  *
@@ -76,9 +100,5 @@ export function checkRecall(
   softThreshold = 0.8,
   minSoftMatchTokens = 4,
 ): number {
-  if (evidence.length === 0) return 0;
-  const into = retrieved(retrievedTexts);
-  let hits = 0;
-  for (const item of evidence) if (evidenceFound(into, item, softThreshold, minSoftMatchTokens)) hits++;
-  return hits / evidence.length;
+  return recallIn(retrieved(retrievedTexts), evidence, softThreshold, minSoftMatchTokens);
 }

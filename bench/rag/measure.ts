@@ -7,7 +7,7 @@ import type { Longship } from '../../src/engine.js';
 import type { MatchedContext } from '../../src/retrieve/results.js';
 import type { FindOptions } from '../../src/retrieve/settings.js';
 import { quantile } from '../lib/stats.js';
-import { checkRecall, evidenceFound, type Retrieved, retrieved } from './check-recall.js';
+import { evidenceFound, joined, type Retrieved, recallIn, retrieved } from './check-recall.js';
 import type { RagDataset, RagQuestion } from './dataset.js';
 import type { GoldDocument } from './gold.js';
 
@@ -58,21 +58,39 @@ export interface Subject {
   embedMs: () => number;
 }
 
-/** The text of a hit, as OpenViking reads it; memoised, since configurations share most hits. */
-export function hitReader(longship: Longship): (hit: MatchedContext) => Promise<string> {
-  const texts = new Map<string, Promise<string>>();
+/**
+ * The text of a hit as OpenViking reads it, prepared for matching; memoised, since questions and
+ * configurations share most hits.
+ */
+export function hitReader(longship: Longship): (hit: MatchedContext) => Promise<Retrieved> {
+  const texts = new Map<string, Promise<Retrieved>>();
   return (hit) => {
     let text = texts.get(hit.uri);
     if (!text) {
-      text = hit.is_leaf
+      const read = hit.is_leaf
         ? longship.read(hit.uri)
         : Promise.all([longship.abstract(hit.uri), longship.overview(hit.uri)]).then(
             ([a, o]) => `${a}\n${o}`,
           );
+      text = read.then((content) => retrieved([content]));
       texts.set(hit.uri, text);
     }
     return text;
   };
+}
+
+/** The parts joined with spaces in order and cut at `budget` characters, prepared for matching. */
+export function cutAt(parts: readonly Retrieved[], budget: number): Retrieved {
+  const tokens = new Set<string>();
+  let at = 0;
+  for (const part of parts) {
+    if (at >= budget) break;
+    const kept =
+      part.combined.length <= budget - at ? part : retrieved([part.combined.slice(0, budget - at)]);
+    for (const token of kept.tokens) tokens.add(token);
+    at += part.combined.length + 1;
+  }
+  return { combined: joined(parts).combined.slice(0, budget), tokens };
 }
 
 interface Scored {
@@ -93,7 +111,7 @@ export async function measureConfig(
   dataset: RagDataset,
   questions: readonly RagQuestion[],
   config: { name: string; options: FindOptions },
-  read: (hit: MatchedContext) => Promise<string>,
+  read: (hit: MatchedContext) => Promise<Retrieved>,
   gold: Map<string, GoldDocument>,
 ): Promise<ConfigResult> {
   const evidence: EvidenceOutcome = {
@@ -118,19 +136,20 @@ export async function measureConfig(
     const top5 = (await subject.longship.find(question.question, { ...options, limit: 5 })).resources;
     const ms = performance.now() - started - (subject.embedMs() - embedBefore);
     const top10 = (await subject.longship.find(question.question, { ...options, limit: 10 })).resources;
-    const texts5 = await Promise.all(top5.map(read));
-    const texts10 = await Promise.all(top10.map(read));
-    const own5 = texts5.filter((_, i) => inDocument(top5[i]!));
-    const own10 = texts10.filter((_, i) => inDocument(top10[i]!));
-    const joined10 = texts10.join(' ');
+    const parts5 = await Promise.all(top5.map(read));
+    const parts10 = await Promise.all(top10.map(read));
+    const own5 = joined(parts5.filter((_, i) => inDocument(top5[i]!)));
+    const own10 = joined(parts10.filter((_, i) => inDocument(top10[i]!)));
+    const all5 = joined(parts5);
+    const chars = (parts: Retrieved[]) => parts.reduce((sum, part) => sum + part.combined.length, 0);
     const result: Scored = {
-      recall5: checkRecall(texts5, question.evidence),
-      recall10: checkRecall(texts10, question.evidence),
-      atChars: budgets.map((budget) => checkRecall([joined10.slice(0, budget)], question.evidence)),
-      own5: checkRecall(own5, question.evidence),
-      own10: checkRecall(own10, question.evidence),
-      chars5: texts5.reduce((sum, t) => sum + t.length, 0),
-      chars10: texts10.reduce((sum, t) => sum + t.length, 0),
+      recall5: recallIn(all5, question.evidence),
+      recall10: recallIn(joined(parts10), question.evidence),
+      atChars: budgets.map((budget) => recallIn(cutAt(parts10, budget), question.evidence)),
+      own5: recallIn(own5, question.evidence),
+      own10: recallIn(own10, question.evidence),
+      chars5: chars(parts5),
+      chars10: chars(parts10),
       directories5: top5.filter((hit) => !hit.is_leaf).length,
       slots5: top5.length,
       ms,
@@ -139,7 +158,7 @@ export async function measureConfig(
     const inCategory = categories.get(question.category) ?? [];
     inCategory.push(result);
     categories.set(question.category, inCategory);
-    classify(evidence, question.evidence, retrieved(texts5), retrieved(own5), own, own5.length > 0);
+    classify(evidence, question.evidence, all5, own5, own, top5.some(inDocument));
   }
   const mean = (rows: Scored[], pick: (s: Scored) => number) =>
     rows.length === 0 ? 0 : rows.reduce((sum, s) => sum + pick(s), 0) / rows.length;

@@ -1,7 +1,9 @@
 // The port of OpenViking's `normalize_answer` and `check_recall` (bench/rag/check-recall.ts).
 // Every expected value here was first computed by OpenViking's own Python functions.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkRecall, normalizeAnswer } from '../../bench/rag/check-recall.js';
+import { checkRecall, joined, normalizeAnswer, recallIn, retrieved } from '../../bench/rag/check-recall.js';
+import { cutAt } from '../../bench/rag/measure.js';
 
 describe('normalizeAnswer', () => {
   it.each([
@@ -59,5 +61,27 @@ describe('checkRecall', () => {
 
   it('scores no evidence as 0', () => {
     expect(checkRecall(['anything'], [])).toBe(0);
+  });
+});
+
+describe('prepared texts', () => {
+  const word = fc.constantFrom('a', 'an', 'the', 'and', 'Cash', 'flow,', '2018.', 'é', 'x-y', '', ' ', '\n');
+  const text = fc.array(word, { maxLength: 12 }).map((words) => words.join(' '));
+
+  it('score joined and cut texts as check_recall scores the joined string', () => {
+    fc.assert(
+      fc.property(
+        fc.array(text, { maxLength: 5 }),
+        fc.array(text, { minLength: 1, maxLength: 3 }),
+        fc.nat(80),
+        (texts, evidence, budget) => {
+          const parts = texts.map((t) => retrieved([t]));
+          expect(recallIn(joined(parts), evidence, 0.8, 1)).toBe(checkRecall(texts, evidence, 0.8, 1));
+          const cut = texts.join(' ').slice(0, budget);
+          expect(recallIn(cutAt(parts, budget), evidence, 0.8, 1)).toBe(checkRecall([cut], evidence, 0.8, 1));
+          expect([...cutAt(parts, budget).tokens].sort()).toEqual([...retrieved([cut]).tokens].sort());
+        },
+      ),
+    );
   });
 });
