@@ -52,6 +52,18 @@ export interface ConfigResult {
   evidence: EvidenceOutcome;
 }
 
+/** One question's outcome, for `--details`: what to look at when a figure moves. */
+export interface QuestionDetail {
+  config: string;
+  id: string;
+  sampleId: string;
+  category: string;
+  recall5: number;
+  ownRecall5: number;
+  /** The top-5 URIs, a trailing `/` marking a directory. */
+  top5: string[];
+}
+
 /** What the benchmark needs of Longship: find, the tree's reads, and the embedding time so far. */
 export interface Subject {
   longship: Longship;
@@ -113,6 +125,7 @@ export async function measureConfig(
   config: { name: string; options: FindOptions },
   read: (hit: MatchedContext) => Promise<Retrieved>,
   gold: Map<string, GoldDocument>,
+  details?: QuestionDetail[],
 ): Promise<ConfigResult> {
   const evidence: EvidenceOutcome = {
     total: 0,
@@ -159,6 +172,15 @@ export async function measureConfig(
     inCategory.push(result);
     categories.set(question.category, inCategory);
     classify(evidence, question.evidence, all5, own5, own, top5.some(inDocument));
+    details?.push({
+      config: config.name,
+      id: question.id,
+      sampleId: question.sampleId,
+      category: question.category,
+      recall5: result.recall5,
+      ownRecall5: result.own5,
+      top5: top5.map((hit) => (hit.is_leaf ? hit.uri : `${hit.uri}/`)),
+    });
   }
   const mean = (rows: Scored[], pick: (s: Scored) => number) =>
     rows.length === 0 ? 0 : rows.reduce((sum, s) => sum + pick(s), 0) / rows.length;

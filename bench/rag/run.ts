@@ -7,7 +7,7 @@
 //   npm run bench:rag                                     # syllabusqa, financebench, realtalk
 //   npm run bench:rag -- --dataset financebench --configs default,thinking
 //   npm run bench:rag -- --smoke --out /tmp/rag           # the fixtures in bench/rag/fixtures, in seconds
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -22,7 +22,7 @@ import { cachedEmbedder, EmbeddingCache } from '../quality/embedding-cache.js';
 import { defaultConfigs, pickConfigs } from './configs.js';
 import { loadDataset, type RagDataset } from './dataset.js';
 import { ceiling, goldDocuments } from './gold.js';
-import { type ConfigResult, hitReader, measureConfig } from './measure.js';
+import { type ConfigResult, hitReader, measureConfig, type QuestionDetail } from './measure.js';
 import { published, type RagReport, renderMarkdown, scoring } from './report.js';
 
 const usage = `usage: npm run bench:rag -- [--dataset syllabusqa,financebench,realtalk] [--data DIR]
@@ -32,7 +32,8 @@ const usage = `usage: npm run bench:rag -- [--dataset syllabusqa,financebench,re
   --configs: also bm25, dense
   --out: where rag-<dataset>.json and .md go (default bench/results; with --smoke, nothing is written without it)
   --json: the JSON file to write, with its .md beside it (one dataset only)
-  --smoke: the tiny fixtures in bench/rag/fixtures instead of the evaluation data`;
+  --smoke: the tiny fixtures in bench/rag/fixtures instead of the evaluation data
+  --details: also write rag-<dataset>-questions.json beside the report: each question's recall and top 5`;
 
 const { values: args } = parseArgs({
   options: {
@@ -44,6 +45,7 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     json: { type: 'string' },
     smoke: { type: 'boolean', default: false },
+    details: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
   allowPositionals: false,
@@ -85,14 +87,22 @@ for (const name of datasets) {
     console.log(`${name}: not at ${path}; nothing to measure.`);
     continue;
   }
-  const report = await runDataset(name, loadDataset(path, name));
+  const details: QuestionDetail[] = [];
+  const report = await runDataset(name, loadDataset(path, name), args.details ? details : undefined);
   const markdown = renderMarkdown(report);
   console.log(`\n${markdown}`);
   const jsonPath = args.json ?? (outDir ? join(outDir, `rag-${name}.json`) : undefined);
   if (jsonPath) writeReport(jsonPath, report, markdown);
+  if (jsonPath && args.details) {
+    writeFileSync(jsonPath.replace(/\.json$/, '-questions.json'), `${JSON.stringify(details)}\n`);
+  }
 }
 
-async function runDataset(name: string, dataset: RagDataset): Promise<RagReport> {
+async function runDataset(
+  name: string,
+  dataset: RagDataset,
+  details: QuestionDetail[] | undefined,
+): Promise<RagReport> {
   const questions =
     limit !== undefined && limit < dataset.questions.length
       ? shuffled(dataset.questions, seed).slice(0, limit)
@@ -118,7 +128,7 @@ async function runDataset(name: string, dataset: RagDataset): Promise<RagReport>
     const subject = { longship, embedMs: () => embedder.embedMs };
     const results: ConfigResult[] = [];
     for (const config of configs) {
-      const result = await measureConfig(subject, dataset, questions, config, read, gold);
+      const result = await measureConfig(subject, dataset, questions, config, read, gold, details);
       results.push(result);
       console.log(
         `  ${config.name.padEnd(15)} R@5 ${result.recall5.toFixed(3)}  R@10 ${result.recall10.toFixed(3)}  ` +
