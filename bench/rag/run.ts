@@ -6,7 +6,7 @@
 //
 //   npm run bench:rag                                     # syllabusqa, financebench, realtalk
 //   npm run bench:rag -- --dataset financebench --configs default,thinking
-//   npm run bench:rag -- --smoke --out /tmp/rag           # the fixtures in bench/rag/fixtures, in seconds
+//   npm run bench:rag -- --smoke --out <tmpdir>         # the fixtures in bench/rag/fixtures, in seconds
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
