@@ -138,7 +138,23 @@ export const smokes: Smoke[] = [
     writes: [],
     check: (_, output) => expect(output).toMatch(/fuzz: 100 inputs in \d+ s/),
   },
-  // bench:rag (bench/rag/): its smoke goes here.
+  {
+    script: 'bench:rag',
+    flags: '--smoke --out OUT',
+    writes: ['rag-courses.json', 'rag-courses.md', 'rag-chats.json', 'rag-chats.md'],
+    check: (report) => {
+      expect(report.configs.length).toBeGreaterThan(1);
+      for (const config of report.configs) {
+        expect([config.name, finite(config.recall5), finite(config.p50Ms)]).toEqual([
+          config.name,
+          true,
+          true,
+        ]);
+        // The fixture's evidence is there to be found: a harness that finds nothing is broken.
+        expect(config.recall5).toBeGreaterThan(0);
+      }
+    },
+  },
   {
     script: 'bench:huge-pages',
     after: 'bench:browser',
