@@ -140,7 +140,7 @@ export const smokes: Smoke[] = [
   },
   {
     script: 'bench:rag',
-    flags: '--smoke --out OUT',
+    flags: '--smoke --out OUT/.',
     writes: ['rag-courses.json', 'rag-courses.md', 'rag-chats.json', 'rag-chats.md'],
     check: (report) => {
       expect(report.configs.length).toBeGreaterThan(1);
