@@ -34,8 +34,9 @@ const defaultFindLimit = 5;
 
 /** Hits of every context type, best first, each with its URI to cite and its L0. */
 export async function findAction(longship: ToolsLongship, input: FindInput, signal?: AbortSignal) {
+  const limit = input.limit ?? defaultFindLimit;
   const result = await longship.find(input.query, {
-    limit: input.limit ?? defaultFindLimit,
+    limit,
     ...(input.targetUri ? { targetUri: input.targetUri } : {}),
     ...(signal ? { signal } : {}),
   });
@@ -46,7 +47,8 @@ export async function findAction(longship: ToolsLongship, input: FindInput, sign
       score: Math.round(hit.score * 1000) / 1000,
       abstract: clampText(hit.abstract, abstractChars),
     }))
-    .sort((a, b) => b.score - a.score || (a.uri < b.uri ? -1 : 1));
+    .sort((a, b) => b.score - a.score || (a.uri < b.uri ? -1 : 1))
+    .slice(0, limit);
   return { hits };
 }
 
