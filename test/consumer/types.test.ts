@@ -100,6 +100,40 @@ await openIdbStore('x', { indexedDB: {} });
     expect(code).toBe(0);
   });
 
+  // The AI SDK's own declarations name DOM types (HeadersInit, MediaStream) and json-schema's,
+  // so a project that uses it has the DOM lib and skips checking libraries; longship/ai is typed there.
+  it('type-checks longship/ai with the AI SDK, and refuses wrong calls', async () => {
+    await cp(example, fixture, { recursive: true });
+    await writeFile(
+      join(fixture, 'ai.ts'),
+      `import { type LongshipToolSet, longshipTools } from 'longship/ai';
+import { openLongship } from 'longship';
+import { type ToolSet, generateText } from 'ai';
+
+const longship = await openLongship();
+const tools: Pick<LongshipToolSet, 'find'> = longshipTools(longship, { tools: ['find'] });
+const set: ToolSet = longshipTools(longship);
+const run = (model: Parameters<typeof generateText>[0]['model']) => generateText({ model, tools: set, prompt: 'x' });
+// @ts-expect-error: a tool longship/ai does not have
+longshipTools(longship, { tools: ['context'] });
+// @ts-expect-error: maxChars is a number
+longshipTools(longship, { maxChars: '4000' });
+console.log(tools, run);
+`,
+    );
+    await writeFile(
+      join(fixture, 'tsconfig.ai.json'),
+      JSON.stringify({
+        extends: './tsconfig.json',
+        compilerOptions: { lib: ['ES2023', 'DOM'], skipLibCheck: true },
+        include: ['ai.ts'],
+      }),
+    );
+    const { code, output } = await tsc(root, 'node-types/tsconfig.ai.json');
+    expect(output).toBe('');
+    expect(code).toBe(0);
+  });
+
   it('keeps the platform’s own types where the project has the DOM lib', async () => {
     await cp(example, fixture, { recursive: true });
     await writeFile(

@@ -1,0 +1,47 @@
+// The tools over a page's RemoteLongship (docs/worker.md): the same calls through the worker
+// protocol, here a host and a page in one process over a MessageChannel.
+import { generateText, stepCountIs } from 'ai';
+import { afterEach, expect, it } from 'vitest';
+import { longshipTools } from '../../src/ai/tools.js';
+import { connectLongship } from '../../src/worker/connect.js';
+import { createLongshipHost } from '../../src/worker/expose.js';
+import { openTestLongship } from '../worker/fixture.js';
+import { scriptedModel } from './scripted-model.js';
+
+const ports: MessagePort[] = [];
+afterEach(() => {
+  for (const port of ports.splice(0)) port.close();
+});
+
+it('add_memory, find and read through a RemoteLongship', async () => {
+  const host = createLongshipHost({ open: openTestLongship, locks: null });
+  const { port1, port2 } = new MessageChannel();
+  ports.push(port1, port2);
+  host.connect(port1);
+  const remote = await connectLongship(port2, { dispose: () => port2.close() });
+  const uri = 'viking://user/memories/entities/ana';
+  const model = scriptedModel([
+    {
+      calls: [
+        {
+          toolName: 'add_memory',
+          input: { text: 'Ana leads the Q3 plan.', category: 'entities', name: 'Ana' },
+        },
+      ],
+    },
+    { calls: [{ toolName: 'find', input: { query: 'who leads the Q3 plan' } }] },
+    { calls: [{ toolName: 'read', input: { uri, layer: 'L2' } }] },
+    { text: 'Ana.' },
+  ]);
+  const result = await generateText({
+    model,
+    tools: longshipTools(remote),
+    prompt: 'Who leads Q3?',
+    stopWhen: stepCountIs(4),
+  });
+  const outputs = result.steps.slice(0, 3).map((step) => step.toolResults[0]?.output);
+  expect(outputs[0]).toEqual({ uri, written: true });
+  expect((outputs[1] as { hits: { uri: string }[] }).hits[0]?.uri).toBe(uri);
+  expect(outputs[2]).toEqual({ uri, layer: 'L2', text: 'Ana leads the Q3 plan.' });
+  expect(result.text).toBe('Ana.');
+});
