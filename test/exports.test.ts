@@ -50,6 +50,10 @@ const entries: Record<string, { source: string; values: string[] }> = {
     ],
   },
   './testing': { source: 'src/exports/testing.ts', values: ['storeContract'] },
+  './mcp': {
+    source: 'src/exports/mcp.ts',
+    values: ['createMcpFetchHandler', 'createMcpServer', 'serveMcpStdio'],
+  },
 };
 
 const repo = new URL('../', import.meta.url);
