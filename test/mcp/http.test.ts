@@ -12,8 +12,9 @@ import {
   addThenFind,
   badCalls,
   badCallsAreRefused,
-  memoriesAndSessions,
+  memories,
   resourcesServeIt,
+  sessions,
 } from './scenario.js';
 
 let longship: Longship;
@@ -70,7 +71,8 @@ it('adds a document, finds it, reads it at each layer, and serves it as a resour
 });
 
 it('keeps memories and sessions', async () => {
-  await memoriesAndSessions(client);
+  await memories(client);
+  await sessions(client);
   expect(await longship.read('viking://agent/memories/deploys.md')).toBe('Deploys go out on Tuesdays.');
 });
 

@@ -22,6 +22,7 @@ export async function call(
 }
 
 /** The structured data of a successful call; fails the test, with the error text, otherwise. */
+// biome-ignore lint/suspicious/noExplicitAny: each test reads the fields of the tool it called
 export async function data(client: Client, name: string, args: Record<string, unknown>): Promise<any> {
   const result = await call(client, name, args);
   expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
@@ -106,8 +107,8 @@ export async function badCallsAreRefused(client: Client): Promise<void> {
   }
 }
 
-/** A memory, then a session of two messages, committed to an archive. */
-export async function memoriesAndSessions(client: Client): Promise<void> {
+/** A memory of the user's and one of the agent's, written where find looks for them. */
+export async function memories(client: Client): Promise<void> {
   const memory = await data(client, 'add_memory', {
     content: 'The user prefers tabs over spaces in Go code.',
   });
@@ -120,7 +121,10 @@ export async function memoriesAndSessions(client: Client): Promise<void> {
     name: 'deploys.md',
   });
   expect(agent.uri).toBe('viking://agent/memories/deploys.md');
+}
 
+/** A session of two messages that shapes a search, committed to an archive. */
+export async function sessions(client: Client): Promise<void> {
   await data(client, 'session_add_message', {
     sessionId: 'chat-1',
     role: 'user',

@@ -9,7 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openLongship } from '../../src/index.js';
 import { hashEmbedder } from '../context/hash-embedder.js';
-import { addThenFind, badCallsAreRefused, data, memoriesAndSessions, resourcesServeIt } from './scenario.js';
+import { addThenFind, badCallsAreRefused, data, memories, resourcesServeIt, sessions } from './scenario.js';
 
 let folder: string;
 
@@ -62,7 +62,8 @@ it('adds, finds, reads and serves resources, memories and sessions', { timeout: 
   await overStdio(path, async (client) => {
     uri = await addThenFind(client);
     await resourcesServeIt(client, uri);
-    await memoriesAndSessions(client);
+    await memories(client);
+    await sessions(client);
   });
   // What the first process wrote, a second one serves.
   await overStdio(path, async (client) => {
