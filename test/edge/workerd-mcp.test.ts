@@ -54,6 +54,11 @@ it('serves MCP from a Worker: add, find, read, resources, memories, refusals', {
     const transport = new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
       fetch: async (url, init) => (await miniflare.dispatchFetch(url, init as never)) as unknown as Response,
     });
+    const stdio = await miniflare.dispatchFetch('http://localhost/stdio');
+    expect(await stdio.json()).toEqual({
+      code: 'UNSUPPORTED_INPUT',
+      message: expect.stringMatching(/needs Node.*createMcpFetchHandler/),
+    });
     await client.connect(transport);
     await badCallsAreRefused(client);
     const { resources } = await client.listResources();

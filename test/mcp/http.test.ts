@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createMcpFetchHandler } from '../../src/exports/mcp.js';
+import { createMcpFetchHandler, createMcpServer, serveMcpStdio } from '../../src/exports/mcp.js';
 import { type Longship, openLongship } from '../../src/index.js';
 import { hashEmbedder } from '../context/hash-embedder.js';
 import {
@@ -91,4 +91,17 @@ it('answers a tool the server lacks, and a bad cursor, as protocol errors', asyn
     /no tool named context/,
   );
   await expect(client.listResources({ cursor: 'x' })).rejects.toThrow(/cursor/);
+});
+
+it('refuses unknown options of each entry, before serving anything', async () => {
+  const invalid = expect.objectContaining({
+    code: 'INVALID_ARGUMENT',
+    message: expect.stringMatching(/titel/),
+  });
+  expect(() => createMcpServer(longship, { titel: 'x' } as never)).toThrow(invalid);
+  expect(() => createMcpFetchHandler(longship, { titel: 'x' } as never)).toThrow(invalid);
+  await expect(serveMcpStdio(longship, { titel: 'x' } as never)).rejects.toEqual(invalid);
+  expect(() => createMcpServer(longship, { version: '' })).toThrow(
+    expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+  );
 });
