@@ -2,42 +2,16 @@
 // fetch dispatched into the Worker, the same calls as in Node (test/mcp/scenario.ts).
 
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { expect, it } from 'vitest';
 import { addThenFind, badCallsAreRefused, memories, resourcesServeIt } from '../mcp/scenario.js';
+import { bundleWorker } from './workerd-bundle.js';
 
 const worker = fileURLToPath(new URL('./workerd-mcp-worker.ts', import.meta.url));
 const wasm = new URL('../../wasm/dist/usearch.wasm', import.meta.url);
-const ortBundle = createRequire(import.meta.url).resolve('../../dist/ort/ort.wasm.bundle.min.mjs');
-
-async function bundleWorker(): Promise<string> {
-  const result = await build({
-    entryPoints: [worker],
-    bundle: true,
-    format: 'esm',
-    target: 'es2022',
-    write: false,
-    // As wrangler resolves packages for workerd (docs/workerd.md).
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['module', 'main'],
-    alias: { 'onnxruntime-web/webgpu': ortBundle },
-    external: ['node:*'],
-    plugins: [
-      {
-        name: 'wasm-module',
-        setup(plugin) {
-          plugin.onResolve({ filter: /\.wasm$/ }, () => ({ path: './usearch.wasm', external: true }));
-        },
-      },
-    ],
-  });
-  return result.outputFiles[0]!.text;
-}
 
 it('serves MCP from a Worker: add, find, read, resources, memories, refusals', {
   timeout: 120_000,
@@ -45,7 +19,7 @@ it('serves MCP from a Worker: add, find, read, resources, memories, refusals', {
   const miniflare = new Miniflare({
     compatibilityDate: '2026-04-01',
     modules: [
-      { type: 'ESModule', path: 'worker.mjs', contents: await bundleWorker() },
+      { type: 'ESModule', path: 'worker.mjs', contents: await bundleWorker(worker) },
       { type: 'CompiledWasm', path: 'usearch.wasm', contents: await readFile(wasm) },
     ],
   });
