@@ -23,6 +23,11 @@ const layers = {
   // The page's side (and its entry, longship/client): the worker's proxy and nothing under it, so
   // a page never loads the engine.
   client: { path: ['client/', 'exports/client.ts'], imports: ['worker/', ...shared] },
+  // The MCP server (longship/mcp): a transport of the engine's API, as the worker is the page's.
+  mcp: {
+    path: ['mcp/'],
+    imports: ['engine.ts', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
+  },
   worker: {
     path: ['worker/'],
     imports: ['engine.ts', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],

@@ -51,6 +51,10 @@ const entries: Record<string, { source: string; values: string[] }> = {
   },
   './testing': { source: 'src/exports/testing.ts', values: ['storeContract'] },
   './ai': { source: 'src/exports/ai.ts', values: ['longshipToolNames', 'longshipTools'] },
+  './mcp': {
+    source: 'src/exports/mcp.ts',
+    values: ['createMcpFetchHandler', 'createMcpServer', 'serveMcpStdio'],
+  },
 };
 
 const repo = new URL('../', import.meta.url);

