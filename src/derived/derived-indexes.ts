@@ -240,7 +240,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
 
   catchUp(): Promise<number> {
     this.#live();
-    return this.#exclusive(() => this.#catchUpNow());
+    return this.#queue.run(() => this.#catchUpNow());
   }
 
   async flush(): Promise<void> {
@@ -256,7 +256,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
     return this.#gate.hold(async () => {
       for (let attempt = 1; ; attempt++) {
         await this.#vector.settled();
-        const report = await this.#exclusive(() => this.#verifyNow());
+        const report = await this.#queue.run(() => this.#verifyNow());
         if (report) return report;
         // Another writer (a tab, a process) committed while we read: what we saw was no one instant.
         if (attempt === VERIFY_ATTEMPTS) {
@@ -297,10 +297,6 @@ class StoreDerivedIndexes implements DerivedIndexes {
     if (this.#closed) throw new LongshipError('DISPOSED', 'the derived indexes were closed');
   }
 
-  #exclusive<T>(run: () => Promise<T>): Promise<T> {
-    return this.#queue.run(run);
-  }
-
   #report(error: unknown): void {
     try {
       this.#options.onError?.(error);
@@ -314,7 +310,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
     try {
       if (this.appliedSeq < seq) {
         this.#live();
-        await this.#exclusive(() => this.#catchUpNow(seq));
+        await this.#queue.run(() => this.#catchUpNow(seq));
       }
     } catch (error) {
       // The batch is committed whatever happens here; the next catch-up replays it.

@@ -8,6 +8,9 @@ import { chainOf, refreshChain } from './ancestors.js';
 import type { IngestContext } from './ingest-context.js';
 import { type BatchContext, buildBatch, embedWrites } from './write-batch.js';
 
+/** Reads of a chain whose directories keep being replaced under the refresh, before it gives up. */
+const REFRESH_ATTEMPTS = 3;
+
 /** Brings `target` and the directories above it up to date with their children, in one commit. */
 export async function refreshAbove(
   ctx: IngestContext,
@@ -26,7 +29,8 @@ export async function refreshAbove(
     try {
       return void (await ctx.store.commit(batch, signal));
     } catch (error) {
-      if (!(error instanceof LongshipError && error.code === 'NOT_FOUND') || attempt === 3) throw error;
+      if (!(error instanceof LongshipError && error.code === 'NOT_FOUND') || attempt === REFRESH_ATTEMPTS)
+        throw error;
     }
   }
 }
