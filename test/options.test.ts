@@ -95,6 +95,9 @@ const samples: Record<string, unknown> = {
   mode: 'thinking',
   trace: true,
   alpha: 0.5,
+  placeWeight: 0.5,
+  directories: 'always',
+  calibration: { unrelated: 0.2, related: 0.7 },
   convergenceRounds: 3,
   hybrid: {
     vector: true,

@@ -76,15 +76,16 @@ function configurations(): { name: string; options: FindOptions }[] {
   const wanted = new Set(args.configs!.split(','));
   const all: { name: string; options: FindOptions }[] = [
     { name: 'default', options: {} },
-    { name: 'dense', options: { mode: 'quick', hybrid: { lexical: false } } },
-    { name: 'bm25', options: { mode: 'quick', hybrid: { vector: false } } },
-    { name: 'hybrid', options: { mode: 'quick' } },
+    // The flat configurations take nothing from directories (α 1).
+    { name: 'dense', options: { mode: 'quick', alpha: 1, hybrid: { lexical: false } } },
+    { name: 'bm25', options: { mode: 'quick', alpha: 1, hybrid: { vector: false } } },
+    { name: 'hybrid', options: { mode: 'quick', alpha: 1 } },
     ...args
       .weights!.split(',')
       .filter(Boolean)
       .map((weight) => ({
         name: `hybrid-w${Number(weight)}`,
-        options: { mode: 'quick' as const, hybrid: { lexicalWeight: Number(weight) } },
+        options: { mode: 'quick' as const, alpha: 1, hybrid: { lexicalWeight: Number(weight) } },
       })),
     ...args.alphas!.split(',').map((alpha) => ({
       name: `walk-a${Number(alpha)}`,

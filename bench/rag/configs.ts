@@ -8,15 +8,19 @@ export const configurations: Record<string, FindOptions> = {
   quick: { mode: 'quick' },
   /** The hierarchical walk. */
   thinking: { mode: 'thinking' },
+  /** The flat search: nothing taken from directories, which compete with their files. */
+  flat: { mode: 'quick', alpha: 1, directories: 'always' },
+  /** The flat search over files only. */
+  'flat-files': { mode: 'quick', alpha: 1, filter: { kind: 'file' } },
   /** Default, files only: no directory takes a slot. */
   files: { filter: { kind: 'file' } },
   'thinking-files': { mode: 'thinking', filter: { kind: 'file' } },
   /** Each side of the flat hybrid alone. */
-  bm25: { mode: 'quick', hybrid: { vector: false } },
-  dense: { mode: 'quick', hybrid: { lexical: false } },
+  bm25: { mode: 'quick', alpha: 1, hybrid: { vector: false } },
+  dense: { mode: 'quick', alpha: 1, hybrid: { lexical: false } },
 };
 
-export const defaultConfigs = ['default', 'quick', 'thinking', 'files', 'thinking-files'];
+export const defaultConfigs = ['default', 'thinking', 'files', 'flat', 'flat-files'];
 
 /** The named configurations, in the order asked; an unknown name is an error. */
 export function pickConfigs(names: readonly string[]): { name: string; options: FindOptions }[] {

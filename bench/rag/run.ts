@@ -27,12 +27,14 @@ import { published, type RagReport, renderMarkdown, scoring } from './report.js'
 
 const usage = `usage: npm run bench:rag -- [--dataset syllabusqa,financebench,realtalk] [--data DIR]
   [--limit-questions N] [--seed 7] [--configs ${defaultConfigs.join(',')}] [--out DIR] [--json FILE] [--smoke]
+  [--max-tokens N] [--details]
   --data: the folder holding the datasets (default ../shared/eval beside the repository)
   --limit-questions: a seeded sample of N questions per dataset
   --configs: also bm25, dense
   --out: where rag-<dataset>.json and .md go (default bench/results; with --smoke, nothing is written without it)
   --json: the JSON file to write, with its .md beside it (one dataset only)
   --smoke: the tiny fixtures in bench/rag/fixtures instead of the evaluation data
+  --max-tokens: ingest with this addResource maxTokens (and mergeBelow a quarter of it), to compare leaf sizes
   --details: also write rag-<dataset>-questions.json beside the report: each question's recall and top 5`;
 
 const { values: args } = parseArgs({
@@ -46,6 +48,7 @@ const { values: args } = parseArgs({
     json: { type: 'string' },
     smoke: { type: 'boolean', default: false },
     details: { type: 'boolean', default: false },
+    'max-tokens': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
   allowPositionals: false,
@@ -69,6 +72,11 @@ const limit = args['limit-questions'] === undefined ? undefined : Number(args['l
 if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0)) {
   fail(`--limit-questions must be a positive integer, not ${args['limit-questions']}`);
 }
+const maxTokens = args['max-tokens'] === undefined ? undefined : Number(args['max-tokens']);
+if (maxTokens !== undefined && !(Number.isSafeInteger(maxTokens) && maxTokens >= 64)) {
+  fail(`--max-tokens must be a whole number ≥ 64, not ${args['max-tokens']}`);
+}
+const split = maxTokens === undefined ? {} : { maxTokens, mergeBelow: Math.floor(maxTokens / 4) };
 const seed = Number(args.seed);
 if (!Number.isSafeInteger(seed)) fail(`--seed must be an integer, not ${args.seed}`);
 if (args.json && datasets.length > 1) fail('--json names one file: use it with one --dataset');
@@ -115,7 +123,7 @@ async function runDataset(
   const longship = await openLongship({ store: await openMemoryStore(), embedder });
   try {
     const started = performance.now();
-    await longship.addResource(dataset.documents, { name: dataset.folder });
+    await longship.addResource(dataset.documents, { name: dataset.folder, ...split });
     await longship.waitProcessed();
     const ingestSeconds = (performance.now() - started) / 1000;
     const stats = await longship.store.stats();
@@ -202,3 +210,4 @@ function rounded(result: ConfigResult): ConfigResult {
     ),
   };
 }
+

@@ -140,10 +140,14 @@ async function search(): Promise<void> {
     ui.timing.textContent = '';
     return;
   }
-  const mode = (new FormData(ui.form).get('mode') ?? 'thinking') as FindMode;
+  const mode = (new FormData(ui.form).get('mode') ?? 'quick') as FindMode;
   const started = performance.now();
   try {
-    const result = await backend.find(query, { limit: 10, mode, trace: true });
+    // Scores are calibrated for the bundled model: under 0.5 the best hit is little closer to the
+    // question than unrelated text is (docs/retrieval.md, "What a score means"). Hashed words have
+    // no calibration.
+    const scores = embedder === 'model' ? { scoreThreshold: 0.5 } : { calibration: false as const };
+    const result = await backend.find(query, { limit: 10, mode, trace: true, ...scores });
     if (seq !== searchSeq) return;
     const ms = performance.now() - started;
     ui.timing.textContent = `${result.total} results · ${ms.toFixed(0)} ms`;

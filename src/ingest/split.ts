@@ -6,6 +6,7 @@
  */
 import { LongshipError } from '../errors.js';
 import { type DocumentTree, headingsOf, renderSection, type Section } from './document.js';
+import { captionOf, repeatedLines } from './part-title.js';
 import { slugify, uniqueName } from './slug.js';
 import { estimateTokens } from './tokens.js';
 
@@ -31,6 +32,8 @@ export interface SplitOptions {
 interface Limits {
   maxTokens: number;
   mergeBelow: number;
+  /** The document's running headers and footers, which never title a part. */
+  repeated: ReadonlySet<string>;
 }
 
 type Unit =
@@ -121,7 +124,10 @@ function fileUnits(title: string, headings: string[], text: string, limits: Limi
   const parts = splitText(text, limits.maxTokens);
   return parts.map((content, k) => ({
     kind: 'file',
-    titles: [`${title} (part ${k + 1} of ${parts.length})`],
+    titles: [
+      (k > 0 ? captionOf(content, limits.repeated) : undefined) ??
+        `${title} (part ${k + 1} of ${parts.length})`,
+    ],
     headings: k === 0 ? headings : [],
     content,
     tokens: estimateTokens(content),
@@ -230,12 +236,14 @@ function plan(
  * // ['', '01-guide', '02-installation', '03-usage', '03-usage/01-usage', …]
  */
 export function splitDocument(tree: DocumentTree, options: SplitOptions = {}): PlannedNode[] {
-  const limits: Limits = { maxTokens: options.maxTokens ?? 2048, mergeBelow: options.mergeBelow ?? 512 };
-  if (!(limits.maxTokens >= 1) || !(limits.mergeBelow >= 0)) {
-    const got = `got ${limits.maxTokens} and ${limits.mergeBelow}`;
+  const maxTokens = options.maxTokens ?? 2048;
+  const mergeBelow = options.mergeBelow ?? 512;
+  if (!(maxTokens >= 1) || !(mergeBelow >= 0)) {
+    const got = `got ${maxTokens} and ${mergeBelow}`;
     throw new LongshipError('INVALID_ARGUMENT', `maxTokens must be ≥ 1 and mergeBelow ≥ 0, ${got}`);
   }
   const whole = tree.lead + tree.sections.map(renderSection).join('');
+  const limits: Limits = { maxTokens, mergeBelow, repeated: repeatedLines(whole) };
   const headings = tree.sections.flatMap(headingsOf);
   if (estimateTokens(whole) < limits.maxTokens) {
     return [{ relativePath: [], kind: 'file', title: tree.title, headings, content: whole }];

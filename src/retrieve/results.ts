@@ -1,5 +1,6 @@
 // From scored candidates to what find() returns: the hotness blend, the top `limit`, relations,
 // and the OpenViking result shape (snake_case fields, kept because its users know them).
+import { parentOf, type VikingUri } from '../context/uri.js';
 import type { ContextType, NodeRecord } from '../store/store.js';
 import type { RawScores } from './fusion.js';
 import { blendHotness, hotnessOf } from './hotness.js';
@@ -53,6 +54,8 @@ export interface Candidate {
 export interface Ranked extends Candidate {
   final: number;
   hotness?: number;
+  /** The query's calibration factor (calibrate.ts), when applied. */
+  confidence?: number;
 }
 
 /** Applies the hotness blend and keeps the best `limit`, best first (ties by URI). */
@@ -73,7 +76,18 @@ export function rank(candidates: Iterable<Candidate>, settings: Settings): Ranke
   ranked.sort(
     (a, b) => b.final - a.final || (a.node.uri < b.node.uri ? -1 : a.node.uri > b.node.uri ? 1 : 0),
   );
-  return ranked.slice(0, settings.limit);
+  if (!settings.directoriesWhenAlone) return ranked.slice(0, settings.limit);
+  // A directory whose file ranks near it would spend a slot on a summary of what that file says.
+  const near = ranked.slice(0, 2 * settings.limit);
+  const covered = new Set<string>();
+  for (const { node } of near) {
+    if (node.kind !== 'file') continue;
+    let uri = node.parent as VikingUri | undefined | null;
+    for (; uri && !covered.has(uri); uri = parentOf(uri)) covered.add(uri);
+  }
+  return ranked
+    .filter((item) => item.node.kind === 'file' || !covered.has(item.node.uri))
+    .slice(0, settings.limit);
 }
 
 /** `preferences` for `viking://user/memories/preferences/x`, `profile` for `…/memories/profile`. */
@@ -88,7 +102,12 @@ function reasonOf(item: Ranked): string {
   if (item.raw.vector !== undefined) parts.push(`similarity ${round4(item.raw.vector)}`);
   let reason = `${parts.join(', ')} → fused ${round4(item.fused)}`;
   if (item.via) reason += `; under ${item.via.uri} (${round4(item.via.score)}) → ${round4(item.score)}`;
-  if (item.hotness !== undefined) reason += `; hotness ${round4(item.hotness)} → ${round4(item.final)}`;
+  if (item.hotness !== undefined) {
+    const blended = item.confidence === undefined ? item.final : item.final / item.confidence;
+    reason += `; hotness ${round4(item.hotness)} → ${round4(blended)}`;
+  }
+  if (item.confidence !== undefined)
+    reason += `; confidence ${round4(item.confidence)} → ${round4(item.final)}`;
   return reason;
 }
 

@@ -6,7 +6,9 @@
 import { throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
 import type { NodeKind } from '../store/store.js';
+import { calibrated, confidenceOf } from './calibrate.js';
 import { identifiersIn } from './identifiers.js';
+import { propagate } from './propagate.js';
 import { createQueryScorer, type QueryScorer } from './query-scorer.js';
 import { quickSearch } from './quick.js';
 import { listOf, type MatchedContext, rank, toMatched } from './results.js';
@@ -108,7 +110,12 @@ export async function find(
     outcome = settings.mode === 'quick' ? quickSearch(context, filter) : await walk(context, filter);
   }
 
-  const ranked = rank(outcome.candidates, settings);
+  const candidates = propagate(outcome.candidates, scope, query, settings);
+  const top = rank(candidates, settings);
+  const confidence = settings.calibration ? await confidenceOf(sources, query, top, settings.calibration) : 1;
+  const ranked = settings.calibration
+    ? calibrated(top, confidence, settings.scoreThreshold)
+    : top.filter((item) => item.final > settings.scoreThreshold);
   const items = await toMatched(sources, ranked, settings);
   const result: FindResult = { memories: [], resources: [], skills: [], total: items.length };
   for (const item of items) result[listOf[item.context_type]].push(item);
@@ -123,7 +130,7 @@ export async function find(
       seeds: log.seeds,
       steps: log.steps,
       scored: log.scored,
-      stop: { ...outcome.stop, candidates: outcome.candidates.length },
+      stop: { ...outcome.stop, candidates: candidates.length },
       results: ranked.map((item) => ({
         uri: item.node.uri,
         score: round4(item.final),
@@ -151,6 +158,8 @@ function fusionTrace(fuser: QueryScorer['fuser'] | undefined, settings: Settings
 }
 
 function traceSettings(settings: Settings): FindTrace['settings'] {
-  const { now: _now, trace: _trace, ...rest } = settings;
-  return rest;
+  const { now: _now, trace: _trace, calibration, ...rest } = settings;
+  return calibration
+    ? { ...rest, calibrationUnrelated: calibration.unrelated, calibrationRelated: calibration.related }
+    : { ...rest, calibration: false };
 }

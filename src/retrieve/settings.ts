@@ -8,6 +8,18 @@ import { type FindFilter, findFilterSchema } from './scope.js';
 
 export type FindMode = 'quick' | 'thinking';
 
+/** Similarities of the embedder for unrelated text and for a relevant passage. */
+export interface Calibration {
+  unrelated: number;
+  related: number;
+}
+
+/**
+ * Measured with the bundled USE-lite: the best hit's similarity for 300 SyllabusQA questions over
+ * their syllabi (p10 0.61) and for 300 chat questions over the same syllabi (p90 0.41, p50 0.29).
+ */
+const bundledCalibration: Calibration = { unrelated: 0.3, related: 0.6 };
+
 /** Which sides of the hybrid search run, and how they are fused. */
 export interface HybridOptions {
   /** Vector similarity on. Default true. Off: the query is not embedded at all. */
@@ -85,8 +97,20 @@ export interface FindOptions {
   targetUri?: string;
   /** Results returned. Default 10. */
   limit?: number;
-  /** Keep a node only when its (propagated) score is above this. Default 0. */
+  /**
+   * Keep a node only when its final score is above this. Scores are calibrated (see
+   * `calibration`), so a threshold means the same for every query: with the bundled model, 0.5
+   * drops what is little closer to the query than unrelated text. Default 0 (nothing dropped).
+   */
   scoreThreshold?: number;
+  /**
+   * What the embedder's cosine similarity is for unrelated text and for a relevant passage: a
+   * query's scores are scaled by how good its best hit is on that scale (or by the share of the
+   * query's terms it contains, if higher), so scores compare across queries. `false`: scores
+   * relative to the query's best hit, as fused. Default `{ unrelated: 0.3, related: 0.6 }`,
+   * measured with the bundled model; measure your own for another embedder (docs/retrieval.md).
+   */
+  calibration?: Calibration | false;
   filter?: FindFilter;
   /**
    * `'quick'`: one flat search over the scope. `'thinking'`: the hierarchical walk. Default
@@ -96,8 +120,23 @@ export interface FindOptions {
   mode?: FindMode;
   /** Record every step in `FindResult.trace`. Default false. */
   trace?: boolean;
-  /** The walk's propagation `α · child + (1 − α) · parent`, in [0, 1]. Default 0.8. */
+  /**
+   * The share of a node's score that is its own, in [0, 1]; the rest is its directory's (what the
+   * directory's names and titles say, and its best content: see `placeWeight`). The walk also
+   * decides which directories to open with it. Default 0.7.
+   */
   alpha?: number;
+  /**
+   * Within a directory's share, the weight of what its path's names and titles say about the query
+   * (the rest is the best fused score of a file below it), in [0, 1]. Default 0.5.
+   */
+  placeWeight?: number;
+  /**
+   * `'when-alone'`: a directory is returned only when none of its files ranks near it (within the
+   * best `2 · limit`): its files say more than its summary. `'always'`: directories compete with
+   * their files. Default `'when-alone'`.
+   */
+  directories?: 'when-alone' | 'always';
   /** Stop the walk after this many rounds without a change in the top `limit`. Default `max(3, limit)`. */
   convergenceRounds?: number;
   hybrid?: HybridOptions;
@@ -116,10 +155,18 @@ export const findOptionsEntries = {
   targetUri: v.optional(v.string()),
   limit: number,
   scoreThreshold: number,
+  calibration: v.optional(
+    v.union([
+      v.literal(false),
+      v.strictObject({ unrelated: v.pipe(v.number(), v.finite()), related: v.pipe(v.number(), v.finite()) }),
+    ]),
+  ),
   filter: v.optional(findFilterSchema),
   mode: v.optional(v.picklist(['quick', 'thinking'])),
   trace: v.optional(v.boolean()),
   alpha: number,
+  placeWeight: number,
+  directories: v.optional(v.picklist(['when-alone', 'always'])),
   convergenceRounds: number,
   hybrid: v.optional(
     v.strictObject({
@@ -158,9 +205,12 @@ export const findOptionsSchema = v.strictObject(findOptionsEntries);
 export interface Settings {
   limit: number;
   scoreThreshold: number;
+  calibration: Calibration | false;
   mode: FindMode;
   trace: boolean;
   alpha: number;
+  placeWeight: number;
+  directoriesWhenAlone: boolean;
   convergenceRounds: number;
   useVector: boolean;
   useLexical: boolean;
@@ -187,13 +237,15 @@ export interface Settings {
  * The defaults, as chosen by measurement. Those that depend on `limit` are functions of it.
  *
  * @example
- * findDefaults.alpha; // 0.8
+ * findDefaults.alpha; // 0.7
  */
 export const findDefaults = Object.freeze({
   limit: 10,
   scoreThreshold: 0,
   mode: 'quick' as FindMode,
-  alpha: 0.8,
+  alpha: 0.7,
+  placeWeight: 0.5,
+  directories: 'when-alone' as 'when-alone' | 'always',
   convergenceRounds: (limit: number) => Math.max(3, limit),
   lexicalWeight: 0.8,
   identifierWeight: 0.9,
@@ -211,6 +263,7 @@ export const findDefaults = Object.freeze({
   seedDirectories: (limit: number) => Math.max(limit, 10),
   seedLeaves: (limit: number) => limit,
   maxRelations: 5,
+  calibration: bundledCalibration,
 });
 
 function invalid(message: string): never {
@@ -230,6 +283,14 @@ function unit(name: string, value: number | undefined, fallback: number): number
     invalid(`${name} must be a number from 0 to 1, not ${value}`);
   }
   return value;
+}
+
+function calibrationOf(calibration: FindOptions['calibration']): Calibration | false {
+  if (calibration === undefined) return findDefaults.calibration;
+  if (calibration !== false && !(calibration.related > calibration.unrelated)) {
+    invalid(`calibration.related must be above calibration.unrelated, not ${calibration.related}`);
+  }
+  return calibration;
 }
 
 /** Fills in defaults and checks every option; INVALID_ARGUMENT names the first bad one. */
@@ -262,9 +323,12 @@ export function resolveSettings(options: FindOptions): Settings {
   return {
     limit,
     scoreThreshold: threshold,
+    calibration: calibrationOf(options.calibration),
     mode,
     trace: options.trace ?? false,
     alpha: unit('alpha', options.alpha, d.alpha),
+    placeWeight: unit('placeWeight', options.placeWeight, d.placeWeight),
+    directoriesWhenAlone: (options.directories ?? d.directories) === 'when-alone',
     convergenceRounds: count('convergenceRounds', options.convergenceRounds, d.convergenceRounds(limit), 1),
     useVector,
     useLexical,

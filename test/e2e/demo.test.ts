@@ -69,13 +69,21 @@ describe('the demo page', () => {
       expect(first.every((result) => result.abstract.length > 0)).toBe(true);
       expect(await page.textContent('[data-group=resources] .count')).toBe(String(first.length));
       expect(await page.textContent('[data-group=memories] .count')).toBe('0');
-      // The trace: a walk that visited directories, returned what the page lists, and said why it stopped.
+      // A question the corpus cannot answer: its best hits score under the demo's threshold.
+      expect(await searchFor(page, 'best pizza in naples')).toEqual([]);
+      await searchFor(page, query);
+
+      // THINKING's trace: a walk that visited directories, returned what the page lists, and said
+      // why it stopped.
+      await page.click('input[name=mode][value=thinking]');
+      await page.waitForSelector('.trace .badge.visited');
       const stop = await page.getAttribute('.trace', 'data-stop');
       expect(['queue-empty', 'converged', 'pool-stalled', 'max-directories']).toContain(stop);
-      expect(await page.locator('.trace .badge.visited').count()).toBeGreaterThan(0);
       // Every result is in the drawn tree, not folded away with what was pruned.
-      expect(await page.locator('.trace .badge.is-result:visible').count()).toBe(first.length);
+      const walked = await page.locator('#results .result').count();
+      expect(await page.locator('.trace .badge.is-result:visible').count()).toBe(walked);
       await screenshot(page, 'demo-2-results');
+      await page.click('input[name=mode][value=quick]');
 
       // A result opens on its L0; L1 and L2 come from the worker when their tabs are clicked.
       await page.click(`.result[data-uri="${first[0]!.uri}"]`);

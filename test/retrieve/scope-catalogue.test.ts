@@ -65,9 +65,14 @@ describe('a scope from the node catalogue', () => {
     const { trace: b, ...restB } = fromCatalogue;
     expect(restB).toEqual(restA);
     expect(b && { ...b, elapsedMs: 0 }).toEqual(a && { ...a, elapsedMs: 0 });
-    // Relations' abstracts read a node each; the scope itself reads none.
-    const related = restA.resources.reduce((n, r) => n + r.relations.length, 0);
-    expect(reads.count).toBe(related);
+    // Relations' abstracts read a node each, and the calibration the first result's text when the
+    // similarity alone does not settle it; the scope itself reads none.
+    const related = [...restA.resources, ...restA.memories, ...restA.skills].reduce(
+      (n, r) => n + r.relations.length,
+      0,
+    );
+    expect(reads.count - related).toBeGreaterThanOrEqual(0);
+    expect(reads.count - related).toBeLessThanOrEqual(1);
   });
 
   it('is read again when the catalogue changes, and only then', async () => {

@@ -281,10 +281,12 @@ describe('search() with a reranker', () => {
 
   it('rescores the candidates on their L0 (directories on their L1) and reports it', async () => {
     server.fallback = obedientRerank;
-    const base = await search(deps(), query, { limit: 5, rerank: { candidates: 8 } });
+    // Directories compete with their files here, so that one is among the candidates.
+    const base = await search(deps(), query, { limit: 5, directories: 'always', rerank: { candidates: 8 } });
     const seen = server.nextRequest();
     const result = await search(rerankedDeps(), query, {
       limit: 5,
+      directories: 'always',
       rerank: { candidates: 8, calibrate: false },
     });
     const request = await seen;
