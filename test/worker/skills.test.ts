@@ -74,6 +74,16 @@ describe('skills through the worker', () => {
     await longship.close();
   });
 
+  it('removes a skill after the addition queued before it, not before', async () => {
+    const longship = await connected();
+    const added = longship.addSkill(skillMd);
+    const removed = longship.removeSkill('tide-tables');
+    expect(await added).toMatchObject({ added: 2 });
+    expect(await removed).toMatchObject({ removed: 2 });
+    expect(await longship.listSkills()).toEqual([]);
+    await longship.close();
+  });
+
   it('rejects an invalid SKILL.md, a missing skill and its removal with typed errors', async () => {
     const longship = await connected();
     const bad = longship.addSkill('---\nname: Tide Tables\ndescription: d\n---\n');
