@@ -6,9 +6,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { describe, expect, inject, it } from 'vitest';
+import { bundleWorker } from './workerd-bundle.js';
 
 const run = promisify(execFile);
 const denoLauncher = createRequire(import.meta.url).resolve('deno/bin.cjs');
@@ -78,21 +78,11 @@ describe('skills from the installed package', () => {
       join(fixture, 'worker.js'),
       `${parse}export default { fetch: () => Response.json(answer) };\n`,
     );
-    const bundled = await build({
-      entryPoints: [join(fixture, 'worker.js')],
-      absWorkingDir: fixture,
-      bundle: true,
-      format: 'esm',
-      target: 'es2022',
-      write: false,
-      conditions: ['workerd', 'worker', 'browser'],
-      mainFields: ['module', 'main'],
-      // As wrangler leaves them: Longship's file store loads node:fs only where it runs.
-      external: ['node:*'],
-    });
+    const modules = await bundleWorker(fixture, 'worker.js', {});
+    expect(modules.map((m) => m.path)).toEqual(['worker.js']);
     const miniflare = new Miniflare({
       compatibilityDate: '2026-04-01',
-      modules: [{ type: 'ESModule', path: 'worker.js', contents: bundled.outputFiles[0]!.text }],
+      modules,
     });
     try {
       expect(await (await miniflare.dispatchFetch('http://localhost/')).json()).toEqual(expected);
