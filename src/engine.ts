@@ -28,6 +28,7 @@ import { createIngestor } from './ingest/ingestor.js';
 import type { ResourceInput } from './ingest/input.js';
 import { createIngestQueue, type QueuedJob, type QueueProgress, type QueueSummary } from './ingest/queue.js';
 import type { SkillInput } from './ingest/skill.js';
+import { getSkill, listSkills, type SkillInfo, type SkillSummary } from './ingest/skill-reads.js';
 import { bm25Indexes } from './lexical/bm25-index.js';
 import type { LLM, Reranker } from './llm/llm.js';
 import { checkOptions } from './options.js';
@@ -163,8 +164,22 @@ export interface Longship extends ContextTree {
   session(id?: string): Session;
   /** Queues a document, a folder or a URL to be read, split, summarised, embedded and written. */
   addResource(input: ResourceInput, options?: AddOptions<AddResourceOptions>): QueuedJob;
-  /** Queues a skill for `viking://agent/skills/<slug>`. */
+  /**
+   * Queues a skill: the text of a `SKILL.md`, a skill folder (`{ files: { 'SKILL.md': …, 'scripts/x.py':
+   * … } }`) or fields (`{ name, description, content }`). A skill of the same name is replaced. An
+   * invalid `SKILL.md` fails the job with `INVALID_ARGUMENT` naming the field, writing nothing
+   * (docs/skills.md).
+   */
   addSkill(skill: SkillInput, options?: AddOptions<AddSkillOptions>): QueuedJob;
+  /** The skills under `viking://agent/skills`, in URI order, with their descriptions. */
+  listSkills(): Promise<SkillSummary[]>;
+  /** One skill: its front matter, instructions and files. `NOT_FOUND` when there is none. */
+  getSkill(name: string): Promise<SkillInfo>;
+  /**
+   * Queues the removal of a skill with its files, after the jobs queued before it; the job fails
+   * with `NOT_FOUND` when there is no such skill then.
+   */
+  removeSkill(name: string): QueuedJob;
   /** Hears the progress of every queued job; returns the function that stops listening. */
   onProgress(listener: (progress: QueueProgress) => void): () => void;
   /** Resolves once every queued job has finished. */
@@ -273,6 +288,13 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
           queue.enqueue({ kind: 'skill', skill, options: rest, ...(signal ? { signal } : {}) }),
           onProgress,
         );
+      },
+      listSkills: () => listSkills(indexes.store),
+      getSkill: (name) => getSkill(indexes.store, name),
+      removeSkill: (name) => {
+        if (typeof name !== 'string')
+          throw new LongshipError('INVALID_ARGUMENT', 'removeSkill() needs a name');
+        return queue.enqueue({ kind: 'remove-skill', name });
       },
       onProgress: (listener) => queue.onProgress(listener),
       waitProcessed: () => queue.waitProcessed(),

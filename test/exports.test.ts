@@ -24,6 +24,7 @@ const entries: Record<string, { source: string; values: string[] }> = {
       'openIdbStore',
       'openLongship',
       'openMemoryStore',
+      'parseSkillMd',
       'transfer',
     ],
   },

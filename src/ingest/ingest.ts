@@ -68,6 +68,9 @@ export interface AddSkillOptions {
   onProgress?: (progress: IngestProgress) => void;
 }
 
+/** Options of {@link Ingestor.removeSkill}. */
+export type RemoveSkillOptions = Pick<AddSkillOptions, 'refreshParents' | 'signal' | 'onProgress'>;
+
 const ingestEntries = {
   reason: v.optional(v.string()),
   refreshParents: v.optional(v.boolean()),
@@ -110,8 +113,15 @@ export interface Ingestor {
    * store's errors (`QUOTA_EXCEEDED`…) for the document being written; earlier documents stay.
    */
   addResource(input: ResourceInput, options?: AddResourceOptions): Promise<IngestResult>;
-  /** Adds or updates a skill at `viking://agent/skills/<slug of its name>`. */
+  /**
+   * Adds a skill, or replaces the one of the same name: fields make one file at
+   * `viking://agent/skills/<slug of its name>`; a `SKILL.md` or a skill folder a directory
+   * `viking://agent/skills/<name>` (docs/skills.md). An invalid skill is `INVALID_ARGUMENT` naming
+   * the field, and nothing is written.
+   */
   addSkill(skill: SkillInput, options?: AddSkillOptions): Promise<IngestResult>;
+  /** Removes the skill called `name` with its files (`removed` counts the nodes); `NOT_FOUND` if none. */
+  removeSkill(name: string, options?: RemoveSkillOptions): Promise<IngestResult>;
   /**
    * Brings the summaries and vectors of `uri` and the directories above it up to date with their
    * children; writes nothing where they already are.

@@ -1,5 +1,5 @@
-// The Ingestor over a store: its jobs (add-resource.ts, add-skill.ts, refresh-parents.ts) run one
-// at a time.
+// The Ingestor over a store: its jobs (add-resource.ts, add-skill.ts, remove-skill.ts,
+// refresh-parents.ts) run one at a time.
 import { contextTypeOf, parseUri } from '../context/uri.js';
 import { SerialQueue } from '../serial-queue.js';
 import { addResource } from './add-resource.js';
@@ -7,6 +7,7 @@ import { addSkill } from './add-skill.js';
 import type { Ingestor, IngestorParts } from './ingest.js';
 import { ingestContext } from './ingest-context.js';
 import { refreshAbove } from './refresh-parents.js';
+import { removeSkill } from './remove-skill.js';
 
 /**
  * Creates an {@link Ingestor} writing to `parts.store`. Jobs on one ingestor run one at a time.
@@ -22,6 +23,7 @@ export function createIngestor(parts: IngestorParts): Ingestor {
   return {
     addResource: (input, options = {}) => jobs.run(() => addResource(ctx, input, options)),
     addSkill: (skill, options = {}) => jobs.run(() => addSkill(ctx, skill, options)),
+    removeSkill: (name, options = {}) => jobs.run(() => removeSkill(ctx, name, options)),
     refreshParents: (uri, options = {}) =>
       jobs.run(() =>
         refreshAbove(

@@ -16,7 +16,11 @@ import type {
 import type { ResourceInput } from './input.js';
 import type { SkillInput } from './skill.js';
 
-/** A job: what to pass to {@link Ingestor.addResource} or {@link Ingestor.addSkill}, and an optional signal. */
+/**
+ * A job: what to pass to {@link Ingestor.addResource}, {@link Ingestor.addSkill} or
+ * {@link Ingestor.removeSkill}, and an optional signal. A removal is queued like an addition, so
+ * that it comes after the additions queued before it.
+ */
 export type IngestJob =
   | {
       kind: 'resource';
@@ -29,7 +33,8 @@ export type IngestJob =
       skill: SkillInput;
       options?: Omit<AddSkillOptions, 'signal' | 'onProgress'>;
       signal?: AbortSignal;
-    };
+    }
+  | { kind: 'remove-skill'; name: string; signal?: AbortSignal };
 
 /** A job's progress, as the queue's listeners hear it. */
 export interface QueueProgress extends IngestProgress {
@@ -112,7 +117,9 @@ export function createIngestQueue(ingestor: QueueIngestor): IngestQueue {
   return new FifoIngestQueue(ingestor);
 }
 
-type QueueIngestor = Pick<Ingestor, 'addResource' | 'addSkill' | 'refreshParents'>;
+type QueueIngestor = Pick<Ingestor, 'addResource' | 'addSkill' | 'removeSkill' | 'refreshParents'>;
+
+const jobKinds = new Set<unknown>(['resource', 'skill', 'remove-skill']);
 
 class FifoIngestQueue implements IngestQueue {
   readonly #ingestor: QueueIngestor;
@@ -136,8 +143,8 @@ class FifoIngestQueue implements IngestQueue {
   }
 
   enqueue(job: IngestJob): QueuedJob {
-    if (job === null || typeof job !== 'object' || (job.kind !== 'resource' && job.kind !== 'skill')) {
-      throw new LongshipError('INVALID_ARGUMENT', "a job needs kind 'resource' or 'skill'");
+    if (job === null || typeof job !== 'object' || !jobKinds.has(job.kind)) {
+      throw new LongshipError('INVALID_ARGUMENT', "a job needs kind 'resource', 'skill' or 'remove-skill'");
     }
     const { entry, promise } = this.#entryFor(job);
     this.#waiting.push(entry);
@@ -249,15 +256,7 @@ class FifoIngestQueue implements IngestQueue {
     const refreshParents = false;
     const target = job.kind === 'resource' ? (job.options?.target ?? roots.resource[0]!) : roots.skill[0]!;
     try {
-      const result =
-        job.kind === 'resource'
-          ? await this.#ingestor.addResource(job.input, {
-              ...job.options,
-              signal,
-              onProgress,
-              refreshParents,
-            })
-          : await this.#ingestor.addSkill(job.skill, { ...job.options, signal, onProgress, refreshParents });
+      const result = await this.#start(job, { signal, onProgress, refreshParents });
       const done: JobOutcome = { jobId: id, status: 'done', result, finished: entry.finished };
       await this.#settleAfterRefresh(entry, target, done, true);
     } catch (error) {
@@ -274,6 +273,15 @@ class FifoIngestQueue implements IngestQueue {
       };
       await this.#settleAfterRefresh(entry, target, outcome, entry.finished.length > 0);
     }
+  }
+
+  #start(
+    job: IngestJob,
+    options: { signal: AbortSignal; onProgress: (progress: IngestProgress) => void; refreshParents: false },
+  ): Promise<IngestResult> {
+    if (job.kind === 'resource') return this.#ingestor.addResource(job.input, { ...job.options, ...options });
+    if (job.kind === 'skill') return this.#ingestor.addSkill(job.skill, { ...job.options, ...options });
+    return this.#ingestor.removeSkill(job.name, options);
   }
 
   /**

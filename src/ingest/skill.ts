@@ -1,25 +1,62 @@
 /**
- * Skills: instructions an agent can load, stored one file each under `viking://agent/skills/`.
+ * Skills: instructions an agent can load, under `viking://agent/skills/` (docs/skills.md). A skill
+ * given as fields is one file there; a `SKILL.md` or a skill folder is a directory (skill-folder.ts).
  * The caller's description is the L0 verbatim (cut to 256 characters): it is what an agent reads
  * when deciding to load the skill, so no summariser should rewrite it.
  */
 
 import { clampText, type Summarizer } from '../context/summarize.js';
 import { checkStringSize, checkText, defaultMaxBytes } from '../context/text-checks.js';
-import { join, roots } from '../context/uri.js';
+import { basename, join, roots, type VikingUri } from '../context/uri.js';
 import { LongshipError } from '../errors.js';
 import { headingsOf } from './document.js';
 import { extractiveSummarizer } from './extractive-summarizer.js';
 import { contentHash } from './hash.js';
+import type { FolderEntry } from './input.js';
 import { parseMarkdown } from './parse-markdown.js';
 import type { PreviousNode, ResourceNode } from './plan.js';
+import { skillNameProblem } from './skill-md.js';
 import { slugify } from './slug.js';
 
-export interface SkillInput {
+/** A skill as fields: one file at `viking://agent/skills/<slug of name>`. */
+export interface SkillFields {
   name: string;
   description: string;
   /** The instructions, usually Markdown. */
   content: string;
+}
+
+/**
+ * A skill folder in the Agent Skills format: `SKILL.md` at its top (or at the top of its one
+ * folder, whose name must then be the skill's), and any other files, by path.
+ */
+export interface SkillFolder {
+  files: Readonly<Record<string, string | Uint8Array | Blob>> | readonly FolderEntry[];
+}
+
+/** What `addSkill` takes: fields, the text of a `SKILL.md`, or a skill folder. */
+export type SkillInput = SkillFields | string | SkillFolder;
+
+/**
+ * Where the skill called `name` is: `viking://agent/skills/<name>` for a name the Agent Skills
+ * format allows, else the slug a skill given as fields was stored under. `INVALID_ARGUMENT` when
+ * nothing is left of it.
+ *
+ * @example
+ * skillUri('pdf-tools');    // 'viking://agent/skills/pdf-tools'
+ * skillUri('Write an RFC'); // 'viking://agent/skills/write-an-rfc'
+ */
+export function skillUri(name: string): VikingUri {
+  if (typeof name !== 'string') throw new LongshipError('INVALID_ARGUMENT', 'a skill name must be a string');
+  const trimmed = name.trim().normalize('NFKC');
+  const segment = skillNameProblem(trimmed) === undefined ? trimmed : slugify(trimmed, '');
+  if (segment === '') {
+    throw new LongshipError(
+      'INVALID_ARGUMENT',
+      `skill name ${JSON.stringify(name)} has no letters or digits`,
+    );
+  }
+  return join(roots.skill[0]!, segment);
 }
 
 export interface SkillOptions {
@@ -46,19 +83,14 @@ function required(value: unknown, field: string): string {
  * const node = await planSkill({ name: 'Write an RFC', description: 'Drafts RFCs in our format.', content });
  * node.uri; // 'viking://agent/skills/write-an-rfc'
  */
-export async function planSkill(skill: SkillInput, options: SkillOptions = {}): Promise<ResourceNode> {
+export async function planSkill(skill: SkillFields, options: SkillOptions = {}): Promise<ResourceNode> {
   const name = required(skill?.name, 'name');
   const description = required(skill.description, 'description');
   if (typeof skill.content !== 'string')
     throw new LongshipError('INVALID_ARGUMENT', 'a skill needs a content string');
   checkStringSize(`skill ${name}`, skill.content, options.maxBytes ?? defaultMaxBytes);
   checkText(`skill ${name}`, skill.content);
-  const slug = slugify(name, '');
-  if (slug === '')
-    throw new LongshipError(
-      'INVALID_ARGUMENT',
-      `skill name ${JSON.stringify(name)} has no letters or digits`,
-    );
+  const uri = skillUri(name);
   const summarizer = options.summarizer ?? extractiveSummarizer;
   const hash = await contentHash(`${name}\n${description}\n${skill.content}`);
   const headings = parseMarkdown(skill.content).sections.flatMap(headingsOf);
@@ -73,8 +105,8 @@ export async function planSkill(skill: SkillInput, options: SkillOptions = {}): 
           )
         ).l1;
   return {
-    uri: join(roots.skill[0]!, slug),
-    relativePath: [slug],
+    uri,
+    relativePath: [basename(uri)],
     kind: 'file',
     title: name,
     headings,

@@ -3,12 +3,11 @@
 // alias, the assets left as module imports), the WASM as CompiledWasm modules, the model's files as
 // Data modules. openLongship + addResource + find with the bundled model, for real.
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { describe, expect, inject, it } from 'vitest';
+import { bundleWorker } from './workerd-bundle.js';
 
 const example = fileURLToPath(new URL('../../examples/workerd/worker.js', import.meta.url));
 const wranglerToml = fileURLToPath(new URL('../../examples/workerd/wrangler.toml', import.meta.url));
@@ -20,60 +19,6 @@ async function wranglerAliases(): Promise<Record<string, string>> {
   return Object.fromEntries(
     [...section.matchAll(/^"([^"]+)"\s*=\s*"([^"]+)"$/gm)].map((m) => [m[1]!, m[2]!]),
   );
-}
-
-/** What each asset import is bound as in workerd (the rules in docs/workerd.md). */
-function moduleType(specifier: string): 'CompiledWasm' | 'Data' {
-  return specifier.endsWith('.wasm') ? 'CompiledWasm' : 'Data';
-}
-
-const assetImport = /^longship\/(usearch\.wasm|ort-wasm-simd-threaded\.wasm|model\/.+)$/;
-
-type Module = { type: 'ESModule' | 'CompiledWasm' | 'Data'; path: string; contents: string | Uint8Array };
-
-/**
- * The worker script and its asset modules, as wrangler would upload them: the script bundled for
- * workerd with `alias`, each asset import resolved through the package's `exports`.
- */
-async function bundleWorker(
-  fixture: string,
-  entry: string,
-  alias: Record<string, string>,
-): Promise<Module[]> {
-  const assets = new Set<string>();
-  const bundled = await build({
-    entryPoints: [join(fixture, entry)],
-    absWorkingDir: fixture,
-    bundle: true,
-    format: 'esm',
-    target: 'es2022',
-    write: false,
-    // As wrangler resolves packages for workerd.
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['module', 'main'],
-    alias,
-    external: ['node:*'],
-    plugins: [
-      {
-        name: 'module-imports',
-        setup(plugin) {
-          plugin.onResolve({ filter: assetImport }, (args) => {
-            assets.add(args.path);
-            return { path: args.path, external: true };
-          });
-        },
-      },
-    ],
-  });
-  const resolve = createRequire(join(fixture, 'package.json')).resolve;
-  const modules = await Promise.all(
-    [...assets].sort().map(async (specifier) => ({
-      type: moduleType(specifier),
-      path: specifier,
-      contents: await readFile(resolve(specifier)),
-    })),
-  );
-  return [{ type: 'ESModule', path: 'worker.js', contents: bundled.outputFiles[0]!.text }, ...modules];
 }
 
 /** A worker that only loads the model, and answers with the error it got. */

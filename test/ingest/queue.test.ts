@@ -48,6 +48,7 @@ function gatedIngestor(inner: Ingestor) {
       return inner.addResource(input, options);
     },
     addSkill: (skill, options) => inner.addSkill(skill, options),
+    removeSkill: (name, options) => inner.removeSkill(name, options),
     refreshParents: (uri, options) => inner.refreshParents(uri, options),
   };
   return { ingestor, started, release };

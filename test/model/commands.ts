@@ -239,6 +239,54 @@ function addSkillCmd(switches: ModelSwitches) {
   );
 }
 
+const skillNames = ['a', 'write-rfc', 'Write RFC'];
+
+/** A skill in the Agent Skills format: a SKILL.md alone, or a folder with it. */
+function addSkillFolderCmd(switches: ModelSwitches) {
+  return fc
+    .record({
+      name: fc.constantFrom(...skillNames),
+      body: nonEmptyText,
+      files: fc.uniqueArray(fc.tuple(fc.constantFrom('ref.md', 'scripts/run.py'), nonEmptyText), {
+        maxLength: 2,
+        selector: ([path]) => path,
+      }),
+    })
+    .map(
+      ({ name, body, files }) =>
+        new Step(`addSkill(SKILL.md of ${show(name)} with ${show(files)})`, async (model, real) => {
+          const text = `---\nname: ${JSON.stringify(name)}\ndescription: How to ${name}.\n---\n${body}`;
+          const expected = model.addSkillFolder(name, text, new Map(files));
+          const input =
+            files.length === 0 ? text : { files: Object.fromEntries([['SKILL.md', text], ...files]) };
+          await expectOutcome(`addSkill(SKILL.md of ${name})`, expected, () =>
+            ingested(real, real.longship.addSkill(input), switches),
+          );
+        }),
+    );
+}
+
+function removeSkillCmd(switches: ModelSwitches) {
+  return fc.constantFrom(...skillNames).map(
+    (name) =>
+      new Step(`removeSkill(${show(name)})`, async (model, real) => {
+        const expected = model.removeSkill(name);
+        let removed: number | undefined;
+        await expectOutcome(`removeSkill(${name})`, expected, () =>
+          ingested(
+            real,
+            real.longship.removeSkill(name).then((result) => {
+              removed = result.removed;
+            }),
+            switches,
+          ),
+        );
+        if ('value' in expected && removed !== expected.value)
+          throw new ModelMismatch(`removeSkill(${name}) removed ${removed} nodes, not ${expected.value}`);
+      }),
+  );
+}
+
 function messageCmd() {
   return fc
     .record({
@@ -360,6 +408,8 @@ export function modelCommands(switches: ModelSwitches) {
     addDocCmd(switches),
     addFolderCmd(switches),
     addSkillCmd(switches),
+    addSkillFolderCmd(switches),
+    removeSkillCmd(switches),
     messageCmd(),
     messageCmd(),
     commitCmd(),

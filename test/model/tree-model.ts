@@ -17,6 +17,8 @@ export const PROTECTED: readonly VikingUri[] = [
 ] as VikingUri[];
 export const SESSIONS = 'viking://agent/memories/sessions' as VikingUri;
 export const SKILLS = 'viking://agent/skills' as VikingUri;
+/** A skill name the Agent Skills format allows (the model's names are ASCII). */
+const SKILL_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export interface ModelNode {
   kind: 'dir' | 'file';
@@ -193,6 +195,39 @@ export class TreeModel {
     this.#remove(this.subtree(uri).filter((u) => u !== uri));
     this.nodes.set(uri, { kind: 'file', content });
     return ok(undefined);
+  }
+
+  /**
+   * A skill in the Agent Skills format: the directory `<name>` with `SKILL.md` (`text`) and `files`,
+   * replacing whatever was there; a name the format refuses changes nothing.
+   */
+  addSkillFolder(name: string, text: string, files: ReadonlyMap<string, string>): Outcome {
+    if (!SKILL_NAME.test(name)) return fail('INVALID_ARGUMENT');
+    const uri = join(SKILLS, name);
+    const planned = new Map<VikingUri, ModelNode>([
+      [uri, { kind: 'dir' }],
+      [join(uri, 'SKILL.md'), { kind: 'file', content: text }],
+    ]);
+    for (const [path, content] of files) {
+      const parts = path.split('/');
+      for (let i = 1; i < parts.length; i++)
+        planned.set(join(uri, parts.slice(0, i).join('/')), { kind: 'dir' });
+      planned.set(join(uri, path), { kind: 'file', content });
+    }
+    this.#remove(this.subtree(uri).filter((u) => !planned.has(u)));
+    for (const [u, node] of planned) this.nodes.set(u, node);
+    return ok(undefined);
+  }
+
+  /** Removes the skill `name` (a file, or a directory with a `SKILL.md` file) and what is below it. */
+  removeSkill(name: string): Outcome<number> {
+    const uri = join(SKILLS, SKILL_NAME.test(name) ? name : slugify(name, ''));
+    const node = this.nodes.get(uri);
+    const main = this.nodes.get(join(uri, 'SKILL.md'));
+    if (!node || (node.kind === 'dir' && main?.kind !== 'file')) return fail('NOT_FOUND');
+    const nodes = this.subtree(uri);
+    this.#remove(nodes);
+    return ok(nodes.length);
   }
 
   addMessage(session: string, role: string, text: string): void {
