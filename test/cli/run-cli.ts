@@ -1,10 +1,9 @@
 // Runs the `longship` command as a shell would: its source (src/cli/main.ts) through tsx, in a
 // process of its own, with the bundled model.
 import { execFile, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { openFileStore } from '../../src/index.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 export const cliMain = join(repo, 'src/cli/main.ts');
@@ -50,18 +49,15 @@ export function startLongship(args: readonly string[], cwd: string) {
   return spawn(process.execPath, [...cliArgs, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-/** A digest of every file in `folder` but the lock: what "nothing written" compares. */
-export async function folderDigest(folder: string): Promise<string> {
-  const hash = createHash('sha256');
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
-  const files = entries
-    .filter((entry) => entry.isFile() && entry.name !== 'lock')
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
-  for (const file of files)
-    hash
-      .update(relative(folder, file))
-      .update('\0')
-      .update(await readFile(file));
-  return `${files.length}:${hash.digest('hex')}`;
+/**
+ * The store's last commit, read with the store alone (no embedder, so nothing is recorded): what
+ * "nothing written" compares. Bytes would not do: each close logs that old changes may be pruned.
+ */
+export async function lastCommit(folder: string): Promise<number> {
+  const store = await openFileStore(folder);
+  try {
+    return (await store.meta()).seq;
+  } finally {
+    await store.close();
+  }
 }

@@ -18,7 +18,8 @@ export const ls: Command = {
   positionals: { min: 0, max: 1, name: '[uri]' },
   async run({ io, positionals, json, open }) {
     const uri = positionals[0] ?? top;
-    const nodes = await (await open()).ls(uri);
+    const longship = await open();
+    const nodes = await longship.ls(uri);
     if (json) return printJson(io, { uri, nodes });
     const width = Math.max(0, ...nodes.map((node) => [...shown(node)].length));
     printLines(
@@ -37,7 +38,8 @@ export const tree: Command = {
   async run({ io, values, positionals, json, open }) {
     const uri = positionals[0] ?? top;
     const depth = depthOf(values);
-    const nodes = await (await open()).tree(uri, { depth });
+    const longship = await open();
+    const nodes = await longship.tree(uri, { depth });
     if (json) return printJson(io, { uri, depth, nodes });
     printLines(io, [uri, ...drawn(nodes, '')]);
   },
@@ -59,7 +61,7 @@ const layers = { l0: 'abstract', l1: 'overview', l2: 'read' } as const;
 
 function layerOf(values: OptionValues): keyof typeof layers {
   const layer = (stringOption(values, 'layer') ?? 'l2').toLowerCase();
-  if (!(layer in layers)) {
+  if (!Object.hasOwn(layers, layer)) {
     throw new UsageError(`--layer takes l0, l1 or l2, not ${JSON.stringify(values.layer)}`, 'read');
   }
   return layer as keyof typeof layers;
@@ -76,7 +78,8 @@ export const read: Command = {
   async run({ io, values, positionals, json, open }) {
     const layer = layerOf(values);
     const uri = positionals[0]!;
-    const text = await (await open())[layers[layer]](uri);
+    const longship = await open();
+    const text = await longship[layers[layer]](uri);
     if (json) return printJson(io, { uri, layer: layer.toUpperCase(), text });
     io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
   },

@@ -20,7 +20,8 @@ export const find: Command = {
   async run({ io, values, positionals, json, open }) {
     const limit = limitOf(values);
     const targetUri = stringOption(values, 'uri');
-    const { memories, resources, skills, total } = await (await open()).find(positionals[0]!, {
+    const longship = await open();
+    const { memories, resources, skills, total } = await longship.find(positionals[0]!, {
       limit,
       ...(targetUri !== undefined ? { targetUri } : {}),
     });
