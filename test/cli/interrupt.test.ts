@@ -1,5 +1,6 @@
 // Ctrl-C during `longship add`: the job stops between documents, what was committed stays whole,
 // the store is closed (its lock let go), and the exit code is 130 as for any interrupted command.
+// A server (`longship mcp`) told to stop closes as when its client hangs up.
 import { once } from 'node:events';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -49,3 +50,18 @@ it('stops on SIGINT with exit 130, keeping the documents written, and the store 
   expect(result.uris).toHaveLength(count);
   expect(result.unchanged).toBeGreaterThanOrEqual(kept);
 }, 120_000);
+
+it('stops `longship mcp` on SIGTERM: the server closes, the store with it, exit 0', async () => {
+  const child = startLongship(['mcp', '--store', 'served'], cwd);
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
+    stderr += chunk;
+    if (stderr.includes('over MCP on stdio')) child.kill('SIGTERM');
+  });
+  // stdin stays open: only the signal can end it.
+  const [code] = await once(child, 'exit');
+  expect(code, stderr).toBe(0);
+  const listed = await longship(['ls', '--store', 'served'], cwd);
+  expect(listed.code, listed.stderr).toBe(0);
+}, 60_000);

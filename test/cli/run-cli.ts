@@ -46,7 +46,7 @@ export function longship(
 
 /** Starts `longship ...args` in `cwd` without waiting for it (to signal it). */
 export function startLongship(args: readonly string[], cwd: string) {
-  return spawn(process.execPath, [...cliArgs, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [...cliArgs, ...args], { cwd, stdio: 'pipe' });
 }
 
 /**
