@@ -1,7 +1,6 @@
 // `longship add <path…>`: files and folders in as resources, one addResource job each, in order.
 
 import { join, relativeTo, type VikingUri } from '../../context/uri.js';
-import { resolveTarget } from '../../ingest/add-resource.js';
 import type { IngestResult } from '../../ingest/ingest.js';
 import { stringOption } from '../args.js';
 import type { Command } from '../command.js';
@@ -33,6 +32,8 @@ export const add: Command = {
   },
   positionals: { min: 1, max: Number.POSITIVE_INFINITY, name: '<path…>' },
   async run({ io, values, positionals, json, signal, storePath, open }) {
+    // Loaded here, not at the top: `longship --help` need not load ingestion.
+    const { resolveTarget } = await import('../../ingest/add-resource.js');
     const target = resolveTarget(stringOption(values, 'to'));
     const inputs = await readLocalInputs(positionals, io.cwd, storePath);
     const longship = await open('create');
