@@ -57,7 +57,7 @@ export async function addResource(
 }
 
 /** A resource's target: viking://resources or a folder in it, as write() and mkdir() keep to the roots. */
-function resolveTarget(target: string | undefined): VikingUri {
+export function resolveTarget(target: string | undefined): VikingUri {
   const root = roots.resource[0]!;
   const uri = target === undefined ? root : parseUri(target);
   if (uri === 'viking://') throw new LongshipError('INVALID_ARGUMENT', 'cannot add at the top viking://');

@@ -1,0 +1,20 @@
+// The commands of `longship`, in the order `longship --help` lists them.
+
+import type { Command } from './command.js';
+import { add } from './commands/add.js';
+import { ls, read, tree } from './commands/browse.js';
+import { find } from './commands/find.js';
+import { mcp } from './commands/mcp.js';
+
+export const commands: readonly Command[] = [
+  add,
+  find,
+  // context: `longship context "<query>" --tokens N` goes here, once longship.context() lands
+  // (issue 27, context assembly): a prompt-ready block under a token budget.
+  ls,
+  tree,
+  read,
+  mcp,
+];
+
+export const commandNamed = (name: string): Command | undefined => commands.find((c) => c.name === name);
