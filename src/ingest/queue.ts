@@ -108,8 +108,13 @@ function summarise(jobs: JobOutcome[], refreshErrors: unknown[]): QueueSummary {
  * queue.enqueue({ kind: 'resource', input: files, options: { target: 'viking://resources/repo' } });
  * const { failed, jobs } = await queue.waitProcessed();
  */
-export function createIngestQueue(ingestor: QueueIngestor): IngestQueue {
-  return new FifoIngestQueue(ingestor);
+export function createIngestQueue(ingestor: QueueIngestor, options: IngestQueueOptions = {}): IngestQueue {
+  return new FifoIngestQueue(ingestor, options.nextId);
+}
+
+export interface IngestQueueOptions {
+  /** Numbers the jobs (default 1, 2, …): an engine shares one count with its other jobs (session commits). */
+  nextId?: () => number;
 }
 
 type QueueIngestor = Pick<Ingestor, 'addResource' | 'addSkill' | 'refreshParents'>;
@@ -131,8 +136,11 @@ class FifoIngestQueue implements IngestQueue {
   #waiters: ((summary: QueueSummary) => void)[] = [];
   readonly #listeners = new Set<(progress: QueueProgress) => void>();
 
-  constructor(ingestor: QueueIngestor) {
+  readonly #newId: () => number;
+
+  constructor(ingestor: QueueIngestor, nextId?: () => number) {
     this.#ingestor = ingestor;
+    this.#newId = nextId ?? (() => this.#nextId++);
   }
 
   enqueue(job: IngestJob): QueuedJob {
@@ -190,7 +198,7 @@ class FifoIngestQueue implements IngestQueue {
     });
     promise.catch(() => undefined);
     const entry: Entry = {
-      id: this.#nextId++,
+      id: this.#newId(),
       job,
       controller: new AbortController(),
       finished: [],
