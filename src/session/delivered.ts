@@ -4,6 +4,7 @@
 
 import { LongshipError } from '../errors.js';
 import type { Store } from '../store/store.js';
+import { sessionUriOf } from './archive.js';
 import { sessionNode, stateOf, updateSessionState } from './session-state.js';
 
 /**
@@ -31,6 +32,7 @@ export async function recordDelivered(
   sessionId: string,
   entries: readonly { uri: string; hash: string }[],
 ): Promise<void> {
+  sessionUriOf(sessionId);
   if (!Array.isArray(entries)) {
     throw new LongshipError('INVALID_ARGUMENT', 'recordDelivered() takes an array of { uri, hash }');
   }
