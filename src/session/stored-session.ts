@@ -67,7 +67,13 @@ export function openSession(context: SessionContext, id: string, policy: AutoCom
       }
       const timer = setTimeout(() => {
         context.timers.delete(timer);
-        if (!jobs.busy(id)) startCommit({}, true);
+        // After any commit under way, and only if it left messages pending.
+        void jobs
+          .wait(id)
+          .then(async () => {
+            if (stateOf(await sessionNode(deps.store, id)).pending.length > 0) startCommit({}, true);
+          })
+          .catch(() => undefined);
       }, policy.idleMs);
       // Node: an idle timer must not keep the process alive. Elsewhere timers have no unref.
       (timer as { unref?: () => void }).unref?.();
