@@ -50,14 +50,17 @@ export async function sessionNode(store: Store, sessionId: string): Promise<Node
 }
 
 /** The session's directory node to write to, or NOT_A_DIRECTORY where a file stands in its way. */
-async function writableNode(store: Store, sessionId: string): Promise<NodeRecord | undefined> {
+async function writableNode(
+  store: Store,
+  sessionId: string,
+): Promise<{ root?: NodeRecord | undefined; node?: NodeRecord | undefined }> {
   const [root, node] = await store.nodes([sessionsRoot, sessionUriOf(sessionId)]);
   for (const found of [root, node]) {
     if (found?.kind === 'file') {
       throw new LongshipError('NOT_A_DIRECTORY', `cannot keep the session: ${found.uri} is a file`);
     }
   }
-  return node;
+  return { root, node };
 }
 
 /** The write that replaces the state of an existing session node, if it is still that node. */
@@ -87,12 +90,13 @@ export function updateSessionState(
     // A node removed between the read and the commit (an rm of the folder) fails `requireNodes`:
     // read again, and create it afresh.
     for (let attempt = 1; ; attempt++) {
-      const node = await writableNode(store, sessionId);
+      const { root, node } = await writableNode(store, sessionId);
       const before = stateOf(node);
       const next = change(before);
       if (!next) return before;
       try {
-        if (node) await store.commit(stateWrite(node, next, now()));
+        if (node)
+          await store.commit({ ...stateWrite(node, next, now()), ...(await healed(deps, [root!, node])) });
         else await store.commit(await creation(deps, sessionId, next, now()));
         return next;
       } catch (error) {
@@ -100,6 +104,24 @@ export function updateSessionState(
       }
     }
   });
+}
+
+/**
+ * Vectors for a session directory that has none (recordDelivered() made it, with no embedder), once
+ * a writer with an embedder comes: THINKING walks reach archives through their directory's score.
+ */
+async function healed(deps: StateDeps, dirs: readonly NodeRecord[]): Promise<WriteBatch> {
+  const { store, embedder } = deps;
+  if (!embedder) return {};
+  const bare: NodeRecord[] = [];
+  for (const dir of dirs) if ((await store.vectorsOfNode(dir.key)).length === 0) bare.push(dir);
+  if (bare.length === 0) return {};
+  const texts = bare.map((d) => directoryEmbedText(d.uri as VikingUri, d.l0, '', deps.chunkTokens ?? 90));
+  const vectors = await embedder.embed(texts);
+  const first = await store.allocateKeys(bare.length);
+  return {
+    putVectors: bare.map((d, i) => ({ key: first + i, nodeKey: d.key, chunk: 0, vector: vectors[i]! })),
+  };
 }
 
 /** The batch that creates the session's directory, with the sessions root if it is missing. */

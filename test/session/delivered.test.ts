@@ -25,8 +25,14 @@ it('merges entries, takes a new hash for a URI given again, and keeps them acros
     { uri: 'viking://resources/b.md', hash: 'h2' },
   ]);
   await recordDelivered(store, 'turns', [{ uri: 'viking://resources/a.md', hash: 'h3' }]);
+  const dir = (await store.node('viking://agent/memories/sessions/turns'))!;
+  const root = (await store.node('viking://agent/memories/sessions'))!;
+  expect(await store.vectorsOfNode(dir.key)).toEqual([]);
   const session = longship.session('turns');
   await session.addMessage('user', 'What do the notes say?');
+  // The first writer with an embedder gives the directory its vector.
+  expect(await store.vectorsOfNode(dir.key)).toHaveLength(1);
+  expect(await store.vectorsOfNode(root.key)).toHaveLength(1);
   // Concurrent with messages through the same lock: neither write loses the other's.
   await Promise.all([
     recordDelivered(store, 'turns', [{ uri: 'viking://resources/c.md', hash: 'h4' }]),
