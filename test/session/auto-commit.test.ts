@@ -136,16 +136,41 @@ describe('auto-commit', () => {
 
   it('commits after idleMs without a new message, and not before', async () => {
     const longship = await open();
-    const session = longship.session('idle', { autoCommit: { idleMs: 150 } });
+    const session = longship.session('idle', { autoCommit: { idleMs: 400 } });
     await session.addMessage('user', 'first');
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    await new Promise((resolve) => setTimeout(resolve, 250));
     await session.addMessage('user', 'second');
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    // 160 ms since the first message, 80 since the second: the timer restarted.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    // 500 ms since the first message, 250 since the second: the timer restarted.
     expect(await archives(longship, 'idle')).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 500));
     const [outcome] = await session.waitCommitted();
     expect(outcome).toMatchObject({ auto: true, status: 'done', result: { messages: 2 } });
+    await longship.close();
+  });
+
+  it('waits for a commit under way when idle, then commits what it left pending', async () => {
+    const { gate, embedder } = gated();
+    const longship = await open(embedder);
+    const session = longship.session('idle-busy', { autoCommit: { idleMs: 40 } });
+    await session.addMessage('user', 'first');
+    let release!: () => void;
+    gate.hold = new Promise((resolve) => {
+      release = resolve;
+    });
+    const job = session.commit();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    gate.hold = undefined;
+    await session.addMessage('user', 'second');
+    // The idle time passes while the first commit is held.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    expect((await job).messages).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const outcomes = await session.waitCommitted();
+    expect(outcomes.map((o) => [o.auto, o.status, o.result?.messages])).toContainEqual([true, 'done', 1]);
+    expect(await archives(longship, 'idle-busy')).toBe(2);
+    expect(await session.messages()).toEqual([]);
     await longship.close();
   });
 
