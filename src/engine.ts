@@ -36,8 +36,8 @@ import { createRetriever, type FindResult } from './retrieve/retriever.js';
 import { type ContextSearchOptions, search as runSearch, type SearchResult } from './retrieve/search.js';
 import type { FindOptions } from './retrieve/settings.js';
 import type { RetrievalSources } from './retrieve/sources.js';
-import type { Session } from './session/session.js';
-import { createSessions } from './session/stored-session.js';
+import type { DeletedSession, Session, SessionInfo, SessionOptions } from './session/session.js';
+import { createSessions } from './session/sessions.js';
 import { openFileStore } from './store/file-open.js';
 import { openIdbStore } from './store/idb-open.js';
 import { openMemoryStore } from './store/memory-store.js';
@@ -160,8 +160,22 @@ export interface Longship extends ContextTree {
    * the query is searched in every type. Optional rerank. `limit` defaults to 3.
    */
   search(query: string, options?: ContextSearchOptions): Promise<SearchResult>;
-  /** A session: its messages, the context it used, and commit() to archive them and extract memories. */
-  session(id?: string): Session;
+  /**
+   * A session: its messages (each stored once added), the context it used, and commit() to archive
+   * them and extract memories, by hand or by `autoCommit`. A new id when none is given.
+   */
+  session(id?: string, options?: SessionOptions): Session;
+  /** Every session in the store, with its pending messages and archives counted. */
+  listSessions(): Promise<SessionInfo[]>;
+  /** One session's counts and times; NOT_FOUND for an id with no session. */
+  sessionInfo(id: string): Promise<SessionInfo>;
+  /** Whether a session `id` is in the store (a message, a use or an archive made it). */
+  sessionExists(id: string): Promise<boolean>;
+  /**
+   * Deletes a session: its pending messages, its archives and its state, after cancelling its
+   * commits. The memories extracted from it stay. NOT_FOUND for an id with no session.
+   */
+  deleteSession(id: string): Promise<DeletedSession>;
   /** Queues a document, a folder or a URL to be read, split, summarised, embedded and written. */
   addResource(input: ResourceInput, options?: AddOptions<AddResourceOptions>): QueuedJob;
   /**
@@ -223,7 +237,10 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
     opened.push(() => indexes.close());
     const summarizer = options.summarizer ?? extractiveSummarizer;
     const tree = await createContextTree({ store: indexes.store, embedder: checked, summarizer });
-    const queue = createIngestQueue(createIngestor({ store: indexes.store, embedder: checked, summarizer }));
+    // One count for every job of this engine, so a page's jobs (ingestion, commits) never share an id.
+    const jobId = counter();
+    const ingestor = createIngestor({ store: indexes.store, embedder: checked, summarizer });
+    const queue = createIngestQueue(ingestor, { nextId: jobId });
     const following = (job: QueuedJob, listener?: (progress: QueueProgress) => void): QueuedJob => {
       if (listener) {
         const stop = queue.onProgress((progress) => progress.jobId === job.id && listener(progress));
@@ -231,24 +248,7 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       }
       return job;
     };
-    const sources: RetrievalSources = {
-      store: indexes.store,
-      // Getters: the derived indexes replace their index objects when they rebuild.
-      get vectors() {
-        return indexes.vectors;
-      },
-      get lexical() {
-        return indexes.lexical;
-      },
-      get nodes() {
-        return indexes.nodes;
-      },
-      embedder: checked,
-      vectorKeyToNodeKey: (key) => indexes.nodeOfVector(key),
-      vectorKeysOfNode: (key) => indexes.vectorKeysOfNode(key),
-      vectorCountOfNode: (key) => indexes.vectorCountOfNode(key),
-    };
-    const retriever = createRetriever(sources);
+    const retriever = createRetriever(retrievalSources(indexes, checked));
     const find = (query: string, findOptions?: FindOptions) => retriever.find(query, findOptions);
     const { llm, reranker } = options;
     const sessions = createSessions({
@@ -256,6 +256,7 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       embedder: checked,
       tree,
       find,
+      jobId,
       ...(llm ? { llm } : {}),
     });
     const searchDeps = {
@@ -268,7 +269,11 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       ...tree,
       find,
       search: (query, searchOptions) => runSearch(searchDeps, query, searchOptions),
-      session: (id) => sessions(id),
+      session: (id, sessionOptions) => sessions.open(id, sessionOptions),
+      listSessions: () => sessions.list(),
+      sessionInfo: (id) => sessions.info(id),
+      sessionExists: (id) => sessions.exists(id),
+      deleteSession: (id) => sessions.delete(id),
       store: indexes.store,
       persistent: store.persistent,
       embedder,
@@ -304,6 +309,8 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
         queue.cancel();
         closing.abort(new LongshipError('STORE_CLOSED', 'Longship was closed while this was under way'));
         await queue.waitProcessed();
+        // Commits under way stop; their messages stay pending, in the store, for the next commit.
+        await sessions.close();
         await indexes.close();
         await store.close();
         if (ownEmbedder) await (embedder as TransformersEmbedder).dispose();
@@ -314,6 +321,27 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
     if (ownEmbedder) await (embedder as TransformersEmbedder).dispose();
     throw error;
   }
+}
+
+/** What retrieval reads: the store and the derived indexes, and the checked embedder for queries. */
+function retrievalSources(indexes: DerivedIndexes, embedder: Embedder): RetrievalSources {
+  return {
+    store: indexes.store,
+    // Getters: the derived indexes replace their index objects when they rebuild.
+    get vectors() {
+      return indexes.vectors;
+    },
+    get lexical() {
+      return indexes.lexical;
+    },
+    get nodes() {
+      return indexes.nodes;
+    },
+    embedder,
+    vectorKeyToNodeKey: (key) => indexes.nodeOfVector(key),
+    vectorKeysOfNode: (key) => indexes.vectorKeysOfNode(key),
+    vectorCountOfNode: (key) => indexes.vectorCountOfNode(key),
+  };
 }
 
 /**
@@ -378,6 +406,12 @@ async function openStore(
   return factory
     ? openIdbStore(options.name ?? 'longship', { indexedDB: factory, embedder })
     : openMemoryStore({ embedder });
+}
+
+/** 1, 2, 3, … */
+function counter(): () => number {
+  let n = 0;
+  return () => ++n;
 }
 
 function isModule(value: LongshipOptions['usearch']): value is UsearchModule {

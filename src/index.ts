@@ -61,7 +61,20 @@ export {
 } from './retrieve/settings.js';
 export type { FindTrace, StopReason, TraceScore, TraceSeed, TraceStep, Verdict } from './retrieve/trace.js';
 export type { Message, MessagePart, MessageRole } from './session/message.js';
-export type { CommitOptions, CommitResult, ExtractionReport, Session } from './session/session.js';
+export type {
+  AutoCommitPolicy,
+  CommitJob,
+  CommitOptions,
+  CommitOutcome,
+  CommitProgress,
+  CommitResult,
+  DeletedSession,
+  ExtractionReport,
+  MessageOptions,
+  Session,
+  SessionInfo,
+  SessionOptions,
+} from './session/session.js';
 export { type FileStoreOptions, openFileStore } from './store/file-open.js';
 export type { FileStore } from './store/file-store.js';
 export { openMemoryStore } from './store/memory-store.js';

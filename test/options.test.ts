@@ -46,6 +46,8 @@ import {
   commitOptionsSchema,
   type MessageOptions,
   messageOptionsSchema,
+  type SessionOptions,
+  sessionOptionsSchema,
 } from '../src/session/session.js';
 import { openMemoryStore } from '../src/store/memory-store.js';
 import { bagOfWordsEmbedder } from './retrieve/fixture.js';
@@ -66,6 +68,7 @@ it('each schema names exactly the keys of its options type', () => {
   expectTypeOf<Keys<typeof addSkillOptionsSchema>>().toEqualTypeOf<keyof AddSkillOptions>();
   expectTypeOf<Keys<typeof commitOptionsSchema>>().toEqualTypeOf<keyof CommitOptions>();
   expectTypeOf<Keys<typeof messageOptionsSchema>>().toEqualTypeOf<keyof MessageOptions>();
+  expectTypeOf<Keys<typeof sessionOptionsSchema>>().toEqualTypeOf<keyof SessionOptions>();
   expectTypeOf<Keys<typeof endpointOptionsSchema>>().toEqualTypeOf<keyof EndpointOptions>();
   expectTypeOf<Keys<typeof remoteEmbedderOptionsSchema>>().toEqualTypeOf<keyof RemoteEmbedderOptions>();
   expectTypeOf<Keys<typeof llmSummarizerOptionsSchema>>().toEqualTypeOf<keyof LlmSummarizerOptions>();
@@ -139,6 +142,7 @@ const samples: Record<string, unknown> = {
   reason: 'why',
   refreshParents: false,
   onProgress: fn,
+  autoCommit: { messages: 10, tokens: 2000, idleMs: 60_000 },
   fetch: fn,
   maxTokens: 100,
   mergeBelow: 10,
@@ -174,6 +178,7 @@ const schemas: Record<string, OptionsSchema> = {
   'addSkill()': addSkillOptionsSchema,
   'commit()': commitOptionsSchema,
   'addMessage()': messageOptionsSchema,
+  'session()': sessionOptionsSchema,
   OpenAiCompatibleLlm: endpointOptionsSchema,
   RemoteEmbedder: remoteEmbedderOptionsSchema,
   'llmSummarizer()': llmSummarizerOptionsSchema,
@@ -291,8 +296,14 @@ describe('the methods check their options where the call enters', () => {
     caught(() => longship.addResource('text', { name: 'a.md', targt: R } as never));
     caught(() => longship.addSkill({ name: 's', content: 'c' } as never, { reasons: 'x' } as never));
     const session = longship.session('opts');
-    caught(() => session.addMessage('user', 'hi', { when: 1 } as never));
+    await rejected(() => session.addMessage('user', 'hi', { when: 1 } as never));
     await rejected(() => session.commit({ timeout: 1 } as never));
+    caught(() => longship.session('opts', { autocommit: {} } as never));
+    caught(() => longship.session('opts', { autoCommit: { messages: 0 } }));
+    caught(() => longship.session('opts', { autoCommit: { tokens: 1.5 } }));
+    caught(() => longship.session('opts', { autoCommit: { idleMs: 2 ** 31 } }));
+    caught(() => longship.session('opts', { autoCommit: { every: 3 } } as never));
+    expect(await longship.sessionExists('opts')).toBe(false);
     const remote = { baseUrl: 'http://127.0.0.1:1/v1', model: 'm' };
     caught(() => new OpenAiCompatibleLlm({ ...remote, api_key: 'k' } as never));
     caught(() => new RemoteReranker({ ...remote, retries: 1 } as never));

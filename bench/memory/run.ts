@@ -117,7 +117,7 @@ async function run(conversation: Conversation, index: number): Promise<void> {
     if (sessionTurns.length === 0) continue;
     const session = longship.session(`c${index + 1}-${key.replace('_', '-')}`);
     for (const turn of sessionTurns) {
-      session.addMessage(turn.speaker === conversation.speakers[0] ? 'user' : 'assistant', turn.text, {
+      await session.addMessage(turn.speaker === conversation.speakers[0] ? 'user' : 'assistant', turn.text, {
         name: turn.speaker,
         ...(turn.at === undefined ? {} : { at: turn.at }),
       });

@@ -210,4 +210,3 @@ function rounded(result: ConfigResult): ConfigResult {
     ),
   };
 }
-

@@ -113,8 +113,13 @@ function summarise(jobs: JobOutcome[], refreshErrors: unknown[]): QueueSummary {
  * queue.enqueue({ kind: 'resource', input: files, options: { target: 'viking://resources/repo' } });
  * const { failed, jobs } = await queue.waitProcessed();
  */
-export function createIngestQueue(ingestor: QueueIngestor): IngestQueue {
-  return new FifoIngestQueue(ingestor);
+export function createIngestQueue(ingestor: QueueIngestor, options: IngestQueueOptions = {}): IngestQueue {
+  return new FifoIngestQueue(ingestor, options.nextId);
+}
+
+export interface IngestQueueOptions {
+  /** Numbers the jobs (default 1, 2, …): an engine shares one count with its other jobs (session commits). */
+  nextId?: () => number;
 }
 
 type QueueIngestor = Pick<Ingestor, 'addResource' | 'addSkill' | 'removeSkill' | 'refreshParents'>;
@@ -138,8 +143,11 @@ class FifoIngestQueue implements IngestQueue {
   #waiters: ((summary: QueueSummary) => void)[] = [];
   readonly #listeners = new Set<(progress: QueueProgress) => void>();
 
-  constructor(ingestor: QueueIngestor) {
+  readonly #newId: () => number;
+
+  constructor(ingestor: QueueIngestor, nextId?: () => number) {
     this.#ingestor = ingestor;
+    this.#newId = nextId ?? (() => this.#nextId++);
   }
 
   enqueue(job: IngestJob): QueuedJob {
@@ -197,7 +205,7 @@ class FifoIngestQueue implements IngestQueue {
     });
     promise.catch(() => undefined);
     const entry: Entry = {
-      id: this.#nextId++,
+      id: this.#newId(),
       job,
       controller: new AbortController(),
       finished: [],

@@ -1,6 +1,6 @@
 // Streamable HTTP as a plain fetch handler, in stateless mode: each request gets its own server and
-// transport, so the handler keeps nothing between requests but the Longship (and the sessions
-// named by id, src/mcp/sessions.ts). Web standards only: it runs in Node, Deno and workerd.
+// transport, so the handler keeps nothing between requests but the Longship (a session's messages
+// are in its store). Web standards only: it runs in Node, Deno and workerd.
 
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Longship } from '../engine.js';

@@ -2,7 +2,6 @@
 
 import type { NodeInfo, TreeNode } from '../context/tree.js';
 import type { FindResult } from '../retrieve/retriever.js';
-import { sessionOf } from './sessions.js';
 import { defineTool } from './tool.js';
 import { findInput, lsInput, readInput, searchInput, treeInput } from './tool-inputs.js';
 import { toolResult } from './tool-results.js';
@@ -45,7 +44,7 @@ export const search = defineTool({
   input: searchInput,
   readOnly: true,
   run: async (longship, { query, targetUri, limit, sessionId }) => {
-    const session = sessionId === undefined ? undefined : sessionOf(longship, sessionId);
+    const session = sessionId === undefined ? undefined : longship.session(sessionId);
     const { query_plan, intent, ...result } = await longship.search(query, { targetUri, limit, session });
     return toolResult({ ...hits(result), query_plan, intent });
   },

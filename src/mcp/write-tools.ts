@@ -1,6 +1,5 @@
 // The tools that write: add_resource, add_memory, and a session's add_message and commit.
 
-import { forgetSession, sessionOf } from './sessions.js';
 import { defineTool } from './tool.js';
 import {
   addMemoryInput,
@@ -57,9 +56,10 @@ export const sessionAddMessage = defineTool({
   input: sessionAddMessageInput,
   readOnly: false,
   run: async (longship, { sessionId, role, content }) => {
-    const session = sessionOf(longship, sessionId);
+    // Stored when it resolves: the next request (each a fresh server over HTTP) opens the same session.
+    const session = longship.session(sessionId);
     await session.addMessage(role, content);
-    return toolResult({ sessionId, uri: session.uri, messages: session.messages.length });
+    return toolResult({ sessionId, uri: session.uri, messages: (await session.messages()).length });
   },
 });
 
@@ -72,8 +72,7 @@ export const sessionCommit = defineTool({
   input: sessionCommitInput,
   readOnly: false,
   run: async (longship, { sessionId }) => {
-    const { archive, messages, extractions } = await sessionOf(longship, sessionId).commit();
-    forgetSession(longship, sessionId);
+    const { archive, messages, extractions } = await longship.session(sessionId).commit();
     return toolResult({ sessionId, archive, messages, extractions });
   },
 });

@@ -78,10 +78,11 @@ export function rank(candidates: Iterable<Candidate>, settings: Settings): Ranke
   );
   if (!settings.directoriesWhenAlone) return ranked.slice(0, settings.limit);
   // A directory whose file ranks near it would spend a slot on a summary of what that file says.
+  // A skill's folder is the skill itself (its SKILL.md is one of its files), so it always competes.
   const near = ranked.slice(0, 2 * settings.limit);
   const covered = new Set<string>();
   for (const { node } of near) {
-    if (node.kind !== 'file') continue;
+    if (node.kind !== 'file' || node.contextType === 'skill') continue;
     let uri = node.parent as VikingUri | undefined | null;
     for (; uri && !covered.has(uri); uri = parentOf(uri)) covered.add(uri);
   }

@@ -133,7 +133,8 @@ export interface FindOptions {
   placeWeight?: number;
   /**
    * `'when-alone'`: a directory is returned only when none of its files ranks near it (within the
-   * best `2 · limit`): its files say more than its summary. `'always'`: directories compete with
+   * best `2 · limit`): its files say more than its summary. A skill's folder always competes: it is
+   * the skill. `'always'`: directories compete with
    * their files. Default `'when-alone'`.
    */
   directories?: 'when-alone' | 'always';

@@ -62,22 +62,59 @@ export async function nextArchiveNumber(store: Store, sessionUri: VikingUri): Pr
   return highest + 1;
 }
 
-/** The session directory's URI; INVALID_URI for an id that is not one path segment. */
+/**
+ * The session directory's URI. INVALID_ARGUMENT for an id that is not a string or not one path
+ * segment as it is written (no "/", no percent-escape or anything the URI would normalise): the id
+ * is the directory's name, and listing sessions gives it back as it was given.
+ */
 export function sessionUriOf(id: string): VikingUri {
+  if (typeof id !== 'string' || id === '') {
+    throw new LongshipError('INVALID_ARGUMENT', 'a session id must be a non-empty string');
+  }
+  // INVALID_URI, as parseUri says, for a dot-segment, a control character or an overlong name.
   const uri = parseUri(`${sessionsRoot}/${id}`);
-  if (parentOf(uri) !== sessionsRoot) {
-    throw new LongshipError('INVALID_ARGUMENT', 'a session id must be one path segment (no "/")');
+  if (parentOf(uri) !== sessionsRoot || basename(uri) !== id || id.includes('%')) {
+    throw new LongshipError(
+      'INVALID_ARGUMENT',
+      `a session id must be one path segment as written (no "/", "%" or surrounding spaces), not ${JSON.stringify(id.slice(0, 80))}`,
+    );
   }
   return uri;
 }
 
 /**
- * Writes the messages as archive `number` of the session, with the missing parent directories, in
- * one commit. Resolves with the archive's URI.
+ * What directories of sessions are embedded from: a header with the URI, then the summaries.
+ *
+ * @example
+ * directoryEmbedText(uri, 'Conversation chat-1.', '', 90);
  */
-export async function writeArchive(input: ArchiveInput, number: number): Promise<VikingUri> {
+export function directoryEmbedText(
+  uri: VikingUri,
+  summary: string,
+  overview: string,
+  chunkTokens: number,
+): string {
+  return (
+    chunkText([`directory: ${uri}`, summary, overview].filter(Boolean).join('\n'), {
+      maxTokens: chunkTokens,
+    })[0] ?? summary
+  );
+}
+
+/**
+ * The batch that writes the messages as archive `number` of the session, whose directory exists
+ * (it holds the pending messages, session-state.ts): the caller commits it with the change to the
+ * session's state, so that a message is either pending or archived, never both.
+ */
+export async function archiveBatch(
+  input: ArchiveInput,
+  number: number,
+): Promise<{ uri: VikingUri; batch: WriteBatch }> {
   const { store, embedder, sessionUri, messages, now } = input;
   const archiveUri = join(sessionUri, pad(number));
+  if (await store.node(archiveUri)) {
+    throw new LongshipError('ALREADY_EXISTS', `cannot archive the session: ${archiveUri} exists`);
+  }
   const texts = messages.map(messageText);
   const first = messages.find((m) => m.role === 'user') ?? messages[0];
   const l0 = clampText(
@@ -93,15 +130,9 @@ export async function writeArchive(input: ArchiveInput, number: number): Promise
     to: messages.at(-1)?.at ?? now,
     ...(input.used.length > 0 ? { used: [...input.used] } : {}),
   };
-  const parents = await missingParents(input, archiveUri);
-  // What each node is embedded from: a message's text in chunks; a directory's header and summaries.
-  const dirText = (uri: VikingUri, summary: string, overview = '') =>
-    chunkText([`directory: ${uri}`, summary, overview].filter(Boolean).join('\n'), {
-      maxTokens: input.chunkTokens,
-    })[0] ?? summary;
+  // What each node is embedded from: a message's text in chunks; the directory's header and summaries.
   const embedTexts: string[][] = [
-    ...parents.map((p) => [dirText(p.uri, p.l0)]),
-    [dirText(archiveUri, l0, l1)],
+    [directoryEmbedText(archiveUri, l0, l1, input.chunkTokens)],
     ...texts.map((text) => {
       const chunks = chunkText(text, { maxTokens: input.chunkTokens });
       return chunks.length > 0 ? chunks : [text || '(empty message)'];
@@ -109,8 +140,7 @@ export async function writeArchive(input: ArchiveInput, number: number): Promise
   ];
   const flat = embedTexts.flat();
   const vectors = await embedder.embed(flat, input.signal ? { signal: input.signal } : {});
-  const nodeCount = embedTexts.length;
-  let key = await store.allocateKeys(nodeCount + flat.length);
+  let key = await store.allocateKeys(embedTexts.length + flat.length);
   const nodes: NodeRecord[] = [];
   const putVectors: VectorRecord[] = [];
   let v = 0;
@@ -135,9 +165,6 @@ export async function writeArchive(input: ArchiveInput, number: number): Promise
     for (let chunk = 0; chunk < chunks; chunk++)
       putVectors.push({ key: key++, nodeKey, chunk, vector: vectors[v++]! });
   };
-  for (const parent of parents) {
-    add({ uri: parent.uri, kind: 'dir', l0: parent.l0, summaryKind: 'extractive', meta: parent.meta }, 1);
-  }
   add({ uri: archiveUri, kind: 'dir', l0, l1, summaryKind: 'extractive', meta }, 1);
   messages.forEach((message, i) => {
     const { parts, ...rest } = message;
@@ -157,7 +184,7 @@ export async function writeArchive(input: ArchiveInput, number: number): Promise
           ...(structured.length ? { parts: structured } : {}),
         },
       },
-      embedTexts[nodeCount - messages.length + i]!.length,
+      embedTexts[i + 1]!.length,
     );
   });
   const batch: WriteBatch = {
@@ -169,42 +196,7 @@ export async function writeArchive(input: ArchiveInput, number: number): Promise
       body: node.kind === 'file' ? (node.l2 ?? '') : [node.l0, node.l1].filter(Boolean).join('\n\n'),
     })),
   };
-  await store.commit(batch, input.signal);
-  return archiveUri;
-}
-
-/**
- * The directories above a new archive that do not exist yet (the sessions root, the session's), or
- * a typed failure where a file stands in the way or the archive exists already.
- */
-async function missingParents(
-  { store, sessionUri, sessionId }: ArchiveInput,
-  archiveUri: VikingUri,
-): Promise<{ uri: VikingUri; l0: string; meta: Record<string, unknown> }[]> {
-  const [rootNode, sessionNode, taken] = await store.nodes([sessionsRoot, sessionUri, archiveUri]);
-  // A user's file where a directory goes would end up with children, which no file may have.
-  for (const node of [rootNode, sessionNode]) {
-    if (node?.kind === 'file') {
-      throw new LongshipError('NOT_A_DIRECTORY', `cannot archive the session: ${node.uri} is a file`);
-    }
-  }
-  if (taken) throw new LongshipError('ALREADY_EXISTS', `cannot archive the session: ${archiveUri} exists`);
-  const parents: { uri: VikingUri; l0: string; meta: Record<string, unknown> }[] = [];
-  if (!rootNode) {
-    parents.push({
-      uri: sessionsRoot,
-      l0: 'Archived conversations with the user, one directory per session.',
-      meta: {},
-    });
-  }
-  if (!sessionNode) {
-    parents.push({
-      uri: sessionUri,
-      l0: `Conversation ${sessionId}.`,
-      meta: { session: sessionId },
-    });
-  }
-  return parents;
+  return { uri: archiveUri, batch };
 }
 
 /** The messages of an archive, in order, as role and text. */

@@ -85,6 +85,10 @@ export const remoteApi = {
       find: 'value',
       search: 'value',
       session: 'session',
+      listSessions: 'value',
+      sessionInfo: 'value',
+      sessionExists: 'value',
+      deleteSession: 'value',
       addResource: 'job',
       addSkill: 'job',
       listSkills: 'value',
@@ -98,8 +102,17 @@ export const remoteApi = {
     data: [],
   },
   session: {
-    methods: { addMessage: 'value', used: 'value', commit: 'value', context: 'value' },
-    data: ['id', 'uri', 'messages'],
+    methods: {
+      addMessage: 'value',
+      messages: 'value',
+      used: 'value',
+      commit: 'job',
+      onCommitProgress: 'function',
+      waitCommitted: 'value',
+      cancelCommits: 'value',
+      context: 'value',
+    },
+    data: ['id', 'uri'],
   },
 } as const satisfies RemoteApi;
 

@@ -5,6 +5,7 @@
 
 import fc from 'fast-check';
 import { join, type VikingUri } from '../../src/context/uri.js';
+import { messageText } from '../../src/session/message.js';
 import {
   before,
   checkFound,
@@ -16,7 +17,7 @@ import {
 } from './checks.js';
 import type { ModelSwitches } from './switches.js';
 import type { RealSystem } from './system.js';
-import type { TreeModel } from './tree-model.js';
+import { SESSIONS, type TreeModel } from './tree-model.js';
 
 type Cmd = fc.AsyncCommand<TreeModel, RealSystem>;
 
@@ -297,8 +298,16 @@ function messageCmd() {
     .map(
       ({ session, role, text }) =>
         new Step(`session(${session}).addMessage(${role}, ${show(text)})`, async (model, real) => {
-          model.addMessage(session, role, text.trim());
-          real.session(session).addMessage(role as 'user' | 'assistant', text);
+          const expected = model.addMessage(session, role, text.trim());
+          await expectOutcome(`session(${session}).addMessage()`, expected, () =>
+            real.session(session).addMessage(role as 'user' | 'assistant', text),
+          );
+          // What is pending is what the store holds: the same after a reopen, a crash or an mv.
+          const stored = (await real.session(session).messages()).map(messageText);
+          const node = model.nodes.get(join(SESSIONS, session));
+          const pending = node?.kind === 'dir' ? (node.pending ?? []).map((m) => m.text) : [];
+          if (JSON.stringify(stored) !== JSON.stringify(pending))
+            throw new ModelMismatch(`session(${session}) has pending ${show(stored)}, not ${show(pending)}`);
         }),
     );
 }
@@ -368,14 +377,13 @@ function reopenCmd() {
     (how) =>
       new Step(
         how === 'close' ? 'close() and reopen' : 'crash and reopen',
-        async (model, real) => {
+        async (_model, real) => {
           // The queue may still be refreshing directories after a job settled: the promise is
           // about what was committed, so compare once nothing is running.
           await real.longship.waitProcessed();
           const found = await findProbes(real.longship);
           if (how === 'close') await real.reopen();
           else await real.crash();
-          model.reopened();
           sameFinds(found, await findProbes(real.longship), how);
         },
         true,

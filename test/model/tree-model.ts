@@ -1,5 +1,5 @@
 // The reference model of the public API (docs/model-test.md): a plain map of URIs to kinds and
-// contents, the relations, and each session's pending messages. Each operation either returns the
+// contents, the relations, and each session directory's pending messages. Each operation either returns the
 // error code the API must throw, leaving the model as it was, or applies itself and returns its value.
 
 import { basename, contextTypeOf, isWithin, join, parentOf, type VikingUri } from '../../src/context/uri.js';
@@ -26,6 +26,11 @@ export interface ModelNode {
   content?: string;
   /** A session archive's number (its meta.archive), which the next archive's number follows. */
   archive?: number;
+  /**
+   * A session directory's messages since its last commit: kept in the node (its meta), so they
+   * survive a reopen or a crash, go with an rm and travel with an mv.
+   */
+  pending?: { role: string; text: string }[];
 }
 
 export type Outcome<T = undefined> = { code: string } | { value: T };
@@ -39,8 +44,6 @@ export class TreeModel {
   readonly nodes = new Map<VikingUri, ModelNode>(PROTECTED.map((uri) => [uri, { kind: 'dir' }]));
   /** `from\0to` → reason. */
   readonly relations = new Map<string, string>();
-  /** Each session's messages since its last commit; lost when the engine is reopened. */
-  readonly pending = new Map<string, { role: string; text: string }[]>();
 
   children(uri: VikingUri): VikingUri[] {
     return [...this.nodes.keys()].filter((u) => parentOf(u) === uri).sort();
@@ -230,17 +233,23 @@ export class TreeModel {
     return ok(nodes.length);
   }
 
-  addMessage(session: string, role: string, text: string): void {
-    this.pending.set(session, [...(this.pending.get(session) ?? []), { role, text }]);
+  /** Stores the message in the session's directory, made (with the sessions root) when missing. */
+  addMessage(session: string, role: string, text: string): Outcome {
+    const sessionUri = join(SESSIONS, session);
+    if ([SESSIONS, sessionUri].some((uri) => this.nodes.get(uri)?.kind === 'file'))
+      return fail('NOT_A_DIRECTORY');
+    for (const dir of [SESSIONS, sessionUri]) if (!this.nodes.has(dir)) this.nodes.set(dir, { kind: 'dir' });
+    const node = this.nodes.get(sessionUri)!;
+    this.nodes.set(sessionUri, { ...node, pending: [...(node.pending ?? []), { role, text }] });
+    return ok(undefined);
   }
 
   /** Archives the pending messages as `sessions/<id>/<n>/<i>-<role>`; the archive number follows the highest. */
   commitSession(session: string): Outcome<string | undefined> {
-    const messages = this.pending.get(session) ?? [];
-    if (messages.length === 0) return ok(undefined);
     const sessionUri = join(SESSIONS, session);
-    if ([SESSIONS, sessionUri].some((uri) => this.nodes.get(uri)?.kind === 'file'))
-      return fail('NOT_A_DIRECTORY');
+    const node = this.nodes.get(sessionUri);
+    const messages = node?.kind === 'dir' ? (node.pending ?? []) : [];
+    if (messages.length === 0) return ok(undefined);
     // The highest archive there, or node named like one (which an archive must not replace).
     const taken = this.children(sessionUri).flatMap((uri) => {
       const named = /^\d{1,9}$/.test(basename(uri)) ? [Number(basename(uri))] : [];
@@ -249,12 +258,11 @@ export class TreeModel {
     const number = Math.max(0, ...taken) + 1;
     const archive = join(sessionUri, pad(number));
     if (this.nodes.has(archive)) return fail('ALREADY_EXISTS');
-    for (const dir of [SESSIONS, sessionUri]) if (!this.nodes.has(dir)) this.nodes.set(dir, { kind: 'dir' });
     this.nodes.set(archive, { kind: 'dir', archive: number });
     messages.forEach((message, i) => {
       this.nodes.set(join(archive, `${pad(i + 1)}-${message.role}`), { kind: 'file', content: message.text });
     });
-    this.pending.delete(session);
+    this.nodes.set(sessionUri, { ...node!, pending: [] });
     return ok(archive);
   }
 
@@ -277,10 +285,5 @@ export class TreeModel {
     return this.subtree(uri)
       .filter((u) => u !== uri)
       .sort();
-  }
-
-  /** A reopened engine has new session objects: what was not committed is gone. */
-  reopened(): void {
-    this.pending.clear();
   }
 }

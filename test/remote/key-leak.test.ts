@@ -201,7 +201,7 @@ describe.each(Object.entries(echoes))('a server echoing the key %s', (_, echo) =
     server.script(chatReply(echoJson(echo, { l0: 'About ECHO', l1: 'More ECHO' })));
     await longship.write('viking://resources/key.md', 'The key is kept elsewhere.');
     const session = longship.session('s1');
-    session.addMessage('user', 'I like green tea in the morning.');
+    await session.addMessage('user', 'I like green tea in the morning.');
     const memories = echoJson(echo, {
       summary: 'Talked about ECHO',
       memories: [{ category: 'preferences', name: 'tea ECHO', abstract: 'ECHO', content: 'Likes ECHO' }],
@@ -211,7 +211,7 @@ describe.each(Object.entries(echoes))('a server echoing the key %s', (_, echo) =
     server.script(chatReply(memories));
     const committed = await session.commit();
     expect(committed.extractions[0]?.memories?.length).toBe(1);
-    session.addMessage('user', 'And black coffee after lunch.');
+    await session.addMessage('user', 'And black coffee after lunch.');
     server.script(chatReply(`no memories ${echo}`));
     const failed = await session.commit();
     expect(failed.extractions[0]?.error).toBeDefined();

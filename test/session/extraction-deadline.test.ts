@@ -27,10 +27,10 @@ it('a hung LLM fails the extractions with TIMEOUT at extractionTimeoutMs, and th
     }),
   });
   const session = longship.session('hung');
-  session.addMessage('user', 'I like green tea.');
+  await session.addMessage('user', 'I like green tea.');
   const started = performance.now();
   const first = await session.commit({ extractionTimeoutMs: 300 });
-  session.addMessage('user', 'And black coffee.');
+  await session.addMessage('user', 'And black coffee.');
   const second = await session.commit({ extractionTimeoutMs: 300 });
   expect(performance.now() - started).toBeLessThan(2000);
   expect(first.extractions).toMatchObject([

@@ -2,6 +2,8 @@
 //   hold <dir>            opens the store, says "open <pid>", holds it until stdin ends, closes it
 //   ingest <dir> <run>    opens a Longship on the store and writes documents, saying "ack <uri>"
 //                         once each write has resolved, until it is killed
+//   session <dir> <run>   opens a Longship on the store and adds messages to session "kill-chat"
+//                         (auto-committed every 5), saying "ack <text>" once each has resolved
 import { openLongship } from '../../src/engine.js';
 import { openFileStore } from '../../src/store/file-open.js';
 import { documentText, wordEmbedder } from './kill-fixture.js';
@@ -27,6 +29,14 @@ async function main(): Promise<void> {
   });
   const longship = await openLongship({ store, embedder: wordEmbedder, snapshots: { delayMs: 20 } });
   process.stdout.write('ready\n');
+  if (mode === 'session') {
+    const session = longship.session('kill-chat', { autoCommit: { messages: 5 } });
+    for (let i = 0; ; i++) {
+      const text = `run ${run} message ${i} about the river`;
+      await session.addMessage(i % 2 ? 'assistant' : 'user', text);
+      process.stdout.write(`ack ${text}\n`);
+    }
+  }
   for (let i = 0; ; i++) {
     const uri = `viking://resources/kill/run${run}/doc${i}.md`;
     await longship.write(uri, documentText(run, i), { parents: true });

@@ -8,7 +8,7 @@ import { type Longship, openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
 import type { QueueProgress } from '../../src/ingest/queue.js';
 import type { Message } from '../../src/session/message.js';
-import type { CommitResult, Session } from '../../src/session/session.js';
+import type { CommitProgress, CommitResult, Session } from '../../src/session/session.js';
 import { loadUsearch } from '../../src/vector/usearch-module.js';
 import { connectLongship, type RemoteLongship, transfer } from '../../src/worker/connect.js';
 import { createLongshipHost, type ExposeLongshipOptions } from '../../src/worker/expose.js';
@@ -270,26 +270,42 @@ describe('connectLongship', () => {
     await longship.close();
   });
 
-  it('hands back a session as a proxy of its own: the table’s methods, its data as of the last call', async () => {
+  it('hands back a session as a proxy of its own: the table’s methods and its data', async () => {
     const dropped: string[] = [];
     const { longship } = await connected(async () => {
       const engine = await openTestLongship();
       return Object.assign(engine, {
         session: (id: string) => {
           const messages: Message[] = [];
+          const heard = new Set<(progress: CommitProgress) => void>();
           const session: Session = {
             id,
             uri: `viking://session/${id}`,
-            get messages(): readonly Message[] {
-              return [...messages];
-            },
-            addMessage: (role, parts) => {
+            messages: async () => [...messages],
+            addMessage: async (role, parts) => {
               const message: Message = { role, parts: [{ type: 'text', text: String(parts) }], at: 1 };
               messages.push(message);
               return message;
             },
             used: async (uris) => uris.length,
-            commit: async () => ({ archived: true }) as unknown as CommitResult,
+            commit: () => {
+              const progress: CommitProgress = {
+                jobId: 7,
+                session: id,
+                auto: false,
+                phase: 'archive',
+                done: 0,
+                total: 1,
+              };
+              for (const listener of heard) listener(progress);
+              return Object.assign(Promise.resolve({ archived: true } as unknown as CommitResult), { id: 7 });
+            },
+            onCommitProgress: (listener) => {
+              heard.add(listener);
+              return () => heard.delete(listener);
+            },
+            waitCommitted: async () => [],
+            cancelCommits: async () => 0,
             context: async () => ({
               recent: messages.slice(-1).map((m) => ({ role: m.role, text: 'last' })),
             }),
@@ -302,25 +318,34 @@ describe('connectLongship', () => {
     const session = await longship.session('s1');
     expect(session.id).toBe('s1');
     expect(session.uri).toBe('viking://session/s1');
-    expect(session.messages).toEqual([]);
+    expect(await session.messages()).toEqual([]);
     expect(Object.keys(session).sort()).toEqual([
       'addMessage',
+      'cancelCommits',
       'commit',
       'context',
       'id',
       'messages',
+      'onCommitProgress',
       'uri',
       'used',
+      'waitCommitted',
     ]);
     await session.addMessage('user', 'hello');
     await session.addMessage('assistant', 'again');
-    // Data properties are as of the last call on the object.
-    expect(session.messages.map((m) => m.parts[0])).toEqual([
+    expect((await session.messages()).map((m) => m.parts[0])).toEqual([
       { type: 'text', text: 'hello' },
       { type: 'text', text: 'again' },
     ]);
     expect((await session.context()).recent).toEqual([{ role: 'assistant', text: 'last' }]);
     expect(await session.used(['a', 'b'])).toBe(2);
+    const heard: CommitProgress[] = [];
+    const stop = await session.onCommitProgress((p) => heard.push(p));
+    const job = session.commit();
+    expect(await job.id).toBe(7);
+    expect(await job).toEqual({ archived: true });
+    await stop();
+    expect(heard.map((p) => p.phase)).toEqual(['archive']);
     expect(dropped).toEqual([]);
     await longship.close();
   });
@@ -340,10 +365,20 @@ describe('connectLongship', () => {
     expect(session.uri).toMatch(/chat-1$/);
     const message = await session.addMessage('user', 'How do rivers flood?');
     expect(message.role).toBe('user');
-    expect(session.messages).toHaveLength(1);
-    const committed = await session.commit();
+    expect(await session.messages()).toHaveLength(1);
+    // Another proxy of the same id reads the same stored messages.
+    const again = await longship.session('chat-1');
+    expect((await again.messages()).map((m) => m.parts)).toEqual([
+      [{ type: 'text', text: 'How do rivers flood?' }],
+    ]);
+    const job = session.commit();
+    expect(typeof (await job.id)).toBe('number');
+    const committed = await job;
     expect(committed.messages).toBe(1);
-    expect(session.messages).toHaveLength(0);
+    expect(await session.messages()).toHaveLength(0);
+    expect((await longship.listSessions()).map((s) => [s.id, s.pending, s.archives])).toEqual([
+      ['chat-1', 0, 1],
+    ]);
     await longship.close();
   });
 

@@ -20,7 +20,8 @@ is<Equal<ReturnType<RemoteLongship['read']>, Promise<string>>>();
 is<Equal<ReturnType<RemoteLongship['session']>, Promise<Remote<Session>>>>();
 is<Equal<Remote<Session>['id'], string>>();
 is<Equal<ReturnType<Remote<Session>['addMessage']>, Promise<Message>>>();
-is<Equal<ReturnType<Remote<Session>['commit']>, Promise<CommitResult>>>();
+is<Equal<ReturnType<Remote<Session>['commit']>, RemoteJob<CommitResult>>>();
+is<Equal<ReturnType<Remote<Session>['messages']>, Promise<Message[]>>>();
 is<Equal<RemoteLongship['embedder'], { readonly id: string; readonly dimensions: number }>>();
 // What stays in the worker is not on the proxy.
 is<Equal<Extract<keyof RemoteLongship, 'store' | 'indexes'>, never>>();
@@ -31,6 +32,4 @@ is<
     keyof (typeof remoteApi)['longship']['methods']
   >
 >();
-is<
-  Equal<keyof Remote<Session>, keyof (typeof remoteApi)['session']['methods'] | 'id' | 'uri' | 'messages'>
->();
+is<Equal<keyof Remote<Session>, keyof (typeof remoteApi)['session']['methods'] | 'id' | 'uri'>>();

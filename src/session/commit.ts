@@ -1,0 +1,189 @@
+// One commit of a session: the pending messages become the next archive, in the same store commit
+// that takes them out of the session's state; then, with an LLM, every archive not yet extracted
+// is, under one deadline for the whole commit (docs/sessions.md).
+
+import { abortError, throwIfAborted } from '../abort.js';
+import { type Deadline, startDeadline } from '../deadline.js';
+import { LongshipError } from '../errors.js';
+import { addUsage, type TokenUsage } from '../llm/llm.js';
+import type { NodeRecord } from '../store/store.js';
+import { type ArchiveMeta, archiveBatch, nextArchiveNumber, readArchive, sessionUriOf } from './archive.js';
+import { describeError, extractMemories } from './extract.js';
+import {
+  type CommitOptions,
+  type CommitProgress,
+  type CommitResult,
+  defaultExtractionTimeoutMs,
+  type ExtractionReport,
+  type SessionDeps,
+} from './session.js';
+import { withSessionLock } from './session-lock.js';
+import { sessionNode, stateOf, stateWrite } from './session-state.js';
+
+/** What a commit reports its progress with: the phase, and how far. */
+export type Report = (phase: CommitProgress['phase'], done: number, total: number) => void;
+
+/** Runs one commit of session `id`; the caller runs them one at a time per id. */
+export async function commitSession(
+  deps: SessionDeps,
+  id: string,
+  options: CommitOptions,
+  report: Report,
+): Promise<CommitResult> {
+  const archived = await archivePending(deps, id, options, report);
+  const result: CommitResult = { messages: archived.messages, extractions: [] };
+  if (archived.archive) result.archive = archived.archive;
+  if (deps.llm) {
+    const { reports, usage } = await extractPending(deps, id, options, report);
+    result.extractions = reports;
+    if (usage) result.usage = usage;
+  }
+  return result;
+}
+
+/** Writes the pending messages as the next archive; no archive when there are none. */
+async function archivePending(
+  deps: SessionDeps,
+  id: string,
+  options: CommitOptions,
+  report: Report,
+): Promise<{ archive?: string; messages: number }> {
+  const { store } = deps;
+  const now = deps.now ?? Date.now;
+  const node = await sessionNode(store, id);
+  const { pending: messages, used } = stateOf(node);
+  if (!node || messages.length === 0) return { messages: 0 };
+  report('archive', 0, messages.length);
+  const number = await nextArchiveNumber(store, sessionUriOf(id));
+  const { uri, batch } = await archiveBatch(
+    {
+      store,
+      embedder: deps.embedder,
+      sessionUri: sessionUriOf(id),
+      sessionId: id,
+      messages,
+      used,
+      extraction: deps.llm ? 'pending' : 'none',
+      chunkTokens: deps.chunkTokens ?? 90,
+      now: now(),
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+    number,
+  );
+  await withSessionLock(store, id, async () => {
+    throwIfAborted(options.signal, 'commit()');
+    // Messages added while the archive was embedded stay pending; the ones archived leave the state.
+    const current = await sessionNode(store, id);
+    if (current?.key !== node.key) {
+      throw new LongshipError('NOT_FOUND', `session ${id} was deleted while it was committing`);
+    }
+    const state = stateOf(current);
+    const usedNow = state.used.filter((u) => !used.includes(u));
+    const change = stateWrite(
+      current,
+      { ...state, pending: state.pending.slice(messages.length), used: usedNow },
+      now(),
+    );
+    await store.commit(
+      {
+        ...batch,
+        putNodes: [...change.putNodes!, ...batch.putNodes!],
+        requireNodes: change.requireNodes!,
+      },
+      options.signal,
+    );
+  });
+  report('archive', messages.length, messages.length);
+  return { archive: uri, messages: messages.length };
+}
+
+/** Extracts every archive still pending or failed, oldest first, under one deadline. */
+async function extractPending(
+  deps: SessionDeps,
+  id: string,
+  options: CommitOptions,
+  report: Report,
+): Promise<{ reports: ExtractionReport[]; usage?: TokenUsage }> {
+  const todo = (await archivesOf(deps, id)).filter(
+    (a) => a.meta.extraction === 'pending' || a.meta.extraction === 'failed',
+  );
+  const reports: ExtractionReport[] = [];
+  let usage: TokenUsage | undefined;
+  const ms = options.extractionTimeoutMs ?? defaultExtractionTimeoutMs;
+  const deadline = startDeadline(ms, options.signal, 'memory extraction');
+  try {
+    for (const archive of todo) {
+      report('extract', reports.length, todo.length);
+      const done = await extractArchive(deps, id, archive, options, deadline);
+      if (done.usage) usage = usage ? addUsage(usage, done.usage) : done.usage;
+      reports.push(done.report);
+    }
+    if (todo.length > 0) report('extract', reports.length, todo.length);
+  } finally {
+    deadline.clear();
+  }
+  return usage ? { reports, usage } : { reports };
+}
+
+/** The session's archives, by URI. */
+export async function archivesOf(deps: Pick<SessionDeps, 'store'>, id: string): Promise<NodeRecord[]> {
+  const { store } = deps;
+  const uri = sessionUriOf(id);
+  return (await store.node(uri))
+    ? (await store.children(uri)).filter((c) => c.kind === 'dir' && Number.isInteger(c.meta.archive))
+    : [];
+}
+
+/** One archive's extraction; a failure is reported and recorded, only the caller's abort rejects. */
+async function extractArchive(
+  deps: SessionDeps,
+  id: string,
+  archive: NodeRecord,
+  options: CommitOptions,
+  deadline: Deadline,
+): Promise<{ report: ExtractionReport; usage?: TokenUsage }> {
+  const meta = archive.meta as ArchiveMeta;
+  const report: ExtractionReport = { archive: archive.uri, state: 'done', memories: [] };
+  let usage: TokenUsage | undefined;
+  try {
+    const messages = await readArchive(deps.store, archive.uri);
+    const done = await deadline.race(
+      extractMemories(
+        { store: deps.store, tree: deps.tree, find: deps.find, llm: deps.llm! },
+        messages,
+        { session: id, archive: meta.archive },
+        { ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), signal: deadline.signal },
+      ),
+    );
+    report.memories = done.memories;
+    usage = done.usage;
+    await updateArchive(deps, archive.uri, {
+      extraction: 'done',
+      memories: done.memories,
+      ...(done.summary ? { summary: done.summary } : {}),
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw abortError(options.signal, 'commit()');
+    report.state = 'failed';
+    report.error = describeError(deadline.passed() ? deadline.signal.reason : error);
+    // Recording the failure may itself fail (the store closed): the archive is then still
+    // 'pending', which a retry treats the same way.
+    await updateArchive(deps, archive.uri, { extraction: 'failed', extractionError: report.error }).catch(
+      () => undefined,
+    );
+  }
+  return usage ? { report, usage } : { report };
+}
+
+/** Rewrites an archive directory's meta (node only: its vectors and posting stay). */
+async function updateArchive(
+  deps: SessionDeps,
+  archiveUri: string,
+  change: Partial<ArchiveMeta>,
+): Promise<void> {
+  const node = await deps.store.node(archiveUri);
+  if (!node) return;
+  const meta: Record<string, unknown> = { ...node.meta, ...change };
+  if (change.extraction === 'done') delete meta.extractionError;
+  await deps.store.commit({ putNodes: [{ ...node, meta, updatedAt: (deps.now ?? Date.now)() }] });
+}
