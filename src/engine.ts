@@ -3,6 +3,9 @@
 // searchable once it resolves.
 
 import * as v from 'valibot';
+import { assembleContext } from './assemble/assemble.js';
+import type { AssembledContext, ContextOptions } from './assemble/context-options.js';
+import { memoryDeliveredLedger } from './assemble/delivered.js';
 import { createContextTree } from './context/store-tree.js';
 import type { Summarizer } from './context/summarize.js';
 import type { ContextTree } from './context/tree.js';
@@ -159,6 +162,13 @@ export interface Longship extends ContextTree {
    * the query is searched in every type. Optional rerank. `limit` defaults to 3.
    */
   search(query: string, options?: ContextSearchOptions): Promise<SearchResult>;
+  /**
+   * The context for an agent's next prompt, within `budget.tokens`: the best memories, resources
+   * and skills, each at the richest layer that fits, as a prompt-ready block with its parts, their
+   * URIs to cite, and what was left out and why; minus what `session` was already given
+   * (docs/context.md).
+   */
+  context(query: string, options: ContextOptions): Promise<AssembledContext>;
   /** A session: its messages, the context it used, and commit() to archive them and extract memories. */
   session(id?: string): Session;
   /** Queues a document, a folder or a URL to be read, split, summarised, embedded and written. */
@@ -249,10 +259,19 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       ...(llm ? { llm } : {}),
       ...(reranker ? { reranker } : {}),
     };
+    const contextDeps = {
+      store: indexes.store,
+      search: (query: string, searchOptions: ContextSearchOptions) =>
+        runSearch(searchDeps, query, searchOptions),
+      // Where each session's deliveries are kept: in memory, for as long as this Longship is open.
+      delivered: memoryDeliveredLedger(),
+      ...(llm ? { llm } : {}),
+    };
     return {
       ...tree,
       find,
       search: (query, searchOptions) => runSearch(searchDeps, query, searchOptions),
+      context: (query, contextOptions) => assembleContext(contextDeps, query, contextOptions),
       session: (id) => sessions(id),
       store: indexes.store,
       persistent: store.persistent,
