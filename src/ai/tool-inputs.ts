@@ -24,6 +24,17 @@ export const findInput = v.strictObject({
   targetUri: v.optional(uri),
 });
 
+/** The budget range a model may ask context for. */
+export const contextTokens = { min: 100, max: 32_000, default: 2000 } as const;
+
+export const contextInput = v.strictObject({
+  query: text(maxQuery),
+  tokens: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(contextTokens.min), v.maxValue(contextTokens.max)),
+  ),
+  targetUri: v.optional(uri),
+});
+
 export const readInput = v.strictObject({ uri, layer: v.optional(v.picklist(layers)) });
 
 export const lsInput = v.strictObject({ uri });
@@ -54,6 +65,26 @@ export const inputJson = {
         description: 'How many hits (default 5).',
       },
       targetUri: { ...uriJson, description: 'Search only under this viking:// directory.' },
+    },
+    required: ['query'],
+    additionalProperties: false,
+  },
+  context: {
+    type: 'object',
+    properties: {
+      query: {
+        type: 'string',
+        minLength: 1,
+        maxLength: maxQuery,
+        description: 'What the context is for, in words.',
+      },
+      tokens: {
+        type: 'integer',
+        minimum: contextTokens.min,
+        maximum: contextTokens.max,
+        description: `The most tokens the context may take (default ${contextTokens.default}).`,
+      },
+      targetUri: { ...uriJson, description: 'Only context under this viking:// directory.' },
     },
     required: ['query'],
     additionalProperties: false,
@@ -100,6 +131,7 @@ export const inputJson = {
 } as const;
 
 export type FindInput = v.InferOutput<typeof findInput>;
+export type ContextInput = v.InferOutput<typeof contextInput>;
 export type ReadInput = v.InferOutput<typeof readInput>;
 export type LsInput = v.InferOutput<typeof lsInput>;
 export type AddMemoryInput = v.InferOutput<typeof addMemoryInput>;
