@@ -7,6 +7,7 @@
 import { throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
 import { fnv1a64 } from '../ingest/hash.js';
+import { analyze } from '../lexical/analyzer.js';
 import type { LLM } from '../llm/llm.js';
 import { checkOptions } from '../options.js';
 import type { MatchedContext } from '../retrieve/results.js';
@@ -88,19 +89,23 @@ export async function assembleContext(
   const maxLayer = richestFirst.indexOf(checked.maxLayer ?? 'L2');
   const candidates: Candidate[] = [];
   const skipped: LeftOut[] = [];
+  /** The hits an earlier turn was given, and as what. */
+  const seen = new Map<string, string>();
   hits.forEach((hit, i) => {
     const node = nodes[i];
     // Gone since the search ranked it (removed by another caller): nothing to show.
     if (!node) return;
     const all = layersOf(node);
     const before = delivered.get(hit.uri);
-    const unseen = before === undefined ? all : newerThan(all, before);
-    const layers = unseen.filter(({ layer }) => richestFirst.indexOf(layer) >= maxLayer);
+    const unseen = before === undefined ? { layers: all, excerpts: true } : newerThan(all, before);
+    const layers = unseen.layers.filter(({ layer }) => richestFirst.indexOf(layer) >= maxLayer);
+    if (before !== undefined) seen.set(hit.uri, shownAs(before));
     if (layers.length === 0 && before !== undefined && all.length > 0) {
-      skipped.push({ ...identity(hit), reason: 'delivered', detail: before.slice(0, 2) });
+      skipped.push({ ...identity(hit), reason: 'delivered', detail: shownAs(before) });
       return;
     }
-    if (layers.length > 0) candidates.push({ ...identity(hit), layers });
+    const excerpts = unseen.excerpts && layers[0]?.layer === 'L2';
+    if (layers.length > 0) candidates.push({ ...identity(hit), layers, excerpts });
   });
 
   const quotas: Quotas = {
@@ -108,12 +113,15 @@ export async function assembleContext(
     resource: checked.quotas?.resources,
     skill: checked.quotas?.skills,
   };
-  const packed = await pack(candidates, budget, quotas, tokenizer);
+  const packed = await pack(candidates, budget, quotas, tokenizer, new Set(analyze(query)));
   throwIfAborted(signal, 'context()');
   if (sessionId !== undefined && packed.parts.length > 0) {
+    const l2 = new Map(hits.map((hit, i) => [hit.uri, nodes[i]?.l2 ?? '']));
     const entries = packed.parts.map((part) => ({
       uri: part.uri,
-      hash: deliveredHash(part.layer, part.text),
+      hash: part.excerpt
+        ? `${excerptTag} ${fnv1a64(l2.get(part.uri)!.trim())}`
+        : deliveredHash(part.layer, part.text),
     }));
     await deps.delivered.recordDelivered(deps.store, sessionId, entries);
   }
@@ -124,7 +132,9 @@ export async function assembleContext(
     budget: { tokens: budget },
     tokenizer: tokenizer.name ?? (options.tokenizer ? 'custom' : defaultTokenizerName),
     parts: [...packed.parts].sort(byShowingOrder),
-    leftOut: [...skipped, ...packed.leftOut].sort((a, b) => byRank.get(a.uri)! - byRank.get(b.uri)!),
+    leftOut: [...skipped, ...packed.leftOut.map((left) => deliveredBefore(left, seen))].sort(
+      (a, b) => byRank.get(a.uri)! - byRank.get(b.uri)!,
+    ),
   };
   if (checked.digest && deps.llm && packed.parts.length > 0) {
     result.digest = await digestBlock(
@@ -155,15 +165,40 @@ function layersOf(node: NodeRecord): Candidate['layers'] {
     .filter(({ text }) => text !== '');
 }
 
+/** How the ledger marks an excerpt of an L2: `L2~`, with the hash of the whole L2 it came from. */
+const excerptTag = 'L2~';
+
 /**
  * What an earlier turn's `before` (`layer hash`) leaves to show: nothing new while that layer's
- * text is unchanged, except the richer layers; everything once it changed.
+ * text is unchanged, except the richer layers (after an excerpt: the whole L2 only); everything
+ * once it changed.
  */
-function newerThan(layers: Candidate['layers'], before: string): Candidate['layers'] {
-  const layer = before.slice(0, 2) as Layer;
+function newerThan(layers: Candidate['layers'], before: string): Pick<Candidate, 'layers' | 'excerpts'> {
+  const [tag = '', hash] = before.split(' ');
+  const layer = (tag === excerptTag ? 'L2' : tag) as Layer;
   const then = layers.find((candidate) => candidate.layer === layer);
-  if (!then || deliveredHash(layer, then.text) !== before) return layers;
-  return layers.filter((candidate) => richestFirst.indexOf(candidate.layer) < richestFirst.indexOf(layer));
+  if (!then || deliveredHash(layer, then.text) !== `${layer} ${hash}`) return { layers, excerpts: true };
+  const richer = layers.filter(
+    (candidate) => richestFirst.indexOf(candidate.layer) < richestFirst.indexOf(layer),
+  );
+  if (tag === excerptTag) return { layers: [then], excerpts: false };
+  return { layers: richer, excerpts: richer[0]?.layer === 'L2' };
+}
+
+/** `L2 excerpt` for an excerpt's tag, else the layer. */
+function shownAs(before: string): string {
+  const [tag = ''] = before.split(' ');
+  return tag === excerptTag ? 'L2 excerpt' : tag;
+}
+
+/**
+ * A hit left out for the budget that an earlier turn was given (what is left to show of it is its
+ * richer layers, and none fits) is reported as delivered: that is why the agent is not missing it.
+ */
+function deliveredBefore(left: LeftOut, seen: ReadonlyMap<string, string>): LeftOut {
+  const shown = seen.get(left.uri);
+  if (left.reason !== 'budget' || shown === undefined) return left;
+  return { uri: left.uri, type: left.type, score: left.score, reason: 'delivered', detail: shown };
 }
 
 /** What the ledger keeps for a part: its layer and a hash of its text, `L2 fnv1a64:…`. */

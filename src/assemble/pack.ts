@@ -1,13 +1,14 @@
 /**
  * Fitting candidates into a token budget (docs/context.md, "How parts are chosen"). Candidates come
- * best first; each takes the richest layer whose element still fits what is left (L2, else L1, else
- * L0), so the best hit is shown whole when it fits and a long one steps down to its overview rather
- * than being cut. The block's own count is then checked, frame included, and the lowest-ranked
- * parts go until it fits: a tokenizer need not count a concatenation as the sum of its pieces.
+ * best first; each takes the richest form whose element still fits what is left: its whole L2,
+ * else an excerpt of its L2 (the passages that bear on the query, excerpt.ts), else L1, else L0.
+ * The block's own count is then checked, frame included, and the lowest-ranked parts go until it
+ * fits: a tokenizer need not count a concatenation as the sum of its pieces.
  */
 import type { ContextType } from '../store/store.js';
+import { excerptOf } from './excerpt.js';
 import { frameText, type Layer, type RenderedPart, renderBlock, renderPart } from './render.js';
-import { countTokens, type Tokenizer } from './tokenizer.js';
+import { countTokens, countUpTo, type Tokenizer } from './tokenizer.js';
 
 /** A hit that may become a part: the layers it may be shown at, richest first, none empty. */
 export interface Candidate {
@@ -15,7 +16,12 @@ export interface Candidate {
   type: ContextType;
   score: number;
   layers: { layer: Layer; text: string }[];
+  /** Whether an excerpt of its L2 may stand in when the whole L2 does not fit. */
+  excerpts: boolean;
 }
+
+/** An excerpt smaller than this many tokens says too little to be worth its tags. */
+const minExcerptTokens = 100;
 
 /** One part of the block: a node at one layer. */
 export interface ContextPart extends RenderedPart {
@@ -51,12 +57,64 @@ export interface Packed {
 
 export type Quotas = Partial<Record<ContextType, number>>;
 
+/**
+ * The richest form of `candidate` that fits `left` tokens: its whole L2, else an excerpt of it, else
+ * L1, else L0 (each +1 for the newline that joins it to the element before); and what its smallest
+ * layer costs, for the report when none fits.
+ */
+async function choose(
+  candidate: Candidate,
+  left: number,
+  tokenizer: Tokenizer,
+  queryTerms: ReadonlySet<string>,
+): Promise<{ chosen?: ContextPart; smallest: number }> {
+  const { uri, type, score } = candidate;
+  let smallest = Number.POSITIVE_INFINITY;
+  for (const { layer, text } of candidate.layers) {
+    const part = { uri, type, score, layer, text };
+    const tokens = (await countUpTo(tokenizer, renderPart(part), left)) + 1;
+    smallest = Math.min(smallest, tokens);
+    if (tokens <= left) return { chosen: { ...part, tokens }, smallest };
+    if (layer === 'L2' && candidate.excerpts && left >= minExcerptTokens) {
+      const excerpt = await excerptPart({ uri, type, score, layer, text }, left, tokenizer, queryTerms);
+      if (excerpt) return { chosen: excerpt, smallest };
+    }
+  }
+  // Counted in full, for the report: what the smallest layer would have needed.
+  const last = candidate.layers.at(-1);
+  if (last) smallest = (await countTokens(tokenizer, renderPart({ uri, type, ...last }))) + 1;
+  return { smallest };
+}
+
+/** The part with an excerpt of its L2 as its text, within `left` tokens; undefined if none fits. */
+async function excerptPart(
+  whole: RenderedPart,
+  left: number,
+  tokenizer: Tokenizer,
+  queryTerms: ReadonlySet<string>,
+): Promise<ContextPart | undefined> {
+  const envelope = (await countTokens(tokenizer, renderPart({ ...whole, text: '', excerpt: true }))) + 1;
+  let room = left - envelope;
+  // Passages are counted one by one; joined, they may count a little differently: a second,
+  // smaller try absorbs that.
+  for (let attempt = 0; attempt < 2 && room >= minExcerptTokens / 2; attempt++) {
+    const text = await excerptOf(whole.text, queryTerms, room, tokenizer);
+    if (text === '') return undefined;
+    const part: RenderedPart = { ...whole, text, excerpt: true };
+    const tokens = (await countTokens(tokenizer, renderPart(part))) + 1;
+    if (tokens <= left) return { ...part, tokens };
+    room -= tokens - left + 8;
+  }
+  return undefined;
+}
+
 /** Chooses the parts and renders the block; never more than `budget` tokens by `tokenizer`. */
 export async function pack(
   candidates: readonly Candidate[],
   budget: number,
   quotas: Quotas,
   tokenizer: Tokenizer,
+  queryTerms: ReadonlySet<string>,
 ): Promise<Packed> {
   const parts: ContextPart[] = [];
   const leftOut: LeftOut[] = [];
@@ -69,18 +127,7 @@ export async function pack(
       leftOut.push({ uri, type, score, reason: 'quota' });
       continue;
     }
-    let chosen: ContextPart | undefined;
-    let smallest = Number.POSITIVE_INFINITY;
-    for (const { layer, text } of candidate.layers) {
-      const part = { uri, type, score, layer, text: text.trim() };
-      // +1: the newline that joins it to the element before.
-      const tokens = (await countTokens(tokenizer, renderPart(part))) + 1;
-      smallest = Math.min(smallest, tokens);
-      if (tokens <= left) {
-        chosen = { ...part, tokens };
-        break;
-      }
-    }
+    const { chosen, smallest } = await choose(candidate, left, tokenizer, queryTerms);
     if (!chosen) {
       leftOut.push({ uri, type, score, reason: 'budget', tokens: smallest });
       continue;

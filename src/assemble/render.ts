@@ -16,6 +16,8 @@ export interface RenderedPart {
   layer: Layer;
   score: number;
   text: string;
+  /** The text is the passages of its L2 that bear on the query, not the whole of it. */
+  excerpt?: true;
 }
 
 const open = '<context>';
@@ -30,7 +32,8 @@ function attribute(value: string): string {
 /** One part's element. Its text is trimmed: whitespace at either end is tokens that say nothing. */
 export function renderPart(part: Omit<RenderedPart, 'score'>): string {
   const body = part.text.trim().replace(envelopeTag, '&lt;$1$2');
-  return `<${part.type} uri="${attribute(part.uri)}" layer="${part.layer}">\n${body}\n</${part.type}>`;
+  const excerpt = part.excerpt ? ' excerpt="true"' : '';
+  return `<${part.type} uri="${attribute(part.uri)}" layer="${part.layer}"${excerpt}>\n${body}\n</${part.type}>`;
 }
 
 /** What the block costs besides its parts: the `<context>` element's two tags and their newlines. */

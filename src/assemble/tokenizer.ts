@@ -21,6 +21,12 @@ export interface Tokenizer {
   count(text: string): number | Promise<number>;
 }
 
+/** A tokenizer that can stop counting past a limit: the default one can, with `gpt-tokenizer`. */
+interface BoundedTokenizer extends Tokenizer {
+  /** The count if it is at most `limit`; otherwise some number above `limit`. */
+  countUpTo(text: string, limit: number): number;
+}
+
 /** The name the default tokenizer reports. */
 export const defaultTokenizerName = 'o200k_base';
 
@@ -36,9 +42,17 @@ let loading: Promise<Tokenizer> | undefined;
  */
 export function defaultTokenizer(): Promise<Tokenizer> {
   loading ??= import('gpt-tokenizer/encoding/o200k_base').then(
-    ({ countTokens }) => {
+    ({ countTokens, isWithinTokenLimit }) => {
       const plain = { disallowedSpecial: new Set<string>() };
-      return { name: defaultTokenizerName, count: (text: string) => countTokens(text, plain) };
+      const tokenizer: BoundedTokenizer = {
+        name: defaultTokenizerName,
+        count: (text) => countTokens(text, plain),
+        countUpTo: (text, limit) => {
+          const within = isWithinTokenLimit(text, limit, plain);
+          return within === false ? limit + 1 : within;
+        },
+      };
+      return tokenizer;
     },
     (error: unknown) => {
       loading = undefined;
@@ -48,6 +62,16 @@ export function defaultTokenizer(): Promise<Tokenizer> {
     },
   );
   return loading;
+}
+
+/**
+ * The tokens of `text` if at most `limit`, else some number above `limit`: a long text that cannot
+ * fit is not counted to its end where the tokenizer can stop early.
+ */
+export async function countUpTo(tokenizer: Tokenizer, text: string, limit: number): Promise<number> {
+  const bounded = (tokenizer as Partial<BoundedTokenizer>).countUpTo;
+  if (typeof bounded !== 'function' || limit < 0) return countTokens(tokenizer, text);
+  return bounded.call(tokenizer, text, limit);
 }
 
 /**

@@ -85,24 +85,49 @@ describe('context()', () => {
     for (const left of result.leftOut) expect(left.reason).toBe('budget');
   });
 
-  it('never passes the budget, stepping a long file down to L1 or L0 before leaving it out', async () => {
+  it('never passes the budget, showing a long file in excerpt, then L1 or L0, before leaving it out', async () => {
     const full = await longship.context(query, { budget: { tokens: 4000 } });
     const long = full.parts.find((p) => p.uri.endsWith('retries.md'))!;
-    const layers = new Set<string>();
-    for (const budget of [1, 5, 20, 40, 60, 80, 120, 160, 200, 300, long.tokens - 1, long.tokens + 200]) {
-      const result = await longship.context(query, { budget: { tokens: budget } });
-      expectFits(result, budget);
-      const part = result.parts.find((p) => p.uri === long.uri);
-      if (part) layers.add(part.layer);
-      else expect(result.leftOut.find((l) => l.uri === long.uri)?.reason).toBe('budget');
-      for (const left of result.leftOut.filter((l) => l.reason === 'budget')) {
-        expect(left.tokens).toBeGreaterThan(0);
+    const forms = new Set<string>();
+    const budgets = [1, 5, 20, 40, 60, 80, 120, 160, 200, 300, long.tokens - 1, long.tokens + 200];
+    for (const maxLayer of ['L2', 'L1'] as const) {
+      for (const budget of budgets) {
+        const result = await longship.context(query, { budget: { tokens: budget }, maxLayer });
+        expectFits(result, budget);
+        const part = result.parts.find((p) => p.uri === long.uri);
+        if (part) forms.add(part.excerpt ? 'excerpt' : part.layer);
+        else expect(result.leftOut.find((l) => l.uri === long.uri)?.reason).toBe('budget');
+        for (const left of result.leftOut.filter((l) => l.reason === 'budget')) {
+          expect(left.tokens).toBeGreaterThan(0);
+        }
       }
     }
-    expect([...layers].sort()).toEqual(['L0', 'L1', 'L2']);
+    expect([...forms].sort()).toEqual(['L0', 'L1', 'L2', 'excerpt']);
     const tiny = await longship.context(query, { budget: { tokens: 5 } });
     expect(tiny).toMatchObject({ text: '', tokens: 0, parts: [] });
     expect(tiny.leftOut.length).toBeGreaterThan(0);
+  });
+
+  it("an excerpt holds the file's passages that bear on the query, in order, marked as such", async () => {
+    const whole = await longship.read('viking://resources/docs/retries.md');
+    const result = await longship.context('ERR_UPLOAD_RETRIES jitter lockstep', {
+      budget: { tokens: 200 },
+      targetUri: 'viking://resources/docs/retries.md',
+    });
+    const [part] = result.parts;
+    expect(part).toMatchObject({ layer: 'L2', excerpt: true });
+    expect(result.text).toContain('layer="L2" excerpt="true"');
+    expect(part!.text).toContain('ERR_UPLOAD_RETRIES');
+    expect(part!.text).toContain('lockstep');
+    const passages = part!.text.split('\n\n').filter((p) => p !== '…');
+    let at = -1;
+    for (const passage of passages) {
+      const found = whole.indexOf(passage);
+      expect(found).toBeGreaterThan(at);
+      at = found;
+    }
+    expect(part!.text).toContain('…');
+    expect(part!.text.length).toBeLessThan(whole.length / 2);
   });
 
   it('keeps to maxLayer, per-type quotas, and the candidates asked for', async () => {
@@ -180,6 +205,23 @@ describe('context()', () => {
     const richer = await longship.context(query, { budget: { tokens: 4000 }, session });
     expect(richer.parts.length).toBeGreaterThan(0);
     expect(richer.parts.every((p) => p.layer !== 'L0')).toBe(true);
+  });
+
+  it('after an excerpt, sends the file again only whole', async () => {
+    const ask = (tokens: number) =>
+      longship.context('ERR_UPLOAD_RETRIES jitter lockstep', {
+        budget: { tokens },
+        targetUri: 'viking://resources/docs/retries.md',
+        session: 'chat-4',
+      });
+    expect((await ask(200)).parts[0]).toMatchObject({ excerpt: true });
+    const again = await ask(200);
+    expect(again.parts).toEqual([]);
+    expect(again.leftOut).toMatchObject([{ reason: 'delivered', detail: 'L2 excerpt' }]);
+    const whole = await ask(4000);
+    expect(whole.parts).toHaveLength(1);
+    expect(whole.parts[0]!.excerpt).toBeUndefined();
+    expect(whole.parts[0]!.text).toBe(await longship.read('viking://resources/docs/retries.md'));
   });
 
   it('counts with the tokenizer it is given, synchronous or not', async () => {
