@@ -20,10 +20,10 @@ export interface ContextRow {
   recall: number;
   /** Recall of the top hits joined and cut at `tokens` tokens. */
   cutRecall: number;
-  /** Tokens of the block (≤ `tokens`), and its parts, by layer. */
+  /** Tokens of the block (≤ `tokens`), and its parts, by layer (`excerpts`: of L2, in `L2`). */
   usedTokens: number;
   parts: number;
-  layers: { L2: number; L1: number; L0: number };
+  layers: { L2: number; L1: number; L0: number; excerpts: number };
   /** Blocks over the budget: must be 0. */
   overBudget: number;
   p50Ms: number;
@@ -56,7 +56,7 @@ export async function measureContext(
   const rows: ContextRow[] = [];
   for (const budget of contextBudgets) {
     const scored: { recall: number; cut: number; used: number; parts: number; ms: number }[] = [];
-    const layers = { L2: 0, L1: 0, L0: 0 };
+    const layers = { L2: 0, L1: 0, L0: 0, excerpts: 0 };
     let overBudget = 0;
     for (const question of questions) {
       const embedBefore = subject.embedMs();
@@ -66,7 +66,10 @@ export async function measureContext(
       const hits = (await longship.find(question.question, { limit: defaultCandidates, targetUri }))
         .resources;
       const cut = cutAtTokens(await Promise.all(hits.map(read)), budget);
-      for (const part of result.parts) layers[part.layer]++;
+      for (const part of result.parts) {
+        layers[part.layer]++;
+        if (part.excerpt) layers.excerpts++;
+      }
       if (result.tokens > budget) overBudget++;
       scored.push({
         recall: recallIn(retrieved(result.parts.map((part) => part.text)), question.evidence),
@@ -96,7 +99,12 @@ export async function measureContext(
         mean((s) => s.parts),
         2,
       ),
-      layers: { L2: r(layers.L2 / n, 2), L1: r(layers.L1 / n, 2), L0: r(layers.L0 / n, 2) },
+      layers: {
+        L2: r(layers.L2 / n, 2),
+        L1: r(layers.L1 / n, 2),
+        L0: r(layers.L0 / n, 2),
+        excerpts: r(layers.excerpts / n, 2),
+      },
       overBudget,
       p50Ms: r(quantile(ms, 0.5), 2),
       p95Ms: r(quantile(ms, 0.95), 2),
@@ -119,7 +127,7 @@ export function renderContext(result: ContextResult): string[] {
         'cut recall',
         'tokens used',
         'parts',
-        'L2 / L1 / L0',
+        'L2 (excerpts) / L1 / L0',
         'over budget',
         'p50 ms',
         'p95 ms',
@@ -130,7 +138,7 @@ export function renderContext(result: ContextResult): string[] {
         cell(row.cutRecall, 3),
         String(row.usedTokens),
         cell(row.parts, 1),
-        `${cell(row.layers.L2, 1)} / ${cell(row.layers.L1, 1)} / ${cell(row.layers.L0, 1)}`,
+        `${cell(row.layers.L2, 1)} (${cell(row.layers.excerpts, 1)}) / ${cell(row.layers.L1, 1)} / ${cell(row.layers.L0, 1)}`,
         String(row.overBudget),
         cell(row.p50Ms, 1),
         cell(row.p95Ms, 1),
