@@ -46,18 +46,15 @@ export const addMemoryInput = v.strictObject({
 });
 
 const uriJson = { type: 'string', pattern: '^viking://', description: 'A viking:// URI.' } as const;
+const queryJson = (description: string) =>
+  ({ type: 'string', minLength: 1, maxLength: maxQuery, description }) as const;
 
 /** The JSON Schema of each input, as the model sees it. */
 export const inputJson = {
   find: {
     type: 'object',
     properties: {
-      query: {
-        type: 'string',
-        minLength: 1,
-        maxLength: maxQuery,
-        description: 'What to look for, in words.',
-      },
+      query: queryJson('What to look for, in words.'),
       limit: {
         type: 'integer',
         minimum: 1,
@@ -72,12 +69,7 @@ export const inputJson = {
   context: {
     type: 'object',
     properties: {
-      query: {
-        type: 'string',
-        minLength: 1,
-        maxLength: maxQuery,
-        description: 'What the context is for, in words.',
-      },
+      query: queryJson('What the context is for, in words.'),
       tokens: {
         type: 'integer',
         minimum: contextTokens.min,
