@@ -86,27 +86,8 @@ export async function assembleContext(
   const nodes = await Promise.all(hits.map((hit) => deps.store.node(hit.uri)));
   throwIfAborted(signal, 'context()');
 
-  const maxLayer = richestFirst.indexOf(checked.maxLayer ?? 'L2');
-  const candidates: Candidate[] = [];
-  const skipped: LeftOut[] = [];
-  /** The hits an earlier turn was given, and as what. */
-  const seen = new Map<string, string>();
-  hits.forEach((hit, i) => {
-    const node = nodes[i];
-    // Gone since the search ranked it (removed by another caller): nothing to show.
-    if (!node) return;
-    const all = layersOf(node);
-    const before = delivered.get(hit.uri);
-    const unseen = before === undefined ? { layers: all, excerpts: true } : newerThan(all, before);
-    const layers = unseen.layers.filter(({ layer }) => richestFirst.indexOf(layer) >= maxLayer);
-    if (before !== undefined) seen.set(hit.uri, shownAs(before));
-    if (layers.length === 0 && before !== undefined && all.length > 0) {
-      skipped.push({ ...identity(hit), reason: 'delivered', detail: shownAs(before) });
-      return;
-    }
-    const excerpts = unseen.excerpts && layers[0]?.layer === 'L2';
-    if (layers.length > 0) candidates.push({ ...identity(hit), layers, excerpts });
-  });
+  const maxLayer = checked.maxLayer ?? 'L2';
+  const { candidates, skipped, seen } = candidatesOf(hits, nodes, delivered, maxLayer);
 
   const quotas: Quotas = {
     memory: checked.quotas?.memories,
@@ -147,6 +128,40 @@ export async function assembleContext(
     );
   }
   return result;
+}
+
+/**
+ * The hits as candidates, each with the layers it may still be shown at (those of `maxLayer` and
+ * below, less what this session was given); those with none left are `skipped` as delivered.
+ * `seen`: every hit an earlier turn was given, and as what.
+ */
+function candidatesOf(
+  hits: readonly MatchedContext[],
+  nodes: readonly (NodeRecord | undefined)[],
+  delivered: ReadonlyMap<string, string>,
+  maxLayer: Layer,
+): { candidates: Candidate[]; skipped: LeftOut[]; seen: Map<string, string> } {
+  const richest = richestFirst.indexOf(maxLayer);
+  const candidates: Candidate[] = [];
+  const skipped: LeftOut[] = [];
+  const seen = new Map<string, string>();
+  hits.forEach((hit, i) => {
+    const node = nodes[i];
+    // Gone since the search ranked it (removed by another caller): nothing to show.
+    if (!node) return;
+    const all = layersOf(node);
+    const before = delivered.get(hit.uri);
+    const unseen = before === undefined ? { layers: all, excerpts: true } : newerThan(all, before);
+    const layers = unseen.layers.filter(({ layer }) => richestFirst.indexOf(layer) >= richest);
+    if (before !== undefined) seen.set(hit.uri, shownAs(before));
+    if (layers.length === 0 && before !== undefined && all.length > 0) {
+      skipped.push({ ...identity(hit), reason: 'delivered', detail: shownAs(before) });
+      return;
+    }
+    const excerpts = unseen.excerpts && layers[0]?.layer === 'L2';
+    if (layers.length > 0) candidates.push({ ...identity(hit), layers, excerpts });
+  });
+  return { candidates, skipped, seen };
 }
 
 function identity(hit: MatchedContext): { uri: string; type: ContextType; score: number } {
