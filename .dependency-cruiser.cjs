@@ -24,7 +24,7 @@ const layers = {
   // The AI SDK's tools (longship/ai): over a Longship, beside the client and the worker.
   ai: {
     path: ['ai/'],
-    imports: ['engine.ts', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
+    imports: ['engine.ts', 'assemble/', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
   },
   // The page's side (and its entry, longship/client): the worker's proxy and nothing under it, so
   // a page never loads the engine.
@@ -32,16 +32,21 @@ const layers = {
   // The MCP server (longship/mcp): a transport of the engine's API, as the worker is the page's.
   mcp: {
     path: ['mcp/'],
-    imports: ['engine.ts', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
+    imports: ['engine.ts', 'assemble/', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
   },
   worker: {
     path: ['worker/'],
-    imports: ['engine.ts', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
+    imports: ['engine.ts', 'assemble/', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
   },
   // The engine chooses the implementations (stores, indexes, embedder) and wires the layers.
-  engine: { path: ['engine.ts'], imports: ['session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle] },
+  engine: {
+    path: ['engine.ts'],
+    imports: ['assemble/', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
+  },
   // A session searches and writes memories: over retrieval, ingestion and the tree.
   session: { path: ['session/'], imports: ['retrieve/', 'ingest/', 'context/', ...belowMiddle] },
+  // Context assembly (context()): over retrieval; the content hash it shares with ingestion.
+  assemble: { path: ['assemble/'], imports: ['retrieve/', 'ingest/', 'context/', ...belowMiddle] },
   retrieve: { path: ['retrieve/'], imports: ['context/', ...belowMiddle] },
   ingest: { path: ['ingest/'], imports: ['context/', ...belowMiddle] },
   // URIs and the tree: what retrieval, ingestion and sessions all build on.

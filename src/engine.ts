@@ -3,6 +3,8 @@
 // searchable once it resolves.
 
 import * as v from 'valibot';
+import { assembleContext } from './assemble/assemble.js';
+import type { AssembledContext, ContextOptions } from './assemble/context-options.js';
 import { createContextTree } from './context/store-tree.js';
 import type { Summarizer } from './context/summarize.js';
 import type { ContextTree } from './context/tree.js';
@@ -36,6 +38,7 @@ import { createRetriever, type FindResult } from './retrieve/retriever.js';
 import { type ContextSearchOptions, search as runSearch, type SearchResult } from './retrieve/search.js';
 import type { FindOptions } from './retrieve/settings.js';
 import type { RetrievalSources } from './retrieve/sources.js';
+import { readDelivered, recordDelivered } from './session/delivered.js';
 import type { DeletedSession, Session, SessionInfo, SessionOptions } from './session/session.js';
 import { createSessions } from './session/sessions.js';
 import { openFileStore } from './store/file-open.js';
@@ -161,6 +164,13 @@ export interface Longship extends ContextTree {
    */
   search(query: string, options?: ContextSearchOptions): Promise<SearchResult>;
   /**
+   * The context for an agent's next prompt, within `budget.tokens`: the best memories, resources
+   * and skills, each at the richest layer that fits, as a prompt-ready block with its parts, their
+   * URIs to cite, and what was left out and why; minus what `session` was already given
+   * (docs/context.md).
+   */
+  context(query: string, options: ContextOptions): Promise<AssembledContext>;
+  /**
    * A session: its messages (each stored once added), the context it used, and commit() to archive
    * them and extract memories, by hand or by `autoCommit`. A new id when none is given.
    */
@@ -265,10 +275,20 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       ...(llm ? { llm } : {}),
       ...(reranker ? { reranker } : {}),
     };
+    const contextDeps = {
+      store: indexes.store,
+      search: (query: string, searchOptions: ContextSearchOptions) =>
+        runSearch(searchDeps, query, searchOptions),
+      // Each session's deliveries are kept with its state in the store, so a reopened session is
+      // not sent again what it already has.
+      delivered: { readDelivered, recordDelivered },
+      ...(llm ? { llm } : {}),
+    };
     return {
       ...tree,
       find,
       search: (query, searchOptions) => runSearch(searchDeps, query, searchOptions),
+      context: (query, contextOptions) => assembleContext(contextDeps, query, contextOptions),
       session: (id, sessionOptions) => sessions.open(id, sessionOptions),
       listSessions: () => sessions.list(),
       sessionInfo: (id) => sessions.info(id),

@@ -2,6 +2,11 @@
 // store, embedder and LLM, and the types of their options and results. The rest is in subpaths
 // (src/exports/, docs/package.md); test/exports.test.ts pins every entry's names.
 
+export type { AssembledContext, ContextOptions } from './assemble/context-options.js';
+export type { ContextDigest, DigestOptions } from './assemble/digest.js';
+export type { ContextPart, LeftOut, LeftOutReason } from './assemble/pack.js';
+export type { Layer } from './assemble/render.js';
+export type { Tokenizer } from './assemble/tokenizer.js';
 export type { Summarizer, Summary, SummaryInput } from './context/summarize.js';
 export type {
   ContextTree,

@@ -1,8 +1,10 @@
 // Every public method's options: a misspelt or unknown key, or a bad value, is INVALID_ARGUMENT
 // naming it; every documented option is accepted. The lists come from the schemas, and the types
 // below fail `npm run typecheck` when a schema and its options interface name different keys.
+
 import type * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { type ContextOptions, contextOptionsSchema } from '../src/assemble/context-options.js';
 import {
   type GlobOptions,
   type GrepOptions,
@@ -58,6 +60,7 @@ it('each schema names exactly the keys of its options type', () => {
   expectTypeOf<Keys<typeof longshipOptionsSchema>>().toEqualTypeOf<keyof LongshipOptions>();
   expectTypeOf<Keys<typeof findOptionsSchema>>().toEqualTypeOf<keyof FindOptions>();
   expectTypeOf<Keys<typeof searchOptionsSchema>>().toEqualTypeOf<keyof ContextSearchOptions>();
+  expectTypeOf<Keys<typeof contextOptionsSchema>>().toEqualTypeOf<keyof ContextOptions>();
   expectTypeOf<Keys<typeof writeOptionsSchema>>().toEqualTypeOf<keyof WriteOptions>();
   expectTypeOf<Keys<typeof mkdirOptionsSchema>>().toEqualTypeOf<keyof MkdirOptions>();
   expectTypeOf<Keys<typeof rmOptionsSchema>>().toEqualTypeOf<keyof RmOptions>();
@@ -124,9 +127,16 @@ const samples: Record<string, unknown> = {
   },
   maxRelations: 2,
   signal: new AbortController().signal,
-  session: { context: fn },
+  session: { id: 's', context: fn },
   intent: { timeoutMs: 1000 },
   rerank: { candidates: 5, timeoutMs: 100, weight: 0.5, calibrate: false },
+  // context()
+  budget: { tokens: 100 },
+  quotas: { memories: 1, resources: 2, skills: 0 },
+  candidates: 20,
+  maxLayer: 'L1',
+  tokenizer: { name: 'words', count: () => 1 },
+  digest: { maxBullets: 3, timeoutMs: 1000 },
   // the tree
   abstract: 'a',
   overview: 'o',
@@ -168,6 +178,7 @@ const schemas: Record<string, OptionsSchema> = {
   'openLongship()': longshipOptionsSchema,
   'find()': findOptionsSchema,
   'search()': searchOptionsSchema,
+  'context()': contextOptionsSchema,
   'write()': writeOptionsSchema,
   'mkdir()': mkdirOptionsSchema,
   'rm()': rmOptionsSchema,

@@ -1,6 +1,7 @@
 // The JSON and markdown of one dataset's `npm run bench:rag` run.
 import type { MachineFigures } from '../lib/machine.js';
 import { cell, markdownTable } from '../lib/markdown.js';
+import { type ContextResult, renderContext } from './context-measure.js';
 import { budgets, type ConfigResult } from './measure.js';
 
 /** OpenViking's published top-5 recall (benchmark/RAG/README.md), on its own samples. */
@@ -28,6 +29,8 @@ export interface RagReport {
     directories: number;
   };
   configs: ConfigResult[];
+  /** context() at token budgets (bench/rag/context-measure.ts). */
+  assembly?: ContextResult;
   context: { embedder: string; machine: MachineFigures; scoring: string };
 }
 
@@ -130,6 +133,7 @@ export function renderMarkdown(r: RagReport): string {
       ]),
     ),
     '',
+    ...(r.assembly ? renderContext(r.assembly) : []),
     `Configurations: ${r.configs.map((c) => `\`${c.name}\` = \`${JSON.stringify(c.options)}\``).join('; ')}.`,
     '',
     `Scoring: ${r.context.scoring}`,

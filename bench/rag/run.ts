@@ -20,6 +20,7 @@ import { quantile, round } from '../lib/stats.js';
 import { writeReport } from '../lib/write-report.js';
 import { cachedEmbedder, EmbeddingCache } from '../quality/embedding-cache.js';
 import { defaultConfigs, pickConfigs } from './configs.js';
+import { measureContext } from './context-measure.js';
 import { loadDataset, type RagDataset } from './dataset.js';
 import { ceiling, goldDocuments } from './gold.js';
 import { type ConfigResult, hitReader, measureConfig, type QuestionDetail } from './measure.js';
@@ -144,6 +145,13 @@ async function runDataset(
           `p50 ${result.p50Ms.toFixed(1)} ms`,
       );
     }
+    const assembly = await measureContext(subject, questions, read);
+    for (const row of assembly.rows) {
+      console.log(
+        `  context() ${String(row.tokens).padStart(5)} tokens: recall ${row.recall.toFixed(3)}  ` +
+          `cut ${row.cutRecall.toFixed(3)}  p50 ${row.p50Ms.toFixed(1)} ms`,
+      );
+    }
     return {
       dataset: name,
       documents: dataset.documents.length,
@@ -162,6 +170,7 @@ async function runDataset(
         ...shape,
       },
       configs: results.map(rounded),
+      assembly,
       context: { embedder: model.id, machine: measureMachine(), scoring },
     };
   } finally {

@@ -6,12 +6,19 @@ import type { VikingUri } from '../context/uri.js';
 import type { Longship } from '../engine.js';
 import { LongshipError } from '../errors.js';
 import { memoryUri } from '../session/extract.js';
-import type { AddMemoryInput, FindInput, LsInput, ReadInput } from './tool-inputs.js';
+import {
+  type AddMemoryInput,
+  type ContextInput,
+  contextTokens,
+  type FindInput,
+  type LsInput,
+  type ReadInput,
+} from './tool-inputs.js';
 
 /** What the tools use of a Longship. */
 export type ToolsLongship = Pick<
   Longship,
-  'find' | 'read' | 'overview' | 'abstract' | 'ls' | 'stat' | 'write'
+  'find' | 'context' | 'read' | 'overview' | 'abstract' | 'ls' | 'stat' | 'write'
 >;
 
 export interface ToolLimits {
@@ -50,6 +57,30 @@ export async function findAction(longship: ToolsLongship, input: FindInput, sign
     .sort((a, b) => b.score - a.score || (a.uri < b.uri ? -1 : 1))
     .slice(0, limit);
   return { hits };
+}
+
+/**
+ * The context for the model's next step within `tokens` (longship.context(), docs/context.md): the
+ * block, and what it cites. With a session, what earlier calls gave it is left out unless it changed.
+ */
+export async function contextAction(
+  longship: ToolsLongship,
+  input: ContextInput,
+  session: string | undefined,
+  signal?: AbortSignal,
+) {
+  const result = await longship.context(input.query, {
+    budget: { tokens: input.tokens ?? contextTokens.default },
+    ...(input.targetUri ? { targetUri: input.targetUri } : {}),
+    ...(session === undefined ? {} : { session }),
+    ...(signal ? { signal } : {}),
+  });
+  return {
+    context: result.text,
+    tokens: result.tokens,
+    cited: result.parts.map((part) => ({ uri: part.uri, type: part.type, layer: part.layer })),
+    leftOut: result.leftOut.length,
+  };
 }
 
 /** One node's text at one layer: L0 the abstract, L1 the overview, L2 the content (the default). */

@@ -24,6 +24,17 @@ export const findInput = v.strictObject({
   targetUri: v.optional(uri),
 });
 
+/** The budget range a model may ask context for. */
+export const contextTokens = { min: 100, max: 32_000, default: 2000 } as const;
+
+export const contextInput = v.strictObject({
+  query: text(maxQuery),
+  tokens: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(contextTokens.min), v.maxValue(contextTokens.max)),
+  ),
+  targetUri: v.optional(uri),
+});
+
 export const readInput = v.strictObject({ uri, layer: v.optional(v.picklist(layers)) });
 
 export const lsInput = v.strictObject({ uri });
@@ -35,18 +46,15 @@ export const addMemoryInput = v.strictObject({
 });
 
 const uriJson = { type: 'string', pattern: '^viking://', description: 'A viking:// URI.' } as const;
+const queryJson = (description: string) =>
+  ({ type: 'string', minLength: 1, maxLength: maxQuery, description }) as const;
 
 /** The JSON Schema of each input, as the model sees it. */
 export const inputJson = {
   find: {
     type: 'object',
     properties: {
-      query: {
-        type: 'string',
-        minLength: 1,
-        maxLength: maxQuery,
-        description: 'What to look for, in words.',
-      },
+      query: queryJson('What to look for, in words.'),
       limit: {
         type: 'integer',
         minimum: 1,
@@ -54,6 +62,21 @@ export const inputJson = {
         description: 'How many hits (default 5).',
       },
       targetUri: { ...uriJson, description: 'Search only under this viking:// directory.' },
+    },
+    required: ['query'],
+    additionalProperties: false,
+  },
+  context: {
+    type: 'object',
+    properties: {
+      query: queryJson('What the context is for, in words.'),
+      tokens: {
+        type: 'integer',
+        minimum: contextTokens.min,
+        maximum: contextTokens.max,
+        description: `The most tokens the context may take (default ${contextTokens.default}).`,
+      },
+      targetUri: { ...uriJson, description: 'Only context under this viking:// directory.' },
     },
     required: ['query'],
     additionalProperties: false,
@@ -100,6 +123,7 @@ export const inputJson = {
 } as const;
 
 export type FindInput = v.InferOutput<typeof findInput>;
+export type ContextInput = v.InferOutput<typeof contextInput>;
 export type ReadInput = v.InferOutput<typeof readInput>;
 export type LsInput = v.InferOutput<typeof lsInput>;
 export type AddMemoryInput = v.InferOutput<typeof addMemoryInput>;

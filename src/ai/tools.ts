@@ -4,11 +4,18 @@
 import { jsonSchema, type Tool, tool } from 'ai';
 import * as v from 'valibot';
 import { checkOptions, wholeNumber } from '../options.js';
-import { addMemoryAction, findAction, lsAction, readAction, type ToolsLongship } from './tool-actions.js';
-import { addMemoryInput, findInput, inputJson, lsInput, readInput } from './tool-inputs.js';
+import {
+  addMemoryAction,
+  contextAction,
+  findAction,
+  lsAction,
+  readAction,
+  type ToolsLongship,
+} from './tool-actions.js';
+import { addMemoryInput, contextInput, findInput, inputJson, lsInput, readInput } from './tool-inputs.js';
 
-/** The tools there are. `context` (over longship.context(), issue 27) joins them once the engine has it. */
-export const longshipToolNames = ['find', 'read', 'ls', 'add_memory'] as const;
+/** The tools there are. */
+export const longshipToolNames = ['find', 'context', 'read', 'ls', 'add_memory'] as const;
 export type LongshipToolName = (typeof longshipToolNames)[number];
 
 export interface LongshipToolsOptions<N extends LongshipToolName = LongshipToolName> {
@@ -16,24 +23,31 @@ export interface LongshipToolsOptions<N extends LongshipToolName = LongshipToolN
   tools?: readonly N[];
   /** The longest text one tool result carries (read's text); default 4000 characters. */
   maxChars?: number;
+  /**
+   * The conversation's session id: the `context` tool then leaves out what it already gave this
+   * session, unless it changed. Default: none (every call stands alone).
+   */
+  session?: string;
 }
 
 const longshipToolsOptionsSchema = v.strictObject({
   tools: v.optional(v.array(v.picklist(longshipToolNames, `must be one of ${longshipToolNames.join(', ')}`))),
   maxChars: v.optional(wholeNumber(100)),
+  session: v.optional(v.pipe(v.string(), v.minLength(1, 'must be a non-empty session id'))),
 });
 
 /** The AI SDK tool of each name, with its input and result types. */
 export interface LongshipToolSet {
   find: Tool<v.InferOutput<typeof findInput>, Awaited<ReturnType<typeof findAction>>>;
+  context: Tool<v.InferOutput<typeof contextInput>, Awaited<ReturnType<typeof contextAction>>>;
   read: Tool<v.InferOutput<typeof readInput>, Awaited<ReturnType<typeof readAction>>>;
   ls: Tool<v.InferOutput<typeof lsInput>, Awaited<ReturnType<typeof lsAction>>>;
   add_memory: Tool<v.InferOutput<typeof addMemoryInput>, Awaited<ReturnType<typeof addMemoryAction>>>;
 }
 
 /**
- * AI SDK tools over `longship` (a Longship, or any object with its find, read, overview, abstract,
- * ls, stat and write). Inputs are validated by the AI SDK before a tool runs; a bad one never
+ * AI SDK tools over `longship` (a Longship, or any object with its find, context, read, overview,
+ * abstract, ls, stat and write). Inputs are validated by the AI SDK before a tool runs; a bad one never
  * reaches Longship. Unknown options are INVALID_ARGUMENT.
  *
  * @example
@@ -52,6 +66,13 @@ export function longshipTools<N extends LongshipToolName = LongshipToolName>(
       inputSchema: validated(inputJson.find, findInput),
       execute: (input, { abortSignal }) => findAction(longship, input, abortSignal),
     }),
+    context: tool({
+      description:
+        'Get the context for a task as one block within a token budget: the best matching documents, memories ' +
+        'and skills, each shown whole where it fits, else summarised, each with its viking:// URI to cite.',
+      inputSchema: validated(inputJson.context, contextInput),
+      execute: (input, { abortSignal }) => contextAction(longship, input, checked.session, abortSignal),
+    }),
     read: tool({
       description: 'Read one viking:// node at a layer: L0 a line, L1 an overview, L2 the full text.',
       inputSchema: validated(inputJson.read, readInput),
@@ -68,8 +89,6 @@ export function longshipTools<N extends LongshipToolName = LongshipToolName>(
       inputSchema: validated(inputJson.add_memory, addMemoryInput),
       execute: (input, { abortSignal }) => addMemoryAction(longship, input, abortSignal),
     }),
-    // `context`: a tool over longship.context() goes here, and into longshipToolNames, once the
-    // engine has context() (issue 27, context assembly).
   };
   const chosen: readonly LongshipToolName[] = checked.tools ?? longshipToolNames;
   return Object.fromEntries(chosen.map((name) => [name, all[name]])) as Pick<LongshipToolSet, N>;

@@ -1,9 +1,10 @@
-// The tools that only read: find, search, read (at a layer), ls, tree.
+// The tools that only read the store: find, search, context, read (at a layer), ls, tree. (context
+// records what a session was given, so that its next call leaves it out; it writes no node.)
 
 import type { NodeInfo, TreeNode } from '../context/tree.js';
 import type { FindResult } from '../retrieve/retriever.js';
 import { defineTool } from './tool.js';
-import { findInput, lsInput, readInput, searchInput, treeInput } from './tool-inputs.js';
+import { contextInput, findInput, lsInput, readInput, searchInput, treeInput } from './tool-inputs.js';
 import { toolResult } from './tool-results.js';
 
 /** The hits, without the trace (a debugging aid, too long for a model's context). */
@@ -49,6 +50,38 @@ export const search = defineTool({
     return toolResult({ ...hits(result), query_plan, intent });
   },
 });
+
+export const context = defineTool({
+  name: 'context',
+  title: 'Context for the next prompt',
+  description:
+    'The memories, resources and skills that best match a query, as one block that fits a token budget: ' +
+    'each at the richest layer that fits (L2 whole, else L1 overview, else L0 abstract), each with its ' +
+    'viking:// URI to cite. With a sessionId, what earlier calls gave that session is left out unless it changed.',
+  input: contextInput,
+  readOnly: true,
+  run: async (longship, { query, tokens, sessionId, targetUri, maxLayer }) => {
+    const result = await longship.context(query, {
+      budget: { tokens },
+      ...(sessionId === undefined ? {} : { session: sessionId }),
+      ...(targetUri === undefined ? {} : { targetUri }),
+      ...(maxLayer === undefined ? {} : { maxLayer }),
+    });
+    const { text, ...rest } = result;
+    const summary =
+      result.leftOut.length === 0
+        ? 'Nothing matched the query.'
+        : `No context fits: ${result.leftOut.length} hits left out (${reasons(result)}).`;
+    return toolResult({ text, ...rest }, text === '' ? summary : text);
+  },
+});
+
+/** `3 budget, 1 delivered`: why the hits were left out, counted. */
+function reasons({ leftOut }: { leftOut: { reason: string }[] }): string {
+  const counts = new Map<string, number>();
+  for (const { reason } of leftOut) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  return [...counts].map(([reason, n]) => `${n} ${reason}`).join(', ');
+}
 
 const layers = { L0: 'abstract', L1: 'overview', L2: 'read' } as const;
 

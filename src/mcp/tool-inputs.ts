@@ -26,6 +26,24 @@ export const searchInput = z.strictObject({
   sessionId: sessionId.optional().describe("A session whose recent messages shape the query's intent"),
 });
 
+export const contextInput = z.strictObject({
+  query,
+  tokens: z
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .describe('The most tokens the block may take (o200k_base), its framing included'),
+  sessionId: sessionId
+    .optional()
+    .describe('A session: what its earlier context calls returned is left out unless it changed'),
+  targetUri,
+  maxLayer: z
+    .enum(['L0', 'L1', 'L2'])
+    .optional()
+    .describe('The richest layer to show: L0 abstracts, L1 overviews, L2 (default) whole content'),
+});
+
 export const readInput = z.strictObject({
   uri,
   layer: z

@@ -84,6 +84,7 @@ export const remoteApi = {
       unlink: 'value',
       find: 'value',
       search: 'value',
+      context: 'value',
       session: 'session',
       listSessions: 'value',
       sessionInfo: 'value',

@@ -3,7 +3,14 @@
 import { generateText, stepCountIs } from 'ai';
 import * as v from 'valibot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addMemoryInput, findInput, inputJson, lsInput, readInput } from '../../src/ai/tool-inputs.js';
+import {
+  addMemoryInput,
+  contextInput,
+  findInput,
+  inputJson,
+  lsInput,
+  readInput,
+} from '../../src/ai/tool-inputs.js';
 import { longshipToolNames, longshipTools } from '../../src/ai/tools.js';
 import { type Longship, openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
@@ -29,6 +36,12 @@ const bad: [string, unknown][] = [
   ['find', { query: 'tea', limit: 2.5 }],
   ['find', { query: 'tea', limit: 21 }],
   ['find', { query: 'tea', targetUri: '/etc' }],
+  ['context', { query: 'tea', tokens: 0 }],
+  ['context', { query: 'tea', tokens: 99 }],
+  ['context', { query: 'tea', tokens: 32_001 }],
+  ['context', { query: 'tea', tokens: 1000.5 }],
+  ['context', { query: '' }],
+  ['context', { query: 'tea', session: 's' }],
   ['read', { uri: 'viking://resources/x', layer: 'L3' }],
   ['ls', { uri: 'resources' }],
 ];
@@ -77,8 +90,9 @@ describe('longshipTools() options', () => {
   });
 
   it.each([
-    [{ tool: ['find'] }, /unknown option 'tool'; the options are tools, maxChars/],
-    [{ tools: ['find', 'context'] }, /option 'tools\.1' must be one of find, read, ls, add_memory/],
+    [{ tool: ['find'] }, /unknown option 'tool'; the options are tools, maxChars, session/],
+    [{ tools: ['find', 'delete'] }, /option 'tools\.1' must be one of find, context, read, ls, add_memory/],
+    [{ session: '' }, /option 'session' must be a non-empty session id/],
     [{ maxChars: 10 }, /option 'maxChars' must be ≥ 100/],
     ['all', /options must be an object/],
   ])('%j is INVALID_ARGUMENT', (options, message) => {
@@ -89,7 +103,13 @@ describe('longshipTools() options', () => {
 });
 
 describe('each input schema', () => {
-  const schemas = { find: findInput, read: readInput, ls: lsInput, add_memory: addMemoryInput };
+  const schemas = {
+    find: findInput,
+    context: contextInput,
+    read: readInput,
+    ls: lsInput,
+    add_memory: addMemoryInput,
+  };
 
   it.each(Object.entries(schemas))(
     '%s: the JSON Schema the model sees has the fields valibot checks',

@@ -13,7 +13,7 @@ afterEach(() => {
   for (const port of ports.splice(0)) port.close();
 });
 
-it('add_memory, find and read through a RemoteLongship', async () => {
+it('add_memory, find, read and context through a RemoteLongship', async () => {
   const host = createLongshipHost({ open: openTestLongship, locks: null });
   const { port1, port2 } = new MessageChannel();
   ports.push(port1, port2);
@@ -31,17 +31,20 @@ it('add_memory, find and read through a RemoteLongship', async () => {
     },
     { calls: [{ toolName: 'find', input: { query: 'who leads the Q3 plan' } }] },
     { calls: [{ toolName: 'read', input: { uri, layer: 'L2' } }] },
+    { calls: [{ toolName: 'context', input: { query: 'who leads the Q3 plan', tokens: 200 } }] },
     { text: 'Ana.' },
   ]);
   const result = await generateText({
     model,
     tools: longshipTools(remote),
     prompt: 'Who leads Q3?',
-    stopWhen: stepCountIs(4),
+    stopWhen: stepCountIs(5),
   });
-  const outputs = result.steps.slice(0, 3).map((step) => step.toolResults[0]?.output);
+  const outputs = result.steps.slice(0, 4).map((step) => step.toolResults[0]?.output);
   expect(outputs[0]).toEqual({ uri, written: true });
   expect((outputs[1] as { hits: { uri: string }[] }).hits[0]?.uri).toBe(uri);
   expect(outputs[2]).toEqual({ uri, layer: 'L2', text: 'Ana leads the Q3 plan.' });
+  expect(outputs[3]).toMatchObject({ cited: [{ uri, type: 'memory', layer: 'L2' }] });
+  expect((outputs[3] as { context: string }).context).toContain('Ana leads the Q3 plan.');
   expect(result.text).toBe('Ana.');
 });

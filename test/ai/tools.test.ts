@@ -66,6 +66,44 @@ describe('longshipTools() through generateText', () => {
     expect(JSON.stringify(sent[0])).toContain('viking://resources/ops/retries.md');
   });
 
+  it('context: a block within the budget, its citations, and nothing twice for one session', async () => {
+    const tools = longshipTools(longship, { session: 'chat-1' });
+    const { result, model } = await run(
+      [
+        { calls: [{ toolName: 'context', input: { query: 'how do retries back off', tokens: 300 } }] },
+        { calls: [{ toolName: 'context', input: { query: 'how do retries back off', tokens: 300 } }] },
+        { text: 'Five attempts.' },
+      ],
+      tools,
+    );
+    const [first, second] = result.steps.slice(0, 2).map((step) => step.toolResults[0]!.output) as {
+      context: string;
+      tokens: number;
+      cited: { uri: string; type: string; layer: string }[];
+      leftOut: number;
+    }[];
+    expect(first!.tokens).toBeGreaterThan(0);
+    expect(first!.tokens).toBeLessThanOrEqual(300);
+    expect(first!.cited).toContainEqual({
+      uri: 'viking://resources/ops/retries.md',
+      type: 'resource',
+      layer: 'L2',
+    });
+    expect(first!.context).toContain('Retries back off exponentially');
+    expect(JSON.stringify(toolResultsSent(model, 0)[0])).toContain('viking://resources/ops/retries.md');
+    // The same session's next call: what it was given is not given again.
+    expect(second).toMatchObject({ context: '', tokens: 0, cited: [] });
+    expect(second!.leftOut).toBeGreaterThanOrEqual(first!.cited.length);
+    // Without a session, each call stands alone; the default budget is 2000.
+    const alone = await run([
+      { calls: [{ toolName: 'context', input: { query: 'how do retries back off' } }] },
+      { text: 'ok' },
+    ]);
+    const output = alone.result.steps[0]!.toolResults[0]!.output as { cited: unknown[]; tokens: number };
+    expect(output.cited.length).toBe(first!.cited.length);
+    expect(output.tokens).toBeLessThanOrEqual(2000);
+  });
+
   it('read and ls: the text at the chosen layer, and a directory listing', async () => {
     const { result } = await run([
       {

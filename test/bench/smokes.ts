@@ -153,6 +153,12 @@ export const smokes: Smoke[] = [
         // The fixture's evidence is there to be found: a harness that finds nothing is broken.
         expect(config.recall5).toBeGreaterThan(0);
       }
+      // context() at each budget: never over it, and the fixture's evidence found within it.
+      expect(report.assembly.rows.map((row: { tokens: number }) => row.tokens)).toEqual([1000, 2000, 4000]);
+      for (const row of report.assembly.rows) {
+        expect(row.overBudget).toBe(0);
+        expect(row.recall).toBeGreaterThan(0);
+      }
     },
   },
   {

@@ -7,12 +7,19 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect, it } from 'vitest';
-import { addThenFind, badCallsAreRefused, memories, resourcesServeIt, sessions } from '../mcp/scenario.js';
+import {
+  addThenFind,
+  badCallsAreRefused,
+  contextFits,
+  memories,
+  resourcesServeIt,
+  sessions,
+} from '../mcp/scenario.js';
 
 const denoLauncher = createRequire(import.meta.url).resolve('deno/bin.cjs');
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-it('serves MCP from Deno.serve: add, find, read, resources, memories, sessions, refusals', {
+it('serves MCP from Deno.serve: add, find, context, read, resources, memories, sessions, refusals', {
   timeout: 90_000,
 }, async () => {
   const child = spawn(
@@ -45,6 +52,7 @@ it('serves MCP from Deno.serve: add, find, read, resources, memories, sessions, 
     try {
       await badCallsAreRefused(client);
       const uri = await addThenFind(client);
+      await contextFits(client, uri);
       await resourcesServeIt(client, uri);
       await memories(client);
       await sessions(client);

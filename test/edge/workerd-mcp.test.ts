@@ -7,13 +7,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Miniflare } from 'miniflare';
 import { expect, it } from 'vitest';
-import { addThenFind, badCallsAreRefused, memories, resourcesServeIt } from '../mcp/scenario.js';
+import { addThenFind, badCallsAreRefused, data, memories, resourcesServeIt } from '../mcp/scenario.js';
 import { bundleWorker } from './workerd-bundle.js';
 
 const worker = fileURLToPath(new URL('./workerd-mcp-worker.ts', import.meta.url));
 const wasm = new URL('../../wasm/dist/usearch.wasm', import.meta.url);
 
-it('serves MCP from a Worker: add, find, read, resources, memories, refusals', {
+it('serves MCP from a Worker: add, find, context, read, resources, memories, refusals', {
   timeout: 120_000,
 }, async () => {
   const miniflare = new Miniflare({
@@ -38,6 +38,14 @@ it('serves MCP from a Worker: add, find, read, resources, memories, refusals', {
     const { resources } = await client.listResources();
     expect(resources.filter((resource) => resource.uri.startsWith('viking://resources/'))).toEqual([]);
     const uri = await addThenFind(client);
+    // context() in workerd: the o200k_base tokenizer loads and counts inside the Worker.
+    const block = await data(client, 'context', {
+      query: 'how are uploads retried with backoff',
+      tokens: 400,
+    });
+    expect(block).toMatchObject({ tokenizer: 'o200k_base', budget: { tokens: 400 } });
+    expect(block.text).toContain(`<resource uri="${uri}" layer="L2">`);
+    expect(block.tokens).toBeLessThanOrEqual(400);
     await resourcesServeIt(client, uri);
     await memories(client);
     // No sessions: each request has its own Longship here (workerd-mcp-worker.ts), and a session's

@@ -12,6 +12,7 @@ import {
   addThenFind,
   badCalls,
   badCallsAreRefused,
+  contextFits,
   memories,
   resourcesServeIt,
   sessions,
@@ -40,6 +41,7 @@ it('lists the tools, each with a closed JSON Schema of its input', async () => {
   expect(tools.map((tool) => tool.name)).toEqual([
     'find',
     'search',
+    'context',
     'read',
     'ls',
     'tree',
@@ -61,6 +63,7 @@ it('lists the tools, each with a closed JSON Schema of its input', async () => {
 it('adds a document, finds it, reads it at each layer, and serves it as a resource', async () => {
   const uri = await addThenFind(client);
   expect(await longship.read(uri)).toContain('exponential backoff');
+  await contextFits(client, uri);
   await resourcesServeIt(client, uri);
   const ls = await client.callTool({ name: 'ls', arguments: { uri: 'viking://resources/docs' } });
   expect(ls.structuredContent).toMatchObject({ nodes: [{ uri, kind: 'file' }] });
@@ -87,8 +90,8 @@ it(`refuses ${badCalls.length} bad calls with their Longship code, and writes no
 });
 
 it('answers a tool the server lacks, and a bad cursor, as protocol errors', async () => {
-  await expect(client.callTool({ name: 'context', arguments: { query: 'x' } })).rejects.toThrow(
-    /no tool named context/,
+  await expect(client.callTool({ name: 'delete_all', arguments: { query: 'x' } })).rejects.toThrow(
+    /no tool named delete_all/,
   );
   await expect(client.listResources({ cursor: 'x' })).rejects.toThrow(/cursor/);
 });

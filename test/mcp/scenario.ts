@@ -66,6 +66,28 @@ export async function addThenFind(client: Client): Promise<string> {
   return uri!;
 }
 
+/**
+ * context: the document in a block within the budget, cited by its URI; asked again for the same
+ * session, it is left out as delivered; at maxLayer L0, only abstracts.
+ */
+export async function contextFits(client: Client, uri: string): Promise<void> {
+  const args = { query: 'how are uploads retried with backoff', tokens: 400, sessionId: 'ctx-1' };
+  const first = await call(client, 'context', args);
+  expect(first.isError, JSON.stringify(first.content)).toBeFalsy();
+  const text = (first.content as { text: string }[])[0]!.text;
+  expect(text).toContain(`<resource uri="${uri}" layer="L2">`);
+  expect(first.structuredContent).toMatchObject({ text, tokenizer: 'o200k_base', budget: { tokens: 400 } });
+  expect((first.structuredContent as { tokens: number }).tokens).toBeLessThanOrEqual(400);
+  const again = await call(client, 'context', args);
+  expect((again.content as { text: string }[])[0]!.text).toMatch(
+    /^No context fits: \d+ hits left out \(.*delivered/,
+  );
+  expect(again.structuredContent).toMatchObject({ text: '', parts: [] });
+  const abstracts = await data(client, 'context', { ...args, sessionId: 'ctx-2', maxLayer: 'L0' });
+  expect(abstracts.parts.length).toBeGreaterThan(0);
+  expect(abstracts.parts.every((part: { layer: string }) => part.layer === 'L0')).toBe(true);
+}
+
 /** The document as an MCP resource: listed (with its abstract) and read. */
 export async function resourcesServeIt(client: Client, uri: string): Promise<void> {
   const listed = await allResources(client);
@@ -95,6 +117,9 @@ export const badCalls: [string, Record<string, unknown>, string][] = [
   ['session_add_message', { sessionId: 's', role: 'user' }, 'INVALID_ARGUMENT'], // no content
   ['read', { uri: 'viking://resources', layer: 'L3' }, 'INVALID_ARGUMENT'],
   ['find', {}, 'INVALID_ARGUMENT'],
+  ['context', { query: 'retries', tokens: 0 }, 'INVALID_ARGUMENT'],
+  ['context', { query: 'retries' }, 'INVALID_ARGUMENT'], // no budget
+  ['context', { query: 'retries', tokens: 100, budget: 100 }, 'INVALID_ARGUMENT'],
   ['add_resource', { content: 'A note.', name: 'note.md', target: 'http://elsewhere/x' }, 'INVALID_URI'],
 ];
 

@@ -9,7 +9,15 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openLongship } from '../../src/index.js';
 import { hashEmbedder } from '../context/hash-embedder.js';
-import { addThenFind, badCallsAreRefused, data, memories, resourcesServeIt, sessions } from './scenario.js';
+import {
+  addThenFind,
+  badCallsAreRefused,
+  contextFits,
+  data,
+  memories,
+  resourcesServeIt,
+  sessions,
+} from './scenario.js';
 
 let folder: string;
 
@@ -61,6 +69,7 @@ it('adds, finds, reads and serves resources, memories and sessions', { timeout: 
   let uri = '';
   await overStdio(path, async (client) => {
     uri = await addThenFind(client);
+    await contextFits(client, uri);
     await resourcesServeIt(client, uri);
     await memories(client);
     await sessions(client);

@@ -2,6 +2,7 @@
 // Locks. An app built by Vite indexes with the bundled model, reloads and finds again; a page
 // without a bundler runs the compiled files; two tabs write at once; a tab without a SharedWorker
 // waits for the store and takes it over when the owner's tab closes.
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -33,7 +34,7 @@ beforeAll(async () => {
     bundleForBrowser(here('./longship-hash-worker.ts')),
     buildWithVite(),
     compileWithoutBundling(),
-    build({ ...workerBundleOptions, write: false }),
+    build({ ...workerBundleOptions, outdir: join(root, 'dist/worker'), write: false }),
   ]);
   pageBundleBytes = await mainThreadBytes();
   viteEntry = vite.entry;
@@ -51,7 +52,9 @@ beforeAll(async () => {
     ...vite.files,
     // The dist/ layout: tsc's files, with the worker script bundled (npm run build does the same).
     ...compiled,
-    '/dist/worker/entry.js': { body: workerBundle.outputFiles[0]!.text },
+    ...Object.fromEntries(
+      workerBundle.outputFiles.map((file) => [`/dist/worker/${basename(file.path)}`, { body: file.text }]),
+    ),
   };
   // Playwright does not see a SharedWorker's requests; the server does.
   server = await serveFiles(

@@ -3,14 +3,15 @@
 // import map, but a worker never sees the page's import map, so tsc's entry.js cannot start there.
 // In the same place, createLongship's default URL finds it, and the URLs it finds its own files by
 // (../../wasm/dist/usearch.wasm, ../../model/use-lite/config.json, ../../dist/ort/…) still point
-// into the package. Bundlers (Vite) take it as it is. It also copies onnxruntime-web's plain WASM
+// into the package; what it imports on demand lies beside it as chunk-*.js. Bundlers (Vite) take
+// it as it is. It also copies onnxruntime-web's plain WASM
 // build into dist/ort/, from the onnxruntime-web that transformers.js imports (the one bundled
 // here), so that the glue and the binary match the JavaScript that loads them. Runs after tsc in
 // `npm run build`. See docs/assets.md.
 // Usage: tsx tools/worker/bundle.ts [--out <file>]   (default: dist/worker/entry.js)
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, build, type Plugin } from 'esbuild';
 
@@ -105,15 +106,31 @@ export const workerBundleOptions: BuildOptions = {
   // load; names stay, for stack traces.
   minifyWhitespace: true,
   minifySyntax: true,
+  // What is imported on demand (the tokenizer's tables, 3 MB) stays out of what every worker loads:
+  // a chunk beside the entry, two levels below the package root like it, so the URLs it finds the
+  // package's files by still hold.
+  splitting: true,
+  entryNames: '[name]',
+  chunkNames: 'chunk-[hash]',
   plugins: [hideOrtFallbackUrls],
 };
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const at = process.argv.indexOf('--out');
   const outfile = at > 0 && process.argv[at + 1] ? process.argv[at + 1]! : defaultOut;
-  const result = await build({ ...workerBundleOptions, outfile, metafile: true });
+  // Chunks of an earlier build would ship in the package beside the new ones.
+  const outdir = dirname(outfile);
+  for (const file of await readdir(outdir).catch(() => [])) {
+    if (/^chunk-[\w-]+\.js$/.test(file)) await rm(join(outdir, file));
+  }
+  const result = await build({
+    ...workerBundleOptions,
+    outdir,
+    entryNames: basename(outfile, '.js'),
+    metafile: true,
+  });
   await copyOrtFiles();
-  console.log(
-    `${outfile}: ${((result.metafile.outputs[relative(process.cwd(), outfile)]?.bytes ?? 0) / 1024) | 0} KB`,
-  );
+  for (const [file, { bytes }] of Object.entries(result.metafile.outputs)) {
+    console.log(`${resolve(file)}: ${(bytes / 1024) | 0} KB`);
+  }
 }
