@@ -2,6 +2,7 @@
 
 import type { Command } from './command.js';
 import { add } from './commands/add.js';
+import { context } from './commands/context.js';
 import { ls, read, tree } from './commands/browse.js';
 import { find } from './commands/find.js';
 import { mcp } from './commands/mcp.js';
@@ -9,8 +10,7 @@ import { mcp } from './commands/mcp.js';
 export const commands: readonly Command[] = [
   add,
   find,
-  // context: `longship context "<query>" --tokens N` goes here, once longship.context() lands
-  // (issue 27, context assembly): a prompt-ready block under a token budget.
+  context,
   ls,
   tree,
   read,

@@ -97,6 +97,32 @@ describe('find', () => {
   });
 });
 
+describe('context', () => {
+  it('prints the block within the budget, citing URIs, and what was left out on stderr', async () => {
+    const run = await longship(['context', 'how are uploads retried?', '--tokens', '60'], cwd);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^<context>\n<resource uri="viking:\/\/resources\/docs\/uploads\.md"/);
+    expect(run.stdout).toContain('exponential backoff');
+    expect(run.stderr).toMatch(/^left out \(budget\): viking:\/\//m);
+  });
+
+  it('gives parts, tokens and what was left out as JSON, never over the budget', async () => {
+    const run = await longship(['context', 'how are uploads retried?', '--tokens', '60', '--json'], cwd);
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.budget).toEqual({ tokens: 60 });
+    expect(result.tokens).toBeLessThanOrEqual(60);
+    expect(result.parts[0].uri).toBe('viking://resources/docs/uploads.md');
+    expect(result.leftOut.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a budget that is not a whole number above 0 as a usage error', async () => {
+    const run = await longship(['context', 'uploads', '--tokens', '0'], cwd);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+  });
+});
+
 describe('ls, tree and read', () => {
   it('lists viking:// by default, and a directory with its abstracts', async () => {
     const top = await longship(['ls'], cwd);
@@ -162,7 +188,7 @@ describe('help and version', () => {
   it('prints the commands, each command its options, and the version of package.json', async () => {
     const help = await longship(['--help'], cwd);
     expect(help.code).toBe(0);
-    for (const name of ['add', 'find', 'ls', 'tree', 'read', 'mcp'])
+    for (const name of ['add', 'find', 'context', 'ls', 'tree', 'read', 'mcp'])
       expect(help.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
     const find = await longship(['find', '--help'], cwd);
     expect(find.stdout).toMatch(/^Usage: longship find <query> \[options\]/);
