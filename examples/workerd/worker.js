@@ -26,10 +26,7 @@ export default {
   async fetch(request) {
     const longship = await openLongship({ embedder, usearch });
     await longship.addResource([
-      {
-        path: 'rivers.md',
-        content: '# Rivers\n\nRivers flood in spring when the snow melts in the mountains.',
-      },
+      { path: 'rivers.md', content: '# Rivers\n\nRivers flood in spring when the snow melts.' },
       { path: 'deserts.md', content: '# Deserts\n\nDeserts get less than 250 mm of rain a year.' },
       { path: 'bread.md', content: '# Bread\n\nKnead the dough for ten minutes, then let it rise.' },
     ]);

@@ -115,7 +115,7 @@ const tools: Pick<LongshipToolSet, 'find'> = longshipTools(longship, { tools: ['
 const set: ToolSet = longshipTools(longship);
 const run = (model: Parameters<typeof generateText>[0]['model']) => generateText({ model, tools: set, prompt: 'x' });
 // @ts-expect-error: a tool longship/ai does not have
-longshipTools(longship, { tools: ['context'] });
+longshipTools(longship, { tools: ['delete_all'] });
 // @ts-expect-error: maxChars is a number
 longshipTools(longship, { maxChars: '4000' });
 console.log(tools, run);
