@@ -2,19 +2,11 @@
 
 import type { Command } from './command.js';
 import { add } from './commands/add.js';
-import { context } from './commands/context.js';
 import { ls, read, tree } from './commands/browse.js';
+import { context } from './commands/context.js';
 import { find } from './commands/find.js';
 import { mcp } from './commands/mcp.js';
 
-export const commands: readonly Command[] = [
-  add,
-  find,
-  context,
-  ls,
-  tree,
-  read,
-  mcp,
-];
+export const commands: readonly Command[] = [add, find, context, ls, tree, read, mcp];
 
 export const commandNamed = (name: string): Command | undefined => commands.find((c) => c.name === name);
