@@ -47,6 +47,12 @@ function hasBody(text: string): boolean {
   return text.split('\n').some((line) => line.trim() !== '' && !HEADING_LINE.test(line));
 }
 
+/** A block that introduces what follows: only headings, or one caption-like line. */
+function isLead(block: string): boolean {
+  const lines = block.split('\n').filter((line) => line.trim() !== '');
+  return !hasBody(block) || (lines.length === 1 && captionOf(lines[0]!, new Set()) !== undefined);
+}
+
 /**
  * Cuts a long line into pieces under `maxTokens`, after a space when one is near the limit.
  * Linear in the line's length: a 10 MB minified file is one line.
@@ -98,12 +104,19 @@ export function splitText(text: string, maxTokens: number): string[] {
   // Counted as parts are added (a sum of rounded-up estimates, so never an underestimate): re-counting
   // the growing piece each time would make long documents quadratic.
   let piece = { text: '', tokens: 0, body: false };
+  // The last part added, when it is a caption or a heading: it goes with what follows it (a table
+  // and its title stay together), so a cut before that moves it along.
+  let lead: { text: string; tokens: number } | undefined;
   const add = (part: string, tokens: number) => {
     if (piece.body && piece.tokens + tokens >= maxTokens) {
-      pieces.push(piece.text);
-      piece = { text: '', tokens: 0, body: false };
+      const carried = lead && lead.text.length < piece.text.length ? lead : undefined;
+      pieces.push(carried ? piece.text.slice(0, -carried.text.length) : piece.text);
+      piece = carried
+        ? { text: carried.text, tokens: carried.tokens, body: false }
+        : { text: '', tokens: 0, body: false };
     }
     piece = { text: piece.text + part, tokens: piece.tokens + tokens, body: piece.body || hasBody(part) };
+    lead = isLead(part) ? { text: part, tokens } : undefined;
   };
   for (const b of blocks) {
     const tokens = estimateTokens(b);

@@ -144,6 +144,32 @@ describe('splitDocument', () => {
     for (const part of parts) expect(part.content!.endsWith('\n\n') || part === parts.at(-1)).toBe(true);
   });
 
+  it('titles a part by its first caption-like line, never by a running header', () => {
+    const page = (i: number) =>
+      `Table of Contents\n\n${prose(`para${i}`, 40)}\n\nConsolidated Balance Sheet ${i}\n\n${prose(`cell${i}`, 30)}\n\n`;
+    const text = Array.from({ length: 12 }, (_, i) => page(i)).join('');
+    const parts = files(splitDocument(parseText(text), { maxTokens: 256, mergeBelow: 0 }));
+    expect(parts.length).toBeGreaterThan(3);
+    expect(parts[0]!.title).toMatch(/\(part 1 of \d+\)$/);
+    for (const part of parts.slice(1)) {
+      expect(part.title).not.toBe('Table of Contents');
+      if (!/\(part \d+ of \d+\)$/.test(part.title))
+        expect(part.title).toMatch(/^Consolidated Balance Sheet \d+$/);
+    }
+    expect(parts.slice(1).some((part) => part.title.startsWith('Consolidated Balance Sheet'))).toBe(true);
+  });
+
+  it('keeps a caption with the table after it when a cut falls between them', () => {
+    const table = `| Grade | Weight |\n| --- | --- |\n${Array.from({ length: 12 }, (_, i) => `| Item ${i} | ${i}% |`).join('\n')}\n\n`;
+    for (let filler = 10; filler <= 200; filler += 5) {
+      const text = `${prose('intro', filler)}\n\nTable 3: Grading weights\n\n${table}${prose('after', 20)}\n`;
+      const pieces = splitText(text, 160);
+      expect(pieces.join('')).toBe(text);
+      const withTable = pieces.find((piece) => piece.includes('| Grade | Weight |'))!;
+      expect(withTable, `filler ${filler}`).toContain('Table 3: Grading weights');
+    }
+  });
+
   it('cuts one enormous line between words, and between characters when it has no spaces', () => {
     for (const line of [prose('line', 600), 'x'.repeat(20_000), '😀'.repeat(9000)]) {
       const pieces = splitText(line, 512);
