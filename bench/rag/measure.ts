@@ -8,6 +8,7 @@ import type { MatchedContext } from '../../src/retrieve/results.js';
 import type { FindOptions } from '../../src/retrieve/settings.js';
 import { quantile } from '../lib/stats.js';
 import { evidenceFound, joined, type Retrieved, recallIn, retrieved } from './check-recall.js';
+import type { RagConfig } from './configs.js';
 import type { RagDataset, RagQuestion } from './dataset.js';
 import type { GoldDocument } from './gold.js';
 
@@ -122,7 +123,7 @@ export async function measureConfig(
   subject: Subject,
   dataset: RagDataset,
   questions: readonly RagQuestion[],
-  config: { name: string; options: FindOptions },
+  config: RagConfig,
   read: (hit: MatchedContext) => Promise<Retrieved>,
   gold: Map<string, GoldDocument>,
   details?: QuestionDetail[],
@@ -143,7 +144,8 @@ export async function measureConfig(
     const own = path ? gold.get(path) : undefined;
     const inDocument = (hit: MatchedContext) =>
       own !== undefined && (hit.uri === own.uri || hit.uri.startsWith(`${own.uri}/`));
-    const options = { ...config.options, targetUri: 'viking://resources' };
+    const targetUri = config.inGoldDocument && own ? own.uri : 'viking://resources';
+    const options = { ...config.options, targetUri };
     const embedBefore = subject.embedMs();
     const started = performance.now();
     const top5 = (await subject.longship.find(question.question, { ...options, limit: 5 })).resources;

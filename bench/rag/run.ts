@@ -31,7 +31,7 @@ const usage = `usage: npm run bench:rag -- [--dataset syllabusqa,financebench,re
   [--max-tokens N] [--details]
   --data: the folder holding the datasets (default ../shared/eval beside the repository)
   --limit-questions: a seeded sample of N questions per dataset
-  --configs: also bm25, dense
+  --configs: also bm25, dense (flat, one side), gold-document (only inside each question's own document)
   --out: where rag-<dataset>.json and .md go (default bench/results; with --smoke, nothing is written without it)
   --json: the JSON file to write, with its .md beside it (one dataset only)
   --smoke: the tiny fixtures in bench/rag/fixtures instead of the evaluation data

@@ -2,8 +2,8 @@
  * The passages of a file that bear on the query, when the whole file does not fit what is left of
  * the budget (docs/context.md, "Excerpts"). Paragraphs are scored by the query's terms they hold
  * (BM25's analyzer: stemmed, stopwords out; a term rare across the file's paragraphs weighs more),
- * the best are taken while they fit, and they are shown in the file's order with `…` where text
- * was skipped. Cutting a long file at its start, as a plain token cut does, keeps whatever came
+ * the best are taken while they fit, then what follows them while it fits, and they are shown in
+ * the file's order with `…` where text was skipped. Cutting a long file at its start, as a plain token cut does, keeps whatever came
  * first; an excerpt keeps what the question is about.
  */
 import { analyze } from '../lexical/analyzer.js';
@@ -33,6 +33,35 @@ export function passagesOf(text: string): string[] {
 }
 
 /**
+ * What follows a chosen passage often completes it: a caption's table, a heading's text, a
+ * question's answer. The budget left goes to the passage right after each run of chosen ones, the
+ * best-ranked run first, round after round while any fits. Adds to `chosen`; returns what is left.
+ */
+async function followOn(
+  chosen: number[],
+  count: number,
+  left: number,
+  cost: (i: number) => Promise<number>,
+): Promise<number> {
+  const taken = new Set(chosen);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const i of [...chosen]) {
+      let next = i + 1;
+      while (taken.has(next)) next++;
+      if (next >= count) continue;
+      const tokens = await cost(next);
+      if (tokens > left) continue;
+      chosen.push(next);
+      taken.add(next);
+      left -= tokens;
+      grew = true;
+    }
+  }
+  return left;
+}
+
+/**
  * The passages of `text` that hold the most of `queryTerms`, in the text's order, within `budget`
  * tokens by `tokenizer` (joined as they will be shown); `''` when no passage holds a query term
  * or none fits.
@@ -55,13 +84,15 @@ export async function excerptOf(
     .sort((a, b) => b.score - a.score || a.i - b.i);
   const chosen: number[] = [];
   let left = budget;
+  // +2: the newlines (or a gap line) that join a passage to its neighbours.
+  const cost = async (i: number) => (await countTokens(tokenizer, passages[i]!)) + 2;
   for (const { i } of scored) {
-    // +2: the newlines (or a gap line) that join it to its neighbours.
-    const cost = (await countTokens(tokenizer, passages[i]!)) + 2;
-    if (cost > left) continue;
+    const tokens = await cost(i);
+    if (tokens > left) continue;
     chosen.push(i);
-    left -= cost;
+    left -= tokens;
   }
+  left = await followOn(chosen, passages.length, left, cost);
   chosen.sort((a, b) => a - b);
   const parts: string[] = [];
   chosen.forEach((i, k) => {
