@@ -25,7 +25,10 @@ export interface MatchedContext {
   abstract: string;
   /** Memories: `preferences`, `entities`, `events`, `profile`, … (or `meta.category`); '' otherwise. */
   category: string;
-  /** In [0, 1]: the fused score, propagated in the walk, blended with hotness when asked. */
+  /**
+   * In [0, 1]: the fused score with its directory's share (docs/retrieval.md, "Where a node sits"),
+   * blended with hotness when asked, and calibrated: comparable across queries ("What a score means").
+   */
   score: number;
   /** Why it matched, in words: its scores on each side and the directory it was reached through. */
   match_reason: string;
