@@ -22,7 +22,7 @@ export function repeatedLines(text: string): Set<string> {
 }
 
 /** Whether a line reads like a caption: short, starting with a capital, words not numbers, no sentence end. */
-function isCaption(line: string): boolean {
+export function isCaption(line: string): boolean {
   if (line.length < MIN_LENGTH || line.length > MAX_LENGTH) return false;
   if (!/^\p{Lu}/u.test(line) || /[.,;]$/.test(line) || /[|<>`]/.test(line)) return false;
   const words = line.split(/\s+/);

@@ -6,7 +6,7 @@
  */
 import { LongshipError } from '../errors.js';
 import { type DocumentTree, headingsOf, renderSection, type Section } from './document.js';
-import { captionOf, repeatedLines } from './part-title.js';
+import { captionOf, isCaption, repeatedLines } from './part-title.js';
 import { slugify, uniqueName } from './slug.js';
 import { estimateTokens } from './tokens.js';
 
@@ -50,7 +50,7 @@ function hasBody(text: string): boolean {
 /** A block that introduces what follows: only headings, or one caption-like line. */
 function isLead(block: string): boolean {
   const lines = block.split('\n').filter((line) => line.trim() !== '');
-  return !hasBody(block) || (lines.length === 1 && captionOf(lines[0]!, new Set()) !== undefined);
+  return !hasBody(block) || (lines.length === 1 && isCaption(lines[0]!.trim()));
 }
 
 /**

@@ -9,18 +9,9 @@ import type { Candidate } from './results.js';
 import type { Scope } from './scope.js';
 import type { Settings } from './settings.js';
 
-/** The directory part of a node's score: its parent's, or undefined for a node without one in scope. */
-export interface DirectoryScore {
-  uri: string;
-  /** In [0, 1]: `placeWeight · place + (1 − placeWeight) · best content`. */
-  score: number;
-  place: number;
-  best: number;
-}
-
 /**
- * The candidates rescored: `α · fused + (1 − α) · directory`. A node whose parent is outside the scope (a root) keeps its fused score, as every node
- * does at α 1.
+ * The candidates rescored: `α · fused + (1 − α) · directory`. A node whose parent is outside the
+ * scope (a root) keeps its fused score, as every node does at α 1.
  *
  * @example
  * const rescored = propagate(outcome.candidates, scope, 'FY2018 capex for 3M', settings);
@@ -31,16 +22,18 @@ export function propagate(
   query: string,
   settings: Pick<Settings, 'alpha' | 'placeWeight'>,
 ): Candidate[] {
+  const { alpha, placeWeight } = settings;
+  // The flat search: nothing to take from directories, so no place index to build.
+  if (alpha === 1) return candidates.map((candidate) => ({ ...candidate, score: candidate.fused }));
   const index = placeIndex(scope);
   const place = placeScores(index, query);
   const best = bestBelow(candidates, index);
-  const { alpha, placeWeight } = settings;
   const rescored: Candidate[] = [];
   for (const candidate of candidates) {
     const parent = candidate.node.parent;
     let score = candidate.fused;
     let via: Candidate['via'];
-    if (alpha < 1 && parent !== null && index.directories.has(parent)) {
+    if (parent !== null && index.directories.has(parent)) {
       const directory = placeWeight * (place.get(parent) ?? 0) + (1 - placeWeight) * (best.get(parent) ?? 0);
       score = alpha * candidate.fused + (1 - alpha) * directory;
       via = { uri: parent, score: directory };
