@@ -89,7 +89,12 @@ describe('parseSkillMd', () => {
 
     it('90 aliases nested 9 deep (10^9 leaves)', () => {
       const levels = ['l0: &l0 [x]'];
-      for (let i = 1; i <= 9; i++) levels.push(`l${i}: &l${i} [${Array(10).fill(`*l${i - 1}`).join(', ')}]`);
+      for (let i = 1; i <= 9; i++) {
+        const aliases = Array(10)
+          .fill(`*l${i - 1}`)
+          .join(', ');
+        levels.push(`l${i}: &l${i} [${aliases}]`);
+      }
       expect(refusal(withFields(`name: a\ndescription: d\n${levels.join('\n')}`))).toMatch(expanded);
     });
 
@@ -107,9 +112,9 @@ describe('parseSkillMd', () => {
 
     it('a long string repeated by aliases, and an alias inside the list it names (a cycle)', () => {
       const repeated = Array.from({ length: 50 }, (_, i) => `k${i}: *s`).join('\n');
-      expect(refusal(withFields(`name: a\ndescription: d\ns: &s ${'y'.repeat(10_000)}\n${repeated}`))).toMatch(
-        expanded,
-      );
+      expect(
+        refusal(withFields(`name: a\ndescription: d\ns: &s ${'y'.repeat(10_000)}\n${repeated}`)),
+      ).toMatch(expanded);
       expect(refusal(withFields('name: a\ndescription: d\nloop: &l [*l]'))).toMatch(expanded);
     });
 
