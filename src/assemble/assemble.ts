@@ -4,7 +4,7 @@
  * richest layer that fits (pack.ts), minus what this session was already given; the result is a
  * prompt-ready block with its parts, their URIs to cite, and what was left out and why.
  */
-import { throwIfAborted } from '../abort.js';
+import { raceAbort, throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
 import { fnv1a64 } from '../ingest/hash.js';
 import { analyze } from '../lexical/analyzer.js';
@@ -18,7 +18,7 @@ import type { DeliveredLedger } from './delivered.js';
 import { digestBlock } from './digest.js';
 import { type Candidate, type LeftOut, pack, type Quotas } from './pack.js';
 import { byShowingOrder, type Layer } from './render.js';
-import { defaultTokenizer, defaultTokenizerName } from './tokenizer.js';
+import { abortableTokenizer, defaultTokenizer, defaultTokenizerName } from './tokenizer.js';
 
 /** What context() runs on: the engine's search(), its store, where deliveries are kept, the LLM. */
 export interface AssembleDeps {
@@ -34,7 +34,8 @@ export const defaultCandidates = 10;
 /**
  * The context for `query` within `options.budget.tokens`. Fails with INVALID_ARGUMENT for a budget
  * that is not a whole number ≥ 1 (nothing is searched or recorded), an unknown option, or a digest
- * asked of a Longship without an LLM; ABORTED when `signal` fires.
+ * asked of a Longship without an LLM; ABORTED when `signal` fires, even while a tokenizer's
+ * asynchronous count never answers.
  *
  * @example
  * const { text, parts } = await assembleContext(deps, 'retry policy', { budget: { tokens: 1000 } });
@@ -62,7 +63,8 @@ export async function assembleContext(
   }
   const { signal } = options;
   const budget = checked.budget.tokens;
-  const tokenizer = options.tokenizer ?? (await defaultTokenizer());
+  const chosen = options.tokenizer ?? (await raceAbort(defaultTokenizer(), [signal], 'context()'));
+  const tokenizer = abortableTokenizer(chosen, signal);
   const session = options.session;
   const sessionId = typeof session === 'string' ? session : session?.id;
   const delivered =
@@ -111,7 +113,7 @@ export async function assembleContext(
     text: packed.text,
     tokens: packed.tokens,
     budget: { tokens: budget },
-    tokenizer: tokenizer.name ?? (options.tokenizer ? 'custom' : defaultTokenizerName),
+    tokenizer: chosen.name ?? (options.tokenizer ? 'custom' : defaultTokenizerName),
     parts: [...packed.parts].sort(byShowingOrder),
     leftOut: [...skipped, ...packed.leftOut.map((left) => deliveredBefore(left, seen))].sort(
       (a, b) => byRank.get(a.uri)! - byRank.get(b.uri)!,

@@ -5,6 +5,7 @@
  * gzipped, loaded on the first context() call only. Another model's tokenizer plugs in as
  * `{ name, count }`.
  */
+import { raceAbort, throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
 
 /**
@@ -62,6 +63,33 @@ export function defaultTokenizer(): Promise<Tokenizer> {
     },
   );
   return loading;
+}
+
+/**
+ * `tokenizer` as context() calls it under `signal`: each count first checks the signal, and a count
+ * that returns a promise is raced against it, so a tokenizer that never answers cannot hold
+ * context() past its signal (`ABORTED`). A synchronous count that never returns blocks the thread
+ * it runs on, and nothing can stop it there (docs/context.md, "Tokens").
+ */
+export function abortableTokenizer(tokenizer: Tokenizer, signal: AbortSignal | undefined): Tokenizer {
+  if (!signal) return tokenizer;
+  const what = 'context()';
+  const abortable: Tokenizer & Partial<BoundedTokenizer> = {
+    ...(tokenizer.name === undefined ? {} : { name: tokenizer.name }),
+    count(text) {
+      throwIfAborted(signal, what);
+      const counted = tokenizer.count(text);
+      return typeof counted === 'number' ? counted : raceAbort(Promise.resolve(counted), [signal], what);
+    },
+  };
+  const bounded = (tokenizer as Partial<BoundedTokenizer>).countUpTo;
+  if (typeof bounded === 'function') {
+    abortable.countUpTo = (text, limit) => {
+      throwIfAborted(signal, what);
+      return bounded.call(tokenizer, text, limit);
+    };
+  }
+  return abortable;
 }
 
 /**

@@ -2,8 +2,8 @@
 // checked before the store opens, so a missing, unreadable or binary file writes nothing at all.
 
 import { openAsBlob } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { checkSize, defaultMaxBytes } from '../context/text-checks.js';
 import { LongshipError } from '../errors.js';
 import { decodeText } from '../ingest/decode.js';
@@ -23,7 +23,8 @@ export type LocalInput =
 const leftOut = (name: string) => name.startsWith('.') || name === 'node_modules';
 
 /**
- * Reads each of `paths` (relative to `cwd`); `store` (the store's folder) is never read. Throws
+ * Reads each of `paths` (relative to `cwd`); `store` (the store's folder) is never read, whatever
+ * links lead to it or to the paths: they are compared as real paths (docs/cli.md, "add"). Throws
  * NOT_FOUND for a missing path, BINARY_INPUT or INPUT_TOO_LARGE for a file given by name,
  * UNSUPPORTED_INPUT for what cannot be read, INVALID_ARGUMENT for the store itself.
  */
@@ -32,10 +33,11 @@ export async function readLocalInputs(
   cwd: string,
   store: string,
 ): Promise<LocalInput[]> {
+  const realStore = await realPath(store);
   const inputs: LocalInput[] = [];
   for (const path of paths) {
     const absolute = resolve(cwd, path);
-    if (absolute === store || absolute.startsWith(store + sep)) {
+    if (isWithin(absolute, store) || isWithin(await realPath(absolute), realStore)) {
       throw new LongshipError(
         'INVALID_ARGUMENT',
         `${path} is the store's own folder; it cannot be added to itself`,
@@ -45,7 +47,7 @@ export async function readLocalInputs(
       throw unreadable(path, error);
     });
     if (info.isDirectory()) {
-      const entries = await folderEntries(absolute, absolute, store);
+      const entries = await folderEntries(absolute, absolute, realStore);
       inputs.push({ path, kind: 'folder', name: basename(absolute) || undefined, entries });
     } else if (info.isFile()) {
       checkSize(path, info.size, defaultMaxBytes);
@@ -65,8 +67,29 @@ export async function readLocalInputs(
   return inputs;
 }
 
-/** The files below `folder`, by their paths relative to `root`, in name order; links are not followed. */
-async function folderEntries(root: string, folder: string, store: string): Promise<FolderEntry[]> {
+/** Whether `path` is `folder` or below it. */
+const isWithin = (path: string, folder: string) => path === folder || path.startsWith(folder + sep);
+
+/**
+ * `path` with every link resolved, as far as it exists: a store not made yet is compared by the
+ * real path of its nearest existing folder, with the rest as written.
+ */
+async function realPath(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(await realPath(parent), basename(path));
+  }
+}
+
+/**
+ * The files below `folder`, by their paths relative to `root`, in name order; links are not
+ * followed, and the folder whose real path is `realStore` is not walked.
+ */
+async function folderEntries(root: string, folder: string, realStore: string): Promise<FolderEntry[]> {
+  // Through a link, the store's folder reads as another path: compare real paths (issue 33).
+  if ((await realPath(folder)) === realStore) return [];
   const children = await readdir(folder, { withFileTypes: true }).catch((error) => {
     throw unreadable(folder, error);
   });
@@ -74,8 +97,8 @@ async function folderEntries(root: string, folder: string, store: string): Promi
   const entries: FolderEntry[] = [];
   for (const child of children) {
     const absolute = join(folder, child.name);
-    if (leftOut(child.name) || absolute === store) continue;
-    if (child.isDirectory()) entries.push(...(await folderEntries(root, absolute, store)));
+    if (leftOut(child.name)) continue;
+    if (child.isDirectory()) entries.push(...(await folderEntries(root, absolute, realStore)));
     else if (child.isFile()) {
       const content = await openAsBlob(absolute).catch((error) => {
         throw unreadable(absolute, error);

@@ -86,11 +86,34 @@ function checkOptional(fields: Record<string, unknown>): void {
     refuse('"allowed-tools" must be a space-separated string or a list of strings');
 }
 
+/**
+ * The size of `root` as a serialiser writes it: one per value (mapping, list, scalar, key) and one
+ * per character of each string, keys included; a value reached through several aliases counts each
+ * time, and a cycle forever. Stops counting once past `limit`, so a bomb costs no more than that.
+ */
+function expandedSize(root: unknown, limit: number): number {
+  let size = 1;
+  const pending: unknown[] = [root];
+  while (pending.length > 0 && size <= limit) {
+    const value = pending.pop();
+    if (typeof value === 'string') size += value.length;
+    else if (Array.isArray(value)) {
+      size += value.length;
+      for (const item of value) pending.push(item);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, item] of Object.entries(value)) {
+        size += 2 + key.length;
+        pending.push(item);
+      }
+    }
+  }
+  return size;
+}
+
 function frontMatterOf(yaml: string): Record<string, unknown> {
   let fields: unknown = null;
   try {
-    // The core schema is the default; duplicate keys throw. Few aliases: a front matter needs none,
-    // and thousands of them would make "billion laughs" of whoever serialises the result.
+    // The core schema is the default; duplicate keys throw. Few aliases: a front matter needs none.
     if (yaml.trim() !== '') fields = load(yaml, { maxAliases: 100 });
   } catch (error) {
     if (!(error instanceof YAMLException)) throw error;
@@ -99,9 +122,22 @@ function frontMatterOf(yaml: string): Record<string, unknown> {
       cause: error,
     });
   }
+  // A few aliases nested a few deep still expand to billions of values ("billion laughs") for
+  // whoever serialises the front matter: bound what they expand to (docs/skills.md, issue 33).
+  // Without aliases a front matter is at most about twice its length by this count.
+  const limit = 2 * yaml.length + expansionAllowance;
+  if (expandedSize(fields, limit) > limit) {
+    refuse(
+      `the front matter's aliases expand it past ${limit} values and characters ` +
+        '(twice its length and 65,536 more); write the repeated values out, or repeat them less',
+    );
+  }
   if (describe(fields) !== 'a mapping') refuse(`the front matter must be a mapping, not ${describe(fields)}`);
   return fields as Record<string, unknown>;
 }
+
+/** What aliases may add to a front matter beyond twice its length: plenty for a few reused values. */
+const expansionAllowance = 65_536;
 
 /**
  * Parses and checks a `SKILL.md`. With `folder` (the name of the skill's directory), the name must

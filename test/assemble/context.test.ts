@@ -287,4 +287,40 @@ describe('context() refuses bad input, and does nothing then', () => {
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'ABORTED' });
   });
+
+  it('stops with ABORTED when its signal fires while a tokenizer never answers', async () => {
+    const controller = new AbortController();
+    const never = {
+      name: 'never',
+      count: () => {
+        // Fired once the count is under way, as a caller's timeout would.
+        setTimeout(() => controller.abort(), 0);
+        return new Promise<number>(() => undefined);
+      },
+    };
+    const error = await longship
+      .context(query, { budget: { tokens: 100 }, tokenizer: never, signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'ABORTED', message: 'context() was aborted' });
+  });
+
+  it('counts no more once its signal fired during a synchronous count', async () => {
+    const controller = new AbortController();
+    let counts = 0;
+    let afterAbort = 0;
+    const slow = {
+      name: 'slow',
+      count: (text: string) => {
+        if (controller.signal.aborted) afterAbort++;
+        if (++counts === 3) controller.abort();
+        return text.length;
+      },
+    };
+    const error = await longship
+      .context(query, { budget: { tokens: 4000 }, tokenizer: slow, signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'ABORTED' });
+    expect(counts).toBe(3);
+    expect(afterAbort).toBe(0);
+  });
 });

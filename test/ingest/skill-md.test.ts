@@ -84,6 +84,61 @@ describe('parseSkillMd', () => {
     expect(parseSkillMd(withFields('name: a\ndescription: d\nbase: &a x\nk: *a')).frontmatter.k).toBe('x');
   });
 
+  describe('refuses aliases that expand the front matter past its bound, however few they are', () => {
+    const expanded = /^SKILL\.md: the front matter's aliases expand it past \d+ values and characters/;
+
+    it('90 aliases nested 9 deep (10^9 leaves)', () => {
+      const levels = ['l0: &l0 [x]'];
+      for (let i = 1; i <= 9; i++) {
+        const aliases = Array(10)
+          .fill(`*l${i - 1}`)
+          .join(', ');
+        levels.push(`l${i}: &l${i} [${aliases}]`);
+      }
+      expect(refusal(withFields(`name: a\ndescription: d\n${levels.join('\n')}`))).toMatch(expanded);
+    });
+
+    it('the classic "billion laughs"', () => {
+      const names = 'abcdefghi';
+      const levels = [`a: &a [${Array(9).fill('"lol"').join(',')}]`];
+      for (let i = 1; i < names.length; i++) {
+        const [name, before] = [names[i], names[i - 1]];
+        levels.push(`${name}: &${name} [${Array(9).fill(`*${before}`).join(',')}]`);
+      }
+      expect(refusal(withFields(`name: a\ndescription: d\nx-lol:\n  ${levels.join('\n  ')}`))).toMatch(
+        expanded,
+      );
+    });
+
+    it('a long string repeated by aliases, and an alias inside the list it names (a cycle)', () => {
+      const repeated = Array.from({ length: 50 }, (_, i) => `k${i}: *s`).join('\n');
+      expect(
+        refusal(withFields(`name: a\ndescription: d\ns: &s ${'y'.repeat(10_000)}\n${repeated}`)),
+      ).toMatch(expanded);
+      expect(refusal(withFields('name: a\ndescription: d\nloop: &l [*l]'))).toMatch(expanded);
+    });
+
+    it('but takes a front matter that reuses a few values by alias', () => {
+      const skill = parseSkillMd(
+        withFields(
+          [
+            'name: a',
+            'description: d',
+            'metadata:',
+            '  defaults: &d {retries: 3, timeoutMs: 500}',
+            '  dev: *d',
+            '  prod: *d',
+            'allowed-tools: &t [Read, Bash]',
+            'x-review-tools: *t',
+          ].join('\n'),
+        ),
+      );
+      const defaults = { retries: 3, timeoutMs: 500 };
+      expect(skill.frontmatter.metadata).toEqual({ defaults, dev: defaults, prod: defaults });
+      expect(skill.frontmatter['x-review-tools']).toEqual(['Read', 'Bash']);
+    });
+  });
+
   it('refuses a missing, empty or non-string name or description, naming the field', () => {
     expect(refusal(withFields('description: d'))).toMatch(/no "name"/);
     expect(refusal(withFields('name: a'))).toMatch(/no "description"/);
