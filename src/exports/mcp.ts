@@ -3,4 +3,4 @@
 
 export { createMcpFetchHandler } from '../mcp/http.js';
 export { createMcpServer, type McpServerOptions } from '../mcp/server.js';
-export { type McpStdio, serveMcpStdio } from '../mcp/stdio.js';
+export { type McpStdio, type McpStdioOptions, serveMcpStdio } from '../mcp/stdio.js';
