@@ -5,10 +5,11 @@ import type { Readable, Writable } from 'node:stream';
 export interface StdioStreams {
   stdin: Readable;
   stdout: Writable;
+  stderr: Writable;
 }
 
-/** Node's (and Deno's Node-compatible) stdin and stdout; undefined in browsers and workerd. */
+/** Node's (and Deno's Node-compatible) standard streams; undefined in browsers and workerd. */
 export function processStdio(): StdioStreams | undefined {
   if (typeof process === 'undefined' || !process.versions?.node) return undefined;
-  return { stdin: process.stdin, stdout: process.stdout };
+  return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
 }

@@ -1,6 +1,6 @@
 // `longship/mcp`: Longship as an MCP server (docs/mcp.md): the server, its Streamable HTTP fetch
 // handler (Node, Deno, workerd) and its stdio transport (Node).
 
-export { createMcpFetchHandler } from '../mcp/http.js';
+export { createMcpFetchHandler, type McpHttpOptions } from '../mcp/http.js';
 export { createMcpServer, type McpServerOptions } from '../mcp/server.js';
-export { type McpStdio, serveMcpStdio } from '../mcp/stdio.js';
+export { type McpStdio, type McpStdioOptions, serveMcpStdio } from '../mcp/stdio.js';

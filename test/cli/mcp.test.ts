@@ -8,7 +8,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cliArgs, longship } from './run-cli.js';
+import { defaultMaxMessageBytes } from '../../src/mcp/message-limit.js';
+import { cliArgs, longship, startLongship } from './run-cli.js';
 
 let cwd: string;
 
@@ -57,6 +58,34 @@ it('serves the store over stdio: add_resource and find there, then ls and read h
     stdout: 'Water the tomatoes every morning before the sun is high.\n',
     stderr: '',
   });
+}, 120_000);
+
+it('answers a message over the limit with an error, and goes on serving', async () => {
+  const child = startLongship(['mcp', '--store', 'limited'], cwd);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  child.stdin.write(
+    `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${'x'.repeat(defaultMaxMessageBytes)}"}}\n`,
+  );
+  child.stdin.end('{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
+  expect(await exited).toBe(0);
+  expect(
+    stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line)),
+  ).toEqual([
+    { jsonrpc: '2.0', id: 1, error: expect.objectContaining({ code: -32600, data: expect.anything() }) },
+    { jsonrpc: '2.0', id: 2, result: {} },
+  ]);
+  expect(stderr).toMatch(/^longship: refused a message: message too large: \d+ bytes; the limit is/m);
 }, 120_000);
 
 it('says what to install when the MCP SDK is missing, and makes no store', async () => {

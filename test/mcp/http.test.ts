@@ -24,7 +24,7 @@ let client: Client;
 beforeEach(async () => {
   longship = await openLongship({ embedder: hashEmbedder });
   const handle = createMcpFetchHandler(longship);
-  const transport = new StreamableHTTPClientTransport(new URL('http://longship.test/mcp'), {
+  const transport = new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
     fetch: (url, init) => handle(new Request(url, init)),
   });
   client = new Client({ name: 'test', version: '1' });
