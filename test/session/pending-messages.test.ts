@@ -161,6 +161,19 @@ describe('an append', () => {
     }
   });
 
+  it('is NOT_A_DIRECTORY where a file stands in the way of the pending directory, and writes nothing', async () => {
+    const longship = await openLongship({ store: await openMemoryStore({ embedder: info }), embedder });
+    const session = longship.session('blocked');
+    await longship.write(`${session.uri}/pending`, 'A file.', { parents: true });
+    const seq = (await longship.store.meta()).seq;
+    const error = await session.addMessage('user', 'hello').catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'LongshipError', code: 'NOT_A_DIRECTORY' });
+    expect((await longship.store.meta()).seq).toBe(seq);
+    expect(await session.messages()).toEqual([]);
+    expect(await session.commit()).toEqual({ messages: 0, extractions: [] });
+    await longship.close();
+  });
+
   it('keeps a pending directory someone else put a node in', async () => {
     const longship = await openLongship({ store: await openMemoryStore({ embedder: info }), embedder });
     const session = longship.session('shared');
