@@ -9,7 +9,7 @@ import { chunkText } from '../embed/chunk.js';
 import type { Embedder } from '../embed/embedder.js';
 import { LongshipError } from '../errors.js';
 import type { NodeRecord, Store, VectorRecord, WriteBatch } from '../store/store.js';
-import { type Message, messageText } from './message.js';
+import { type Message, messageRoles, messageText } from './message.js';
 
 /** Where sessions are archived: agent memories, so that memory queries reach them. */
 export const sessionsRoot = 'viking://agent/memories/sessions' as VikingUri;
@@ -208,5 +208,28 @@ export async function readArchive(
   return children
     .filter((child) => child.kind === 'file')
     .sort((a, b) => Number(a.meta.index) - Number(b.meta.index))
+    .map((child) => ({ role: String(child.meta.role ?? 'user'), text: child.l2 ?? child.l0 }));
+}
+
+/**
+ * The last `count` messages of an archive, as readArchive() gives them, reading only those files:
+ * their names are the index and the role, and the archive's meta says how many there are.
+ */
+export async function readArchiveTail(
+  store: Store,
+  archive: NodeRecord,
+  count: number,
+): Promise<{ role: string; text: string }[]> {
+  const total = archive.meta.messages;
+  if (!Number.isSafeInteger(total) || (total as number) < 0) {
+    return (await readArchive(store, archive.uri)).slice(-count);
+  }
+  const from = Math.max(1, (total as number) - count + 1);
+  const uris: string[] = [];
+  for (let i = from; i <= (total as number); i++) {
+    for (const role of messageRoles) uris.push(join(archive.uri as VikingUri, `${pad(i)}-${role}`));
+  }
+  return (await store.nodes(uris))
+    .filter((node): node is NodeRecord => node?.kind === 'file')
     .map((child) => ({ role: String(child.meta.role ?? 'user'), text: child.l2 ?? child.l0 }));
 }

@@ -1,5 +1,5 @@
 // One commit of a session: the pending messages become the next archive, in the same store commit
-// that takes them out of the session's state; then, with an LLM, every archive not yet extracted
+// that takes them out of the session's pending directory; then, with an LLM, every archive not yet extracted
 // is, under one deadline for the whole commit (docs/sessions.md).
 
 import { abortError, throwIfAborted } from '../abort.js';
@@ -9,6 +9,8 @@ import { addUsage, type TokenUsage } from '../llm/llm.js';
 import type { NodeRecord } from '../store/store.js';
 import { type ArchiveMeta, archiveBatch, nextArchiveNumber, readArchive, sessionUriOf } from './archive.js';
 import { describeError, extractMemories } from './extract.js';
+import { pendingView, readPending } from './pending-messages.js';
+import { merged, moveLegacy, removalBatch } from './pending-writes.js';
 import {
   type CommitOptions,
   type CommitProgress,
@@ -18,7 +20,7 @@ import {
   type SessionDeps,
 } from './session.js';
 import { withSessionLock } from './session-lock.js';
-import { sessionNode, stateOf, stateWrite } from './session-state.js';
+import { stateOf, stateWrite } from './session-state.js';
 
 /** What a commit reports its progress with: the phase, and how far. */
 export type Report = (phase: CommitProgress['phase'], done: number, total: number) => void;
@@ -50,9 +52,19 @@ async function archivePending(
 ): Promise<{ archive?: string; messages: number }> {
   const { store } = deps;
   const now = deps.now ?? Date.now;
-  const node = await sessionNode(store, id);
-  const { pending: messages, used } = stateOf(node);
-  if (!node || messages.length === 0) return { messages: 0 };
+  let view = await pendingView(store, id);
+  if (view.legacy.length > 0) {
+    // Messages an earlier version kept in the session's meta move into chunks first, so that what
+    // this commit takes out is chunks only, whatever is added while it embeds.
+    await withSessionLock(store, id, () => moveLegacy(deps, id));
+    view = await pendingView(store, id);
+  }
+  const node = view.session;
+  if (!node) return { messages: 0 };
+  const read = await readPending(store, id, view);
+  const { messages } = read;
+  if (messages.length === 0) return { messages: 0 };
+  const { used } = stateOf(node);
   report('archive', 0, messages.length);
   const number = await nextArchiveNumber(store, sessionUriOf(id));
   const { uri, batch } = await archiveBatch(
@@ -73,25 +85,24 @@ async function archivePending(
   await withSessionLock(store, id, async () => {
     throwIfAborted(options.signal, 'commit()');
     // Messages added while the archive was embedded stay pending; the ones archived leave the state.
-    const current = await sessionNode(store, id);
-    if (current?.key !== node.key) {
-      throw new LongshipError('NOT_FOUND', `session ${id} was deleted while it was committing`);
+    const current = await pendingView(store, id);
+    if (current.session?.key !== node.key || current.dir?.key !== view.dir?.key) {
+      throw new LongshipError(
+        'NOT_FOUND',
+        `session ${id} (or its pending messages) was removed while it was committing`,
+      );
     }
-    const state = stateOf(current);
+    const state = stateOf(current.session);
     const usedNow = state.used.filter((u) => !used.includes(u));
-    const change = stateWrite(
+    const change = stateWrite(current.session, { ...state, used: usedNow }, now());
+    const removal = await removalBatch(
+      deps,
+      id,
       current,
-      { ...state, pending: state.pending.slice(messages.length), used: usedNow },
+      { first: view.index.first, ...read, archived: messages },
       now(),
     );
-    await store.commit(
-      {
-        ...batch,
-        putNodes: [...change.putNodes!, ...batch.putNodes!],
-        requireNodes: change.requireNodes!,
-      },
-      options.signal,
-    );
+    await store.commit(merged(change, removal, batch), options.signal);
   });
   report('archive', messages.length, messages.length);
   return { archive: uri, messages: messages.length };

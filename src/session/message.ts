@@ -19,7 +19,8 @@ export interface Message {
   at: number;
 }
 
-const roles: readonly string[] = ['user', 'assistant', 'system', 'tool'];
+export const messageRoles: readonly MessageRole[] = ['user', 'assistant', 'system', 'tool'];
+const roles: readonly string[] = messageRoles;
 
 /** Checks and copies a message's parts; a string is one text part. */
 export function toParts(parts: string | readonly MessagePart[]): MessagePart[] {

@@ -1,20 +1,17 @@
 // A session's state between commits, kept in the meta of its directory node
 // (`viking://agent/memories/sessions/{id}`) so that each change is one store commit, as durable as
-// any write: the messages not yet committed, the URIs used since the last commit, and what
-// context() delivered in earlier turns. The node's posting and vectors hold only its one-line
-// abstract, so pending messages are never search results (docs/sessions.md).
+// any write: the URIs used since the last commit, and what context() delivered in earlier turns.
+// The messages not yet committed are nodes of their own below it (pending-messages.ts); the
+// node's posting and vectors hold only its one-line abstract (docs/sessions.md).
 
 import { basename, parentOf, type VikingUri } from '../context/uri.js';
 import type { Embedder } from '../embed/embedder.js';
 import { LongshipError } from '../errors.js';
 import type { NodeRecord, Store, VectorRecord, WriteBatch } from '../store/store.js';
 import { directoryEmbedText, sessionsRoot, sessionUriOf } from './archive.js';
-import type { Message } from './message.js';
 import { withSessionLock } from './session-lock.js';
 
 export interface SessionState {
-  /** Messages added since the last commit, oldest first. */
-  pending: Message[];
   /** URIs reported used since the last commit, known or not (OpenViking keeps unknown ones too). */
   used: string[];
   /** What context() delivered in earlier turns: URI → content hash. Kept across commits. */
@@ -34,7 +31,6 @@ export function stateOf(node: NodeRecord | undefined): SessionState {
   const meta = node?.meta ?? {};
   const delivered = meta.delivered;
   return {
-    pending: Array.isArray(meta.pending) ? (meta.pending as Message[]) : [],
     used: Array.isArray(meta.used) ? (meta.used as string[]) : [],
     delivered:
       typeof delivered === 'object' && delivered !== null && !Array.isArray(delivered)
@@ -77,7 +73,7 @@ export function stateWrite(node: NodeRecord, state: SessionState, now: number): 
  * Resolves with the state as it now is.
  *
  * @example
- * await updateSessionState(deps, 'chat-1', (s) => ({ ...s, pending: [...s.pending, message] }));
+ * await updateSessionState(deps, 'chat-1', (s) => ({ ...s, used: [...s.used, uri] }));
  */
 export function updateSessionState(
   deps: StateDeps,
@@ -110,7 +106,7 @@ export function updateSessionState(
  * Vectors for a session directory that has none (recordDelivered() made it, with no embedder), once
  * a writer with an embedder comes: THINKING walks reach archives through their directory's score.
  */
-async function healed(deps: StateDeps, dirs: readonly NodeRecord[]): Promise<WriteBatch> {
+export async function healed(deps: StateDeps, dirs: readonly NodeRecord[]): Promise<WriteBatch> {
   const { store, embedder } = deps;
   if (!embedder) return {};
   const bare: NodeRecord[] = [];
@@ -125,7 +121,7 @@ async function healed(deps: StateDeps, dirs: readonly NodeRecord[]): Promise<Wri
 }
 
 /** The batch that creates the session's directory, with the sessions root if it is missing. */
-async function creation(
+export async function creation(
   deps: StateDeps,
   sessionId: string,
   state: SessionState,

@@ -126,7 +126,7 @@ export interface DeletedSession {
   /** Pending messages dropped. */
   pending: number;
   archives: number;
-  /** Nodes removed: the session's directory, its archives and their messages. */
+  /** Nodes removed: the session's directory, its archives and their messages, its pending directory and chunks. */
   nodes: number;
 }
 

@@ -3,10 +3,10 @@
 
 import { LongshipError } from '../errors.js';
 import { checkOptions } from '../options.js';
-import type { NodeRecord } from '../store/store.js';
 import { sessionsRoot, sessionUriOf } from './archive.js';
 import { archivesOf } from './commit.js';
 import { createCommitJobs } from './commit-jobs.js';
+import { PENDING_DIR, type PendingView, pendingCount, pendingView, viewOf } from './pending-messages.js';
 import {
   type DeletedSession,
   type Session,
@@ -16,7 +16,6 @@ import {
   sessionOptionsSchema,
 } from './session.js';
 import { withSessionLock } from './session-lock.js';
-import { sessionNode, stateOf } from './session-state.js';
 import { openSession, type SessionContext } from './stored-session.js';
 
 export interface Sessions {
@@ -48,8 +47,8 @@ export function createSessions(deps: SessionDeps): Sessions {
     timers: new Set(),
   };
   const info = async (id: string): Promise<SessionInfo | undefined> => {
-    const node = await sessionNode(deps.store, id);
-    return node?.kind === 'dir' ? infoOf(node, (await archivesOf(deps, id)).length) : undefined;
+    const view = await pendingView(deps.store, id);
+    return view.session ? infoOf(view, (await archivesOf(deps, id)).length) : undefined;
   };
   return {
     open(id, input) {
@@ -62,10 +61,13 @@ export function createSessions(deps: SessionDeps): Sessions {
       const dirs = (await deps.store.children(sessionsRoot)).filter((n) => n.kind === 'dir');
       const found: SessionInfo[] = [];
       for (const node of dirs) {
-        const archives = (await deps.store.children(node.uri)).filter(
-          (c) => c.kind === 'dir' && Number.isInteger(c.meta.archive),
+        const children = await deps.store.children(node.uri);
+        const archives = children.filter((c) => c.kind === 'dir' && Number.isInteger(c.meta.archive));
+        const view = viewOf(
+          node,
+          children.find((c) => c.name === PENDING_DIR),
         );
-        found.push(infoOf(node, archives.length));
+        found.push(infoOf(view, archives.length));
       }
       return found;
     },
@@ -95,14 +97,16 @@ export function createSessions(deps: SessionDeps): Sessions {
   };
 }
 
-function infoOf(node: NodeRecord, archives: number): SessionInfo {
+/** What is said of a session: its last change is its directory's or its pending messages'. */
+function infoOf(view: PendingView, archives: number): SessionInfo {
+  const node = view.session!;
   return {
     id: node.name,
     uri: node.uri,
-    pending: stateOf(node).pending.length,
+    pending: pendingCount(view),
     archives,
     createdAt: node.createdAt,
-    updatedAt: node.updatedAt,
+    updatedAt: Math.max(node.updatedAt, view.dir?.updatedAt ?? 0),
   };
 }
 

@@ -4,11 +4,10 @@
 // session's auto-commit policy.
 
 import { parseUri } from '../context/uri.js';
-import { estimateTokens } from '../embed/chunk.js';
 import { LongshipError } from '../errors.js';
 import { checkOptions } from '../options.js';
 import type { ConversationContext } from '../retrieve/intent.js';
-import { readArchive, sessionUriOf } from './archive.js';
+import { readArchiveTail, sessionUriOf } from './archive.js';
 import { archivesOf, commitSession } from './commit.js';
 import type { CommitJobs } from './commit-jobs.js';
 import {
@@ -19,6 +18,8 @@ import {
   messageText,
   toParts,
 } from './message.js';
+import { type PendingIndex, pendingCount, pendingView, readPending, readRecent } from './pending-messages.js';
+import { appendMessage } from './pending-writes.js';
 import {
   type AutoCommitPolicy,
   type CommitOptions,
@@ -28,7 +29,10 @@ import {
   type Session,
   type SessionDeps,
 } from './session.js';
-import { type SessionState, sessionNode, stateOf, updateSessionState } from './session-state.js';
+import { updateSessionState } from './session-state.js';
+
+/** The messages context() gives search() to plan from. */
+const RECENT = 5;
 
 /** What a session object shares with the engine's other sessions. */
 export interface SessionContext {
@@ -59,7 +63,7 @@ export function openSession(context: SessionContext, id: string, policy: AutoCom
       (signal, report) => commitSession(deps, id, { ...options, signal }, report),
     );
   /** After a message is stored: commit in the background when the policy says so. */
-  const afterMessage = (state: SessionState) => {
+  const afterMessage = (index: PendingIndex) => {
     if (policy.idleMs !== undefined) {
       if (idle) {
         clearTimeout(idle);
@@ -71,7 +75,7 @@ export function openSession(context: SessionContext, id: string, policy: AutoCom
         void jobs
           .wait(id)
           .then(async () => {
-            if (stateOf(await sessionNode(deps.store, id)).pending.length > 0) startCommit({}, true);
+            if (pendingCount(await pendingView(deps.store, id)) > 0) startCommit({}, true);
           })
           .catch(() => undefined);
       }, policy.idleMs);
@@ -81,11 +85,9 @@ export function openSession(context: SessionContext, id: string, policy: AutoCom
       idle = timer;
     }
     if (jobs.busy(id)) return;
-    const count = state.pending.length;
-    const tokens = () => state.pending.reduce((sum, m) => sum + estimateTokens(messageText(m)), 0);
     if (
-      (policy.messages !== undefined && count >= policy.messages) ||
-      (policy.tokens !== undefined && tokens() >= policy.tokens)
+      (policy.messages !== undefined && index.messages >= policy.messages) ||
+      (policy.tokens !== undefined && index.tokens >= policy.tokens)
     ) {
       startCommit({}, true);
     }
@@ -97,11 +99,10 @@ export function openSession(context: SessionContext, id: string, policy: AutoCom
     uri,
     async addMessage(role, parts, input) {
       const message = newMessage(deps, role, parts, input);
-      const state = await updateSessionState(deps, id, (s) => ({ ...s, pending: [...s.pending, message] }));
-      afterMessage(state);
+      afterMessage(await appendMessage(deps, id, message));
       return message;
     },
-    messages: async () => stateOf(await sessionNode(deps.store, id)).pending,
+    messages: async () => (await readPending(deps.store, id, await pendingView(deps.store, id))).messages,
     used: (uris) => markUsed(deps, id, uris),
     commit(input) {
       const options = checkOptions(commitOptionsSchema, input, 'commit()') as CommitOptions;
@@ -160,8 +161,11 @@ async function sessionContext(deps: SessionDeps, id: string): Promise<Conversati
   const summary = [...all].reverse().find((a) => typeof a.meta.summary === 'string')?.meta.summary as
     | string
     | undefined;
-  const pending = stateOf(await sessionNode(deps.store, id)).pending;
+  // The last messages only, from the last chunks and the latest archive's last files: a session
+  // with 100,000 messages pending reads five of them here (docs/sessions.md).
+  const pending = await readRecent(deps.store, id, await pendingView(deps.store, id), RECENT);
   let recent: { role: string; text: string }[] = pending.map((m) => ({ role: m.role, text: messageText(m) }));
-  if (recent.length < 5 && latest) recent = [...(await readArchive(deps.store, latest.uri)), ...recent];
-  return { ...(summary ? { summary } : {}), recent: recent.slice(-5) };
+  if (recent.length < RECENT && latest)
+    recent = [...(await readArchiveTail(deps.store, latest, RECENT - recent.length)), ...recent];
+  return { ...(summary ? { summary } : {}), recent };
 }

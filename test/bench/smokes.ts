@@ -162,6 +162,17 @@ export const smokes: Smoke[] = [
     },
   },
   {
+    script: 'bench:session',
+    flags: '--sizes 10,100 --window 20 --json OUT/session.json',
+    writes: ['session.json', 'session.md'],
+    check: (report) => {
+      expect(report.rows.map((row: { pending: number }) => row.pending)).toEqual([10, 100]);
+      for (const row of report.rows)
+        expect([row.p50Ms, row.p95Ms, row.contextP50Ms].every(finite)).toBe(true);
+      expect(finite(report.ratio)).toBe(true);
+    },
+  },
+  {
     script: 'bench:huge-pages',
     after: 'bench:browser',
     // Never the kernel's setting from a test: the opens with the machine's pages alone.

@@ -4,6 +4,7 @@
 
 import { basename, contextTypeOf, isWithin, join, parentOf, type VikingUri } from '../../src/context/uri.js';
 import { slugify } from '../../src/ingest/slug.js';
+import { CHUNK_MESSAGES, chunkUriOf, PENDING_DIR } from '../../src/session/pending-messages.js';
 
 export const TOP = 'viking://' as VikingUri;
 /** The roots and their parents: always there, never moved or removed. */
@@ -27,8 +28,9 @@ export interface ModelNode {
   /** A session archive's number (its meta.archive), which the next archive's number follows. */
   archive?: number;
   /**
-   * A session directory's messages since its last commit: kept in the node (its meta), so they
-   * survive a reopen or a crash, go with an rm and travel with an mv.
+   * A session directory's messages since its last commit: kept in chunks under its `pending`
+   * directory (also in the model's nodes), so they survive a reopen or a crash, go with an rm and
+   * travel with an mv.
    */
   pending?: { role: string; text: string }[];
 }
@@ -240,7 +242,16 @@ export class TreeModel {
       return fail('NOT_A_DIRECTORY');
     for (const dir of [SESSIONS, sessionUri]) if (!this.nodes.has(dir)) this.nodes.set(dir, { kind: 'dir' });
     const node = this.nodes.get(sessionUri)!;
-    this.nodes.set(sessionUri, { ...node, pending: [...(node.pending ?? []), { role, text }] });
+    const pending = [...(node.pending ?? []), { role, text }];
+    this.nodes.set(sessionUri, { ...node, pending });
+    // Stored as chunks of CHUNK_MESSAGES under `pending`; the model's texts are far too short to
+    // fill one by its characters. A chunk's text is in its meta, so it reads as empty.
+    const dir = join(sessionUri, PENDING_DIR);
+    this.nodes.set(dir, { kind: 'dir' });
+    this.nodes.set(chunkUriOf(dir, Math.ceil(pending.length / CHUNK_MESSAGES)), {
+      kind: 'file',
+      content: '',
+    });
     return ok(undefined);
   }
 
@@ -263,6 +274,7 @@ export class TreeModel {
       this.nodes.set(join(archive, `${pad(i + 1)}-${message.role}`), { kind: 'file', content: message.text });
     });
     this.nodes.set(sessionUri, { ...node!, pending: [] });
+    this.#remove(this.subtree(join(sessionUri, PENDING_DIR)));
     return ok(archive);
   }
 

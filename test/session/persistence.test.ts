@@ -152,7 +152,8 @@ describe('listing, reading, checking and deleting sessions', () => {
     await session.addMessage('user', 'I like green tea.');
     await session.commit();
     await session.addMessage('user', 'And jasmine.');
-    expect(await longship.deleteSession('gone')).toEqual({ id: 'gone', pending: 1, archives: 1, nodes: 3 });
+    // Its directory, the archive and its one file, the pending directory and its one chunk.
+    expect(await longship.deleteSession('gone')).toEqual({ id: 'gone', pending: 1, archives: 1, nodes: 5 });
     expect(await longship.sessionExists('gone')).toBe(false);
     expect(await session.messages()).toEqual([]);
     expect(await longship.read('viking://user/memories/preferences/tea')).toBe('Likes green tea.');

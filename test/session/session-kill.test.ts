@@ -35,7 +35,10 @@ it(`keeps every acknowledged message through ${KILLS} kills, once`, async () => 
       expect(await longship.verify(), `kill ${run}`).toEqual({ ok: true, problems: [] });
       const session = longship.session('kill-chat');
       const archived: string[] = [];
-      for (const archive of (await longship.ls(session.uri)).filter((n) => n.kind === 'dir')) {
+      const archives = (await longship.ls(session.uri)).filter(
+        (n) => n.kind === 'dir' && /^\d+$/.test(n.name),
+      );
+      for (const archive of archives) {
         for (const file of await longship.ls(archive.uri)) archived.push(await longship.read(file.uri));
       }
       const pending = (await session.messages()).map(messageText);
