@@ -73,13 +73,20 @@ export function resolveRoots(targetUri: string | undefined, filter: FindFilter |
   return types.flatMap((type) => typeRoots[type]);
 }
 
+/**
+ * Whether a node may be a result at all: not one whose meta says `searchable: false`, as a
+ * session's pending messages do (docs/retrieval.md, "What find() returns").
+ */
+const searchable = (node: NodeRecord): boolean => node.meta.searchable !== false;
+
 /** Whether a node may be returned under `filter`: checked and unpacked once, it runs over every node in scope. */
 export function filterPredicate(filter: FindFilter | undefined): (node: NodeRecord) => boolean {
-  if (!filter) return () => true;
+  if (!filter) return searchable;
   const { kind } = filter;
   const types = filter.contextType === undefined ? undefined : filterTypes(filter);
   const meta = Object.entries(filter.meta ?? {});
   return (node) => {
+    if (!searchable(node)) return false;
     if (kind !== undefined && node.kind !== kind) return false;
     if (types && !types.includes(node.contextType)) return false;
     for (const [name, wanted] of meta) {

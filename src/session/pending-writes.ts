@@ -145,6 +145,7 @@ async function appendBatch(
     dir
       ? { ...dir, meta: { ...dir.meta, ...index }, updatedAt: now }
       : record(pendingUri, 'dir', `Messages of conversation ${sessionId} not yet committed.`, {
+          searchable: false,
           session: sessionId,
           ...index,
         }),
@@ -152,12 +153,13 @@ async function appendBatch(
       c.node
         ? { ...c.node, meta: { ...c.node.meta, messages: c.messages }, updatedAt: now }
         : record(chunkUriOf(pendingUri, c.n), 'file', `Messages of conversation ${sessionId}, part ${c.n}.`, {
+            searchable: false,
             messages: c.messages,
           }),
     ),
   ];
-  // The chunks' text is in their meta, not in a posting or vectors: pending messages are never
-  // search results (docs/sessions.md).
+  // The chunks' text is in their meta, not in a posting or vectors, and `searchable: false` keeps
+  // them and their directory out of find()'s results (docs/sessions.md).
   const own: WriteBatch = {
     putNodes,
     putPostings: made.map((node) => ({ key: node.key, body: '' })),

@@ -247,3 +247,23 @@ describe('a store written before pending messages were chunked', () => {
     await longship.close();
   });
 });
+
+describe('pending messages in find()', () => {
+  it('are never results, in either mode, and a node marked so neither', async () => {
+    const longship = await openLongship({ store: await openMemoryStore({ embedder: info }), embedder });
+    const session = longship.session('talk');
+    for (let i = 1; i <= CHUNK_MESSAGES + 1; i++) await session.addMessage('user', `conversation part ${i}`);
+    await longship.write('viking://resources/hidden.md', 'conversation part hidden', {
+      meta: { searchable: false },
+    });
+    await longship.write('viking://resources/shown.md', 'conversation part shown');
+    await longship.waitProcessed();
+    for (const mode of ['quick', 'thinking'] as const) {
+      const { memories, resources } = await longship.find('conversation part messages', { mode, limit: 20 });
+      const uris = [...memories, ...resources].map((hit) => hit.uri);
+      expect(uris).toContain('viking://resources/shown.md');
+      expect(uris.filter((uri) => uri.includes('/pending') || uri.endsWith('hidden.md'))).toEqual([]);
+    }
+    await longship.close();
+  });
+});
