@@ -25,7 +25,7 @@ it('add_memory, find, read and context through a RemoteLongship', async () => {
       calls: [
         {
           toolName: 'add_memory',
-          input: { text: 'Ana leads the Q3 plan.', category: 'entities', name: 'Ana' },
+          input: { content: 'Ana leads the Q3 plan.', category: 'entities', name: 'Ana' },
         },
       ],
     },
@@ -42,9 +42,9 @@ it('add_memory, find, read and context through a RemoteLongship', async () => {
   });
   const outputs = result.steps.slice(0, 4).map((step) => step.toolResults[0]?.output);
   expect(outputs[0]).toEqual({ uri, written: true });
-  expect((outputs[1] as { hits: { uri: string }[] }).hits[0]?.uri).toBe(uri);
+  expect((outputs[1] as { memories: { uri: string }[] }).memories[0]?.uri).toBe(uri);
   expect(outputs[2]).toEqual({ uri, layer: 'L2', text: 'Ana leads the Q3 plan.' });
-  expect(outputs[3]).toMatchObject({ cited: [{ uri, type: 'memory', layer: 'L2' }] });
-  expect((outputs[3] as { context: string }).context).toContain('Ana leads the Q3 plan.');
+  expect(outputs[3]).toMatchObject({ parts: [{ uri, type: 'memory', layer: 'L2' }] });
+  expect((outputs[3] as { text: string }).text).toContain('Ana leads the Q3 plan.');
   expect(result.text).toBe('Ana.');
 });
