@@ -27,8 +27,8 @@ export const sessionAddMessage = defineTool({
   title: 'Add a message to a session',
   description:
     'Adds a message to a session (created on first use). search with the same sessionId reads its recent ' +
-    'messages; session_commit archives them and extracts memories, as an auto-commit does every ' +
-    `${defaultSessionPolicy.autoCommit.messages} messages.`,
+    'messages; session_commit archives them and extracts memories, as an auto-commit does (by default ' +
+    `every ${defaultSessionPolicy.autoCommit.messages} messages).`,
   input: v.strictObject({
     sessionId: sessionId('The session: any stable id your agent chooses'),
     role: v.pipe(
@@ -43,9 +43,10 @@ export const sessionAddMessage = defineTool({
     const session = await longship.session(input.sessionId, autoCommit === false ? {} : { autoCommit });
     const message = { role: input.role, parts: [{ type: 'text', text: input.content }] };
     const pending = await session.messages();
+    const { maxPending: defaults } = defaultSessionPolicy;
     checkRoom(input.sessionId, pending, message, {
-      ...defaultSessionPolicy.maxPending,
-      ...sessions.maxPending,
+      messages: sessions.maxPending?.messages ?? defaults.messages,
+      bytes: sessions.maxPending?.bytes ?? defaults.bytes,
     });
     // Stored when it resolves: the next call (each a fresh server over HTTP) opens the same session.
     await session.addMessage(input.role, input.content);

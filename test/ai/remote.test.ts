@@ -48,3 +48,41 @@ it('add_memory, find, read and context through a RemoteLongship', async () => {
   expect((outputs[3] as { text: string }).text).toContain('Ana leads the Q3 plan.');
   expect(result.text).toBe('Ana.');
 });
+
+it('the tools offered on request work through a RemoteLongship too', async () => {
+  const host = createLongshipHost({ open: openTestLongship, locks: null });
+  const { port1, port2 } = new MessageChannel();
+  ports.push(port1, port2);
+  host.connect(port1);
+  const remote = await connectLongship(port2, { dispose: () => port2.close() });
+  const tools = longshipTools(remote, {
+    tools: ['add_resource', 'tree', 'session_add_message', 'search', 'session_commit'],
+  });
+  const call = { toolCallId: 'call-1', messages: [], context: {} };
+  expect(
+    await tools.add_resource.execute!({ content: 'Retries back off.', name: 'retries.md' }, call),
+  ).toEqual({
+    uris: ['viking://resources/retries.md'],
+    added: 1,
+    changed: 0,
+    unchanged: 0,
+    removed: 0,
+  });
+  expect(await tools.tree.execute!({ uri: 'viking://resources' }, call)).toMatchObject({
+    nodes: [{ uri: 'viking://resources/retries.md', kind: 'file' }],
+  });
+  const message = { sessionId: 'chat-1', role: 'user' as const, content: 'How do retries back off?' };
+  expect(await tools.session_add_message.execute!(message, call)).toEqual({
+    sessionId: 'chat-1',
+    uri: 'viking://agent/memories/sessions/chat-1',
+    messages: 1,
+  });
+  const searched = (await tools.search.execute!({ query: 'retries', sessionId: 'chat-1' }, call)) as {
+    resources: { uri: string }[];
+  };
+  expect(searched.resources.map((hit) => hit.uri)).toContain('viking://resources/retries.md');
+  expect(await tools.session_commit.execute!({ sessionId: 'chat-1' }, call)).toMatchObject({
+    archive: 'viking://agent/memories/sessions/chat-1/0001',
+    messages: 1,
+  });
+});
