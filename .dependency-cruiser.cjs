@@ -19,12 +19,21 @@ const layers = {
   // and the MCP server, as an app is. Nothing imports it.
   cli: {
     path: ['cli/'],
-    imports: ['engine.ts', 'mcp/', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
+    imports: ['engine.ts', 'mcp/', 'tools/', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
   },
   // The AI SDK's tools (longship/ai): over a Longship, beside the client and the worker.
   ai: {
     path: ['ai/'],
-    imports: ['engine.ts', 'assemble/', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
+    imports: [
+      'engine.ts',
+      'tools/',
+      'assemble/',
+      'session/',
+      'retrieve/',
+      'ingest/',
+      'context/',
+      ...belowMiddle,
+    ],
   },
   // The page's side (and its entry, longship/client): the worker's proxy and nothing under it, so
   // a page never loads the engine.
@@ -32,7 +41,22 @@ const layers = {
   // The MCP server (longship/mcp): a transport of the engine's API, as the worker is the page's.
   mcp: {
     path: ['mcp/'],
-    imports: ['engine.ts', 'assemble/', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
+    imports: [
+      'engine.ts',
+      'tools/',
+      'assemble/',
+      'session/',
+      'retrieve/',
+      'ingest/',
+      'context/',
+      ...belowMiddle,
+    ],
+  },
+  // The agent tools, defined once (docs/mcp.md, "Tools"): what MCP, the AI SDK and the CLI offer.
+  // Over a Longship (its type only; sessions through its API), knowing no SDK.
+  tools: {
+    path: ['tools/'],
+    imports: ['engine.ts', 'assemble/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
   },
   worker: {
     path: ['worker/'],

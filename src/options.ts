@@ -41,7 +41,11 @@ export function optionNames(schema: OptionsSchema): string[] {
 function explain(schema: OptionsSchema, issue: v.BaseIssue<unknown>): string {
   const keys = (issue.path ?? []).map((step) => String(step.key));
   const name = keys.join('.');
-  if (issue.type === 'strict_object' && issue.expected !== 'never') return `option '${name}' is required`;
+  // Nothing where an option must be; a value of another kind (`budget: 500` for an object) is not that.
+  if (issue.received === 'undefined' && issue.expected !== 'never') return `option '${name}' is required`;
+  if (issue.type === 'strict_object' && issue.expected === 'Object') {
+    return `option '${name}' must be an object, not ${issue.received}`;
+  }
   if (issue.type === 'strict_object' && keys.length > 0) {
     const known = optionNames(parentSchema(schema, keys.slice(0, -1)) ?? schema);
     const where = keys.length > 1 ? `${keys.slice(0, -1).join('.')} takes` : 'the options are';

@@ -1,106 +1,97 @@
 // Longship as tools for the Vercel AI SDK (`longship/ai`, docs/ai-sdk.md): `generateText({ model,
 // tools: longshipTools(longship) })` lets a model find, read and list viking:// context and add a
-// memory. Only this folder imports `ai`, an optional peer dependency; the root export never does.
+// memory. Each tool is the one definition in src/tools/ that the MCP server and the CLI share; this
+// file only wraps it in the SDK's `tool()`. Only this folder imports `ai`, an optional peer
+// dependency; the root export never does.
 import { jsonSchema, type Tool, tool } from 'ai';
 import * as v from 'valibot';
 import { checkOptions, wholeNumber } from '../options.js';
-import {
-  addMemoryAction,
-  contextAction,
-  findAction,
-  lsAction,
-  readAction,
-  type ToolsLongship,
-} from './tool-actions.js';
-import { addMemoryInput, contextInput, findInput, inputJson, lsInput, readInput } from './tool-inputs.js';
+import { toJsonSchema } from '../tools/json-schema.js';
+import type { AgentTool, ToolContext, ToolInput, ToolOutput } from '../tools/tool.js';
+import { checkToolInput, invalidInput, parseToolInput } from '../tools/tool-input.js';
+import { type AgentToolName, agentToolNames, agentTools } from '../tools/tools.js';
+import type { ToolsLongship } from '../tools/tools-longship.js';
 
-/** The tools there are. */
-export const longshipToolNames = ['find', 'context', 'read', 'ls', 'add_memory'] as const;
-export type LongshipToolName = (typeof longshipToolNames)[number];
+/** The tools there are: the MCP server's (docs/mcp.md, "Tools"). */
+export const longshipToolNames: readonly AgentToolName[] = agentToolNames;
+export type LongshipToolName = AgentToolName;
 
-export interface LongshipToolsOptions<N extends LongshipToolName = LongshipToolName> {
-  /** Which tools to offer; default all. Leave out `add_memory` for a model that may only read. */
+/** The tools offered when `tools` is not given: reading context and keeping memories. */
+const defaultToolNames = ['find', 'context', 'read', 'ls', 'add_memory'] as const;
+export type DefaultToolName = (typeof defaultToolNames)[number];
+
+/** The most nodes the ls tool lists for a model; `more` counts the rest. */
+const maxEntries = 100;
+
+export interface LongshipToolsOptions<N extends LongshipToolName = DefaultToolName> {
+  /**
+   * Which tools to offer; default find, context, read, ls and add_memory. Leave out `add_memory`
+   * for a model that may only read; add `search`, `tree`, `add_resource` or the session tools.
+   */
   tools?: readonly N[];
-  /** The longest text one tool result carries (read's text); default 4000 characters. */
+  /** The longest text one tool result carries (read's text, cut at a line); default 4000 characters. */
   maxChars?: number;
   /**
    * The conversation's session id: the `context` tool then leaves out what it already gave this
-   * session, unless it changed. Default: none (every call stands alone).
+   * session, unless it changed, and `search` reads its messages, when the model names no
+   * `sessionId`. Default: none (every call stands alone).
    */
   session?: string;
 }
 
 const longshipToolsOptionsSchema = v.strictObject({
-  tools: v.optional(v.array(v.picklist(longshipToolNames, `must be one of ${longshipToolNames.join(', ')}`))),
+  tools: v.optional(v.array(v.picklist(agentToolNames, `must be one of ${agentToolNames.join(', ')}`))),
   maxChars: v.optional(wholeNumber(100)),
   session: v.optional(v.pipe(v.string(), v.minLength(1, 'must be a non-empty session id'))),
 });
 
 /** The AI SDK tool of each name, with its input and result types. */
-export interface LongshipToolSet {
-  find: Tool<v.InferOutput<typeof findInput>, Awaited<ReturnType<typeof findAction>>>;
-  context: Tool<v.InferOutput<typeof contextInput>, Awaited<ReturnType<typeof contextAction>>>;
-  read: Tool<v.InferOutput<typeof readInput>, Awaited<ReturnType<typeof readAction>>>;
-  ls: Tool<v.InferOutput<typeof lsInput>, Awaited<ReturnType<typeof lsAction>>>;
-  add_memory: Tool<v.InferOutput<typeof addMemoryInput>, Awaited<ReturnType<typeof addMemoryAction>>>;
-}
+export type LongshipToolSet = {
+  [N in LongshipToolName]: Tool<ToolInput<(typeof agentTools)[N]>, ToolOutput<(typeof agentTools)[N]>>;
+};
 
 /**
- * AI SDK tools over `longship` (a Longship, or any object with its find, context, read, overview,
- * abstract, ls, stat and write). Inputs are validated by the AI SDK before a tool runs; a bad one never
- * reaches Longship. Unknown options are INVALID_ARGUMENT.
+ * AI SDK tools over `longship` (a Longship, or a page's RemoteLongship). The SDK validates the
+ * model's input before a tool runs, and `execute` checks it again, so a bad input never reaches
+ * Longship: it is a LongshipError INVALID_ARGUMENT naming the field. Unknown options are
+ * INVALID_ARGUMENT.
  *
  * @example
  * const { text } = await generateText({ model, tools: longshipTools(longship), stopWhen: stepCountIs(5), prompt });
  */
-export function longshipTools<N extends LongshipToolName = LongshipToolName>(
+export function longshipTools<N extends LongshipToolName = DefaultToolName>(
   longship: ToolsLongship,
   options?: LongshipToolsOptions<N>,
 ): Pick<LongshipToolSet, N> {
   const checked = checkOptions(longshipToolsOptionsSchema, options, 'longshipTools()');
-  const limits = { maxChars: checked.maxChars ?? 4000 };
-  const all: LongshipToolSet = {
-    find: tool({
-      description:
-        'Search the context database (documents, memories, skills). Returns viking:// URIs to cite, scores and one-line abstracts.',
-      inputSchema: validated(inputJson.find, findInput),
-      execute: (input, { abortSignal }) => findAction(longship, input, abortSignal),
-    }),
-    context: tool({
-      description:
-        'Get the context for a task as one block within a token budget: the best matching documents, memories ' +
-        'and skills, each shown whole where it fits, else summarised, each with its viking:// URI to cite.',
-      inputSchema: validated(inputJson.context, contextInput),
-      execute: (input, { abortSignal }) => contextAction(longship, input, checked.session, abortSignal),
-    }),
-    read: tool({
-      description: 'Read one viking:// node at a layer: L0 a line, L1 an overview, L2 the full text.',
-      inputSchema: validated(inputJson.read, readInput),
-      execute: (input) => readAction(longship, input, limits),
-    }),
-    ls: tool({
-      description: 'List a viking:// directory: each child with its URI, kind and one-line abstract.',
-      inputSchema: validated(inputJson.ls, lsInput),
-      execute: (input) => lsAction(longship, input),
-    }),
-    add_memory: tool({
-      description:
-        'Remember something for later conversations. The same category and name add to one memory. Returns its URI.',
-      inputSchema: validated(inputJson.add_memory, addMemoryInput),
-      execute: (input, { abortSignal }) => addMemoryAction(longship, input, abortSignal),
-    }),
+  const context = {
+    maxChars: checked.maxChars ?? 4000,
+    maxEntries,
+    ...(checked.session === undefined ? {} : { session: checked.session }),
   };
-  const chosen: readonly LongshipToolName[] = checked.tools ?? longshipToolNames;
-  return Object.fromEntries(chosen.map((name) => [name, all[name]])) as Pick<LongshipToolSet, N>;
+  const chosen: readonly LongshipToolName[] = checked.tools ?? defaultToolNames;
+  return Object.fromEntries(
+    chosen.map((name) => [name, sdkTool(agentTools[name] as unknown as AgentTool, longship, context)]),
+  ) as Pick<LongshipToolSet, N>;
 }
 
-/** A JSON Schema for the model, checked by a strict valibot schema when the model answers. */
-function validated<S extends v.GenericSchema>(json: object, schema: S) {
-  return jsonSchema<v.InferOutput<S>>(json, {
-    validate: (value) => {
-      const result = v.safeParse(schema, value);
-      if (result.success) return { success: true, value: result.output };
-      return { success: false, error: new v.ValiError(result.issues) };
-    },
+/** One agent tool as the SDK's: its JSON Schema for the model, its valibot schema to check the answer. */
+function sdkTool(agentTool: AgentTool, longship: ToolsLongship, context: Omit<ToolContext, 'signal'>): Tool {
+  return tool({
+    title: agentTool.title,
+    description: agentTool.description,
+    inputSchema: jsonSchema<object>(toJsonSchema(agentTool.input), {
+      validate: (value) => {
+        const parsed = parseToolInput(agentTool, value);
+        if (parsed.ok) return { success: true, value: parsed.input };
+        return { success: false, error: invalidInput(agentTool.name, parsed.problems) };
+      },
+    }),
+    // Checked here too: an app may call execute() itself, with no SDK validation before it.
+    execute: async (input, { abortSignal }) =>
+      agentTool.run(longship, checkToolInput(agentTool, input), {
+        ...context,
+        ...(abortSignal ? { signal: abortSignal } : {}),
+      }),
   });
 }

@@ -51,7 +51,7 @@ export async function assembleContext(
   if (options === undefined) {
     throw new LongshipError(
       'INVALID_ARGUMENT',
-      'context() needs options with a budget: { budget: { tokens } }',
+      'context() needs options with a budget: { budget: 2000 } or { budget: { tokens: 2000 } }',
     );
   }
   const checked = checkOptions(contextOptionsSchema, options, 'context()');

@@ -16,8 +16,11 @@ import type { Tokenizer } from './tokenizer.js';
  * await longship.context('How do retries back off?', { budget: { tokens: 2000 }, session: 'chat-1' });
  */
 export interface ContextOptions {
-  /** The most tokens the block may take, counted by `tokenizer`, its framing included. A whole number ≥ 1. */
-  budget: { tokens: number };
+  /**
+   * The most tokens the block may take, counted by `tokenizer`, its framing included: a whole number
+   * ≥ 1, as `{ tokens }` or the number alone (`budget: 500` is `{ tokens: 500 }`).
+   */
+  budget: number | { tokens: number };
   /**
    * The conversation this is for: its id, or a Session. What earlier calls for the same session
    * delivered is left out unless it changed, or a richer layer of it now fits. A Session's recent
@@ -63,7 +66,13 @@ const count = (min: number) => v.optional(wholeNumber(min));
 
 /** @internal */
 export const contextOptionsSchema = v.strictObject({
-  budget: v.strictObject({ tokens: wholeNumber(1) }),
+  budget: v.pipe(
+    v.union(
+      [wholeNumber(1), v.strictObject({ tokens: wholeNumber(1) })],
+      'must be a number of tokens (500) or { tokens } ({ tokens: 500 })',
+    ),
+    v.transform((budget) => (typeof budget === 'number' ? { tokens: budget } : budget)),
+  ),
   session: v.optional(
     v.union(
       [

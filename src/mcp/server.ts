@@ -1,6 +1,7 @@
 // The MCP server over one Longship (docs/mcp.md). Tools are served by our own handlers rather than
 // McpServer.registerTool: the SDK's own input check answers with its message only, and a refused
-// call must carry Longship's error code (INVALID_ARGUMENT) like every other failure.
+// call must carry Longship's error code (INVALID_ARGUMENT) like every other failure. Each tool is
+// the one definition in src/tools/, which the AI SDK tools and the CLI share.
 
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -14,22 +15,46 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import * as v from 'valibot';
 import type { Longship } from '../engine.js';
-import { checkOptions } from '../options.js';
+import { checkOptions, wholeNumber } from '../options.js';
+import { checkToolInput } from '../tools/tool-input.js';
+import { agentToolNamed, agentToolNames } from '../tools/tools.js';
 import { listResources, readResource, resourceTemplate } from './resources.js';
-import { checkInput, describeTool } from './tool.js';
+import { describeTool, toolResult } from './tool.js';
 import { toolError } from './tool-results.js';
-import { mcpTools } from './tools.js';
 
 export interface McpServerOptions {
   /** What the server calls itself to clients (`serverInfo.name`). Default `longship`. */
   name?: string;
   /** Its version (`serverInfo.version`). Default: this package's. */
   version?: string;
+  /**
+   * When a session of `session_add_message` commits on its own, in the background: once this many
+   * messages, or tokens, are pending (docs/sessions.md, "Auto-commit"). Default `{ messages: 20 }`;
+   * `false`: only `session_commit` commits.
+   */
+  autoCommit?: { messages?: number; tokens?: number } | false;
+  /**
+   * The most one session may hold uncommitted: past either, `session_add_message` is refused with
+   * INPUT_TOO_LARGE until the session is committed. Default `{ messages: 100, bytes: 1048576 }`.
+   */
+  maxPending?: { messages?: number; bytes?: number };
 }
 
 export const mcpServerOptionsSchema = v.strictObject({
   name: v.optional(v.pipe(v.string(), v.minLength(1))),
   version: v.optional(v.pipe(v.string(), v.minLength(1))),
+  autoCommit: v.optional(
+    v.union(
+      [
+        v.literal(false),
+        v.strictObject({ messages: v.optional(wholeNumber(1)), tokens: v.optional(wholeNumber(1)) }),
+      ],
+      'must be false or { messages?, tokens? }',
+    ),
+  ),
+  maxPending: v.optional(
+    v.strictObject({ messages: v.optional(wholeNumber(1)), bytes: v.optional(wholeNumber(1)) }),
+  ),
 });
 
 /** This package's version, as `serverInfo` reports it (test/mcp pins it to package.json). */
@@ -45,23 +70,26 @@ const instructions =
  * transport, or use {@link createMcpFetchHandler} / {@link serveMcpStdio}, which do.
  *
  * @example
- * const server = createMcpServer(longship);
+ * const server = createMcpServer(longship, { autoCommit: { messages: 50 } });
  * await server.connect(transport);
  */
 export function createMcpServer(longship: Longship, options: McpServerOptions = {}): Server {
-  const { name = 'longship', version = packageVersion } = checkOptions(
-    mcpServerOptionsSchema,
-    options,
-    'createMcpServer()',
-  );
+  const checked = checkOptions(mcpServerOptionsSchema, options, 'createMcpServer()');
+  const { name = 'longship', version = packageVersion, autoCommit, maxPending } = checked;
+  const sessions = {
+    ...(autoCommit === undefined ? {} : { autoCommit }),
+    ...(maxPending === undefined ? {} : { maxPending }),
+  };
   const server = new Server({ name, version }, { capabilities: { tools: {}, resources: {} }, instructions });
-  const tools = new Map(mcpTools.map((tool) => [tool.name, tool]));
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpTools.map(describeTool) }));
-  server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
-    const tool = tools.get(params.name);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: agentToolNames.map((tool) => describeTool(agentToolNamed(tool)!)),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async ({ params }, { signal }) => {
+    const tool = agentToolNamed(params.name);
     if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `no tool named ${params.name}`);
     try {
-      return await tool.run(longship, checkInput(tool, params.arguments));
+      const input = checkToolInput(tool, params.arguments ?? {});
+      return toolResult(tool, await tool.run(longship, input, { signal, sessions }));
     } catch (error) {
       return toolError(error);
     }

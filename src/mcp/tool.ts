@@ -1,44 +1,28 @@
-// One MCP tool: its name, what it tells the model, its input schema, and what it does. Input is
-// checked here, once for every tool, so no tool runs on input its schema refuses.
+// An agent tool (src/tools/, docs/mcp.md "Tools") as MCP offers it: tools/list's description,
+// with the input as JSON Schema derived from the tool's one schema, and its output as a result.
 
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import * as z from 'zod';
-import type { Longship } from '../engine.js';
-import { LongshipError } from '../errors.js';
+import { toJsonSchema } from '../tools/json-schema.js';
+import { type AgentTool, outputText } from '../tools/tool.js';
 
-export interface McpTool<Input extends z.ZodObject = z.ZodObject> {
-  name: string;
-  title: string;
-  description: string;
-  input: Input;
-  /** True for tools that only read: clients may run them without asking. */
-  readOnly: boolean;
-  run(longship: Longship, input: z.output<Input>): Promise<CallToolResult>;
-}
-
-/** Keeps each tool's input type tied to its schema in a list of tools of different inputs. */
-export function defineTool<Input extends z.ZodObject>(tool: McpTool<Input>): McpTool {
-  return tool as unknown as McpTool;
-}
-
-/** The tool as tools/list describes it: its input as JSON Schema. */
-export function describeTool(tool: McpTool): Tool {
-  const { $schema: _, ...inputSchema } = z.toJSONSchema(tool.input, { io: 'input' });
+/** The tool as tools/list describes it. */
+export function describeTool(tool: AgentTool): Tool {
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: inputSchema as Tool['inputSchema'],
+    inputSchema: toJsonSchema(tool.input),
     annotations: { readOnlyHint: tool.readOnly, openWorldHint: false },
   };
 }
 
-/** `args` checked against the tool's schema; INVALID_ARGUMENT naming every problem otherwise. */
-export function checkInput(tool: McpTool, args: unknown): Record<string, unknown> {
-  const parsed = tool.input.safeParse(args ?? {});
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) =>
-    issue.path.length === 0 ? issue.message : `${issue.path.join('.')}: ${issue.message}`,
-  );
-  throw new LongshipError('INVALID_ARGUMENT', `${tool.name}: ${problems.join('; ')}`);
+/**
+ * A tool's output as MCP's result: the text a model reads (the output's JSON, or the text itself
+ * for read and context) and the output as `structuredContent`, for programs.
+ */
+export function toolResult(tool: AgentTool, output: object): CallToolResult {
+  return {
+    content: [{ type: 'text', text: outputText(tool, output) }],
+    structuredContent: output as Record<string, unknown>,
+  };
 }

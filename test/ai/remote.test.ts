@@ -25,7 +25,7 @@ it('add_memory, find, read and context through a RemoteLongship', async () => {
       calls: [
         {
           toolName: 'add_memory',
-          input: { text: 'Ana leads the Q3 plan.', category: 'entities', name: 'Ana' },
+          input: { content: 'Ana leads the Q3 plan.', category: 'entities', name: 'Ana' },
         },
       ],
     },
@@ -42,9 +42,47 @@ it('add_memory, find, read and context through a RemoteLongship', async () => {
   });
   const outputs = result.steps.slice(0, 4).map((step) => step.toolResults[0]?.output);
   expect(outputs[0]).toEqual({ uri, written: true });
-  expect((outputs[1] as { hits: { uri: string }[] }).hits[0]?.uri).toBe(uri);
+  expect((outputs[1] as { memories: { uri: string }[] }).memories[0]?.uri).toBe(uri);
   expect(outputs[2]).toEqual({ uri, layer: 'L2', text: 'Ana leads the Q3 plan.' });
-  expect(outputs[3]).toMatchObject({ cited: [{ uri, type: 'memory', layer: 'L2' }] });
-  expect((outputs[3] as { context: string }).context).toContain('Ana leads the Q3 plan.');
+  expect(outputs[3]).toMatchObject({ parts: [{ uri, type: 'memory', layer: 'L2' }] });
+  expect((outputs[3] as { text: string }).text).toContain('Ana leads the Q3 plan.');
   expect(result.text).toBe('Ana.');
+});
+
+it('the tools offered on request work through a RemoteLongship too', async () => {
+  const host = createLongshipHost({ open: openTestLongship, locks: null });
+  const { port1, port2 } = new MessageChannel();
+  ports.push(port1, port2);
+  host.connect(port1);
+  const remote = await connectLongship(port2, { dispose: () => port2.close() });
+  const tools = longshipTools(remote, {
+    tools: ['add_resource', 'tree', 'session_add_message', 'search', 'session_commit'],
+  });
+  const call = { toolCallId: 'call-1', messages: [], context: {} };
+  expect(
+    await tools.add_resource.execute!({ content: 'Retries back off.', name: 'retries.md' }, call),
+  ).toEqual({
+    uris: ['viking://resources/retries.md'],
+    added: 1,
+    changed: 0,
+    unchanged: 0,
+    removed: 0,
+  });
+  expect(await tools.tree.execute!({ uri: 'viking://resources' }, call)).toMatchObject({
+    nodes: [{ uri: 'viking://resources/retries.md', kind: 'file' }],
+  });
+  const message = { sessionId: 'chat-1', role: 'user' as const, content: 'How do retries back off?' };
+  expect(await tools.session_add_message.execute!(message, call)).toEqual({
+    sessionId: 'chat-1',
+    uri: 'viking://agent/memories/sessions/chat-1',
+    messages: 1,
+  });
+  const searched = (await tools.search.execute!({ query: 'retries', sessionId: 'chat-1' }, call)) as {
+    resources: { uri: string }[];
+  };
+  expect(searched.resources.map((hit) => hit.uri)).toContain('viking://resources/retries.md');
+  expect(await tools.session_commit.execute!({ sessionId: 'chat-1' }, call)).toMatchObject({
+    archive: 'viking://agent/memories/sessions/chat-1/0001',
+    messages: 1,
+  });
 });

@@ -53,14 +53,16 @@ describe('longshipTools() through generateText', () => {
     expect(result.text).toBe('Five attempts.');
     const [call] = result.steps[0]!.toolResults;
     expect(call?.toolName).toBe('find');
-    const { hits } = call!.output as {
-      hits: { uri: string; type: string; score: number; abstract: string }[];
+    const found = call!.output as {
+      resources: { uri: string; context_type: string; score: number }[];
+      total: number;
     };
-    expect(hits.length).toBeGreaterThan(0);
-    expect(hits.length).toBeLessThanOrEqual(2);
-    expect(hits[0]!.uri).toBe('viking://resources/ops/retries.md');
-    expect(hits[0]!.type).toBe('resource');
-    expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
+    expect(found.total).toBeGreaterThan(0);
+    expect(found.total).toBeLessThanOrEqual(2);
+    expect(found.resources[0]!.uri).toBe('viking://resources/ops/retries.md');
+    expect(found.resources[0]!.context_type).toBe('resource');
+    const scores = found.resources.map((h) => h.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
     const sent = toolResultsSent(model, 0);
     expect(sent).toHaveLength(1);
     expect(JSON.stringify(sent[0])).toContain('viking://resources/ops/retries.md');
@@ -76,32 +78,31 @@ describe('longshipTools() through generateText', () => {
       ],
       tools,
     );
-    const [first, second] = result.steps.slice(0, 2).map((step) => step.toolResults[0]!.output) as {
-      context: string;
+    type Output = {
+      text: string;
       tokens: number;
-      cited: { uri: string; type: string; layer: string }[];
-      leftOut: number;
-    }[];
+      parts: { uri: string; type: string; layer: string }[];
+      leftOut: unknown[];
+    };
+    const [first, second] = result.steps.slice(0, 2).map((step) => step.toolResults[0]!.output) as Output[];
     expect(first!.tokens).toBeGreaterThan(0);
     expect(first!.tokens).toBeLessThanOrEqual(300);
-    expect(first!.cited).toContainEqual({
-      uri: 'viking://resources/ops/retries.md',
-      type: 'resource',
-      layer: 'L2',
-    });
-    expect(first!.context).toContain('Retries back off exponentially');
+    expect(first!.parts).toContainEqual(
+      expect.objectContaining({ uri: 'viking://resources/ops/retries.md', type: 'resource', layer: 'L2' }),
+    );
+    expect(first!.text).toContain('Retries back off exponentially');
     expect(JSON.stringify(toolResultsSent(model, 0)[0])).toContain('viking://resources/ops/retries.md');
     // The same session's next call: what it was given is not given again.
-    expect(second).toMatchObject({ context: '', tokens: 0, cited: [] });
-    expect(second!.leftOut).toBeGreaterThanOrEqual(first!.cited.length);
+    expect(second).toMatchObject({ text: '', tokens: 0, parts: [] });
+    expect(second!.leftOut.length).toBeGreaterThanOrEqual(first!.parts.length);
     // Without a session, each call stands alone; the default budget is 2000.
     const alone = await run([
       { calls: [{ toolName: 'context', input: { query: 'how do retries back off' } }] },
       { text: 'ok' },
     ]);
-    const output = alone.result.steps[0]!.toolResults[0]!.output as { cited: unknown[]; tokens: number };
-    expect(output.cited.length).toBe(first!.cited.length);
-    expect(output.tokens).toBeLessThanOrEqual(2000);
+    const output = alone.result.steps[0]!.toolResults[0]!.output as Output & { budget: { tokens: number } };
+    expect(output.parts.length).toBe(first!.parts.length);
+    expect(output.budget).toEqual({ tokens: 2000 });
   });
 
   it('read and ls: the text at the chosen layer, and a directory listing', async () => {
@@ -126,8 +127,8 @@ describe('longshipTools() through generateText', () => {
       layer: 'L0',
       text: await longship.abstract('viking://resources/ops/deploys.md'),
     });
-    const listing = outputs[2] as { entries: { uri: string; kind: string }[] };
-    expect(listing.entries.map((e) => [e.uri, e.kind])).toEqual([
+    const listing = outputs[2] as { nodes: { uri: string; kind: string }[] };
+    expect(listing.nodes.map((e) => [e.uri, e.kind])).toEqual([
       ['viking://resources/ops/deploys.md', 'file'],
       ['viking://resources/ops/retries.md', 'file'],
     ]);
@@ -143,6 +144,38 @@ describe('longshipTools() through generateText', () => {
     const output = result.steps[0]!.toolResults[0]!.output as { text: string; truncated?: boolean };
     expect(output.truncated).toBe(true);
     expect(output.text.length).toBeLessThanOrEqual(120);
+    expect(output.text).toMatch(/^(word )*word$/);
+  });
+
+  it('read keeps code as it is, and cuts it after a whole line', async () => {
+    const code = [
+      'function retry(attempt) {',
+      '\tif (attempt > 5) {',
+      '\t\tthrow new Error("gave up");',
+      '\t}',
+      '\treturn 200 * 2 ** attempt;',
+      '}',
+    ].join('\n');
+    await longship.write('viking://resources/retry.js', code);
+    const whole = await run([
+      { calls: [{ toolName: 'read', input: { uri: 'viking://resources/retry.js' } }] },
+      { text: 'ok' },
+    ]);
+    expect(whole.result.steps[0]!.toolResults[0]!.output).toEqual({
+      uri: 'viking://resources/retry.js',
+      layer: 'L2',
+      text: code,
+    });
+    await longship.write('viking://resources/long.js', code.repeat(20));
+    const cut = await run(
+      [{ calls: [{ toolName: 'read', input: { uri: 'viking://resources/long.js' } }] }, { text: 'ok' }],
+      longshipTools(longship, { maxChars: 100 }),
+    );
+    const output = cut.result.steps[0]!.toolResults[0]!.output as { text: string; truncated?: true };
+    expect(output.truncated).toBe(true);
+    expect(output.text).toBe(code.repeat(20).slice(0, output.text.length));
+    expect(code.repeat(20)[output.text.length]).toBe('\n');
+    expect(output.text.split('\n').slice(0, 3)).toEqual(code.split('\n').slice(0, 3));
   });
 
   it('add_memory writes a memory that find then returns', async () => {
@@ -152,7 +185,7 @@ describe('longshipTools() through generateText', () => {
           {
             toolName: 'add_memory',
             input: {
-              text: 'The user prefers tabs over spaces.',
+              content: 'The user prefers tabs over spaces.',
               category: 'preferences',
               name: 'indentation',
             },
@@ -167,15 +200,17 @@ describe('longshipTools() through generateText', () => {
     expect(await longship.read('viking://user/memories/preferences/indentation')).toBe(
       'The user prefers tabs over spaces.',
     );
-    const { hits } = result.steps[1]!.toolResults[0]!.output as { hits: { uri: string; type: string }[] };
-    expect(hits[0]).toMatchObject({ uri: 'viking://user/memories/preferences/indentation', type: 'memory' });
+    const { memories } = result.steps[1]!.toolResults[0]!.output as { memories: { uri: string }[] };
+    expect(memories[0]).toMatchObject({ uri: 'viking://user/memories/preferences/indentation' });
   });
 
   it("add_memory by default is the agent's note, and the same name adds to it once", async () => {
-    const note = { text: 'Staging is rebuilt every night.', name: 'staging' };
+    const note = { content: 'Staging is rebuilt every night.', name: 'staging' };
     const { result } = await run([
       { calls: [{ toolName: 'add_memory', input: note }] },
-      { calls: [{ toolName: 'add_memory', input: { ...note, text: 'Staging uses the eu-west region.' } }] },
+      {
+        calls: [{ toolName: 'add_memory', input: { ...note, content: 'Staging uses the eu-west region.' } }],
+      },
       { calls: [{ toolName: 'add_memory', input: note }] },
       { text: 'ok' },
     ]);

@@ -250,7 +250,7 @@ describe('context() refuses bad input, and does nothing then', () => {
     ['an infinite budget', { budget: { tokens: Number.POSITIVE_INFINITY } }],
     ['no budget', {}],
     ['no options', undefined],
-    ['a budget as a number', { budget: 1000 }],
+    ['a budget as a string', { budget: '1000' }],
     ['an unknown option', { budget: { tokens: 100 }, maxTokens: 100 }],
     ['an unknown budget key', { budget: { tokens: 100, chars: 10 } }],
     ['a bad quota', { budget: { tokens: 100 }, quotas: { resources: -1 } }],

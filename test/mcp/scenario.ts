@@ -111,14 +111,14 @@ export async function resourcesServeIt(client: Client, uri: string): Promise<voi
 export const badCalls: [string, Record<string, unknown>, string][] = [
   ['add_resource', { content: 'A note.' }, 'INVALID_ARGUMENT'], // no name
   ['add_resource', { content: 'A note.', name: 'note.md', path: 'viking://resources' }, 'INVALID_ARGUMENT'],
-  ['add_memory', { content: 'Prefers tabs.', owner: 'someone' }, 'INVALID_ARGUMENT'],
+  ['add_memory', { content: 'Prefers tabs.', category: 'someone' }, 'INVALID_ARGUMENT'],
   ['add_memory', { content: 'Prefers tabs.', extra: true }, 'INVALID_ARGUMENT'],
-  ['add_memory', { content: 'Prefers tabs.', name: 'a/b.md' }, 'INVALID_ARGUMENT'],
+  ['add_memory', { text: 'Prefers tabs.' }, 'INVALID_ARGUMENT'], // another vocabulary's field
+  ['add_memory', { content: '   ' }, 'INVALID_ARGUMENT'],
   ['session_add_message', { sessionId: 's', role: 'user' }, 'INVALID_ARGUMENT'], // no content
   ['read', { uri: 'viking://resources', layer: 'L3' }, 'INVALID_ARGUMENT'],
   ['find', {}, 'INVALID_ARGUMENT'],
   ['context', { query: 'retries', tokens: 0 }, 'INVALID_ARGUMENT'],
-  ['context', { query: 'retries' }, 'INVALID_ARGUMENT'], // no budget
   ['context', { query: 'retries', tokens: 100, budget: 100 }, 'INVALID_ARGUMENT'],
   ['add_resource', { content: 'A note.', name: 'note.md', target: 'http://elsewhere/x' }, 'INVALID_URI'],
 ];
@@ -132,20 +132,22 @@ export async function badCallsAreRefused(client: Client): Promise<void> {
   }
 }
 
-/** A memory of the user's and one of the agent's, written where find looks for them. */
+/** A memory of the user's and one of the agent's, written where a session commit writes them. */
 export async function memories(client: Client): Promise<void> {
   const memory = await data(client, 'add_memory', {
     content: 'The user prefers tabs over spaces in Go code.',
+    category: 'preferences',
   });
-  expect(memory.uri).toBe('viking://user/memories/the-user-prefers-tabs-over-spaces-in-go.md');
+  expect(memory).toEqual({
+    uri: 'viking://user/memories/preferences/the-user-prefers-tabs-over-spaces',
+    written: true,
+  });
   const found = await data(client, 'find', { query: 'tabs or spaces', targetUri: 'viking://user/memories' });
   expect(found.memories.map((hit: { uri: string }) => hit.uri)).toContain(memory.uri);
-  const agent = await data(client, 'add_memory', {
-    content: 'Deploys go out on Tuesdays.',
-    owner: 'agent',
-    name: 'deploys.md',
-  });
-  expect(agent.uri).toBe('viking://agent/memories/deploys.md');
+  const agent = await data(client, 'add_memory', { content: 'Deploys go out on Tuesdays.', name: 'deploys' });
+  expect(agent).toEqual({ uri: 'viking://agent/memories/notes/deploys', written: true });
+  const again = await data(client, 'add_memory', { content: 'Deploys go out on Tuesdays.', name: 'deploys' });
+  expect(again).toEqual({ uri: agent.uri, written: false });
 }
 
 /** A session of two messages that shapes a search, committed to an archive. */

@@ -1,14 +1,17 @@
-// Looking through the viking:// tree: `ls`, `tree` and `read`.
+// Looking through the viking:// tree: `ls`, `tree` and `read`, the tools of the same names
+// (src/tools/browse.ts, src/tools/read.ts), as MCP and the AI SDK offer them.
 
-import type { NodeInfo, TreeNode } from '../../context/tree.js';
+import { ls as lsTool, type NodeBrief, type TreeBrief, tree as treeTool } from '../../tools/browse.js';
+import { read as readTool } from '../../tools/read.js';
 import { type OptionValues, stringOption, UsageError, wholeNumberOption } from '../args.js';
 import type { Command } from '../command.js';
-import { oneLine, pad, printJson, printLines } from '../output.js';
+import { oneLine, pad, printJson, printLines, printText, visible } from '../output.js';
+import { runToolCommand } from '../tool-call.js';
 
 const top = 'viking://';
 
-/** A node's URI as ls prints it: directories end in `/`. */
-const shown = (node: NodeInfo) => (node.kind === 'dir' ? `${node.uri}/` : node.uri);
+/** A node's URI as ls prints it, made visible before it is padded: directories end in `/`. */
+const shown = (node: NodeBrief) => visible(node.kind === 'dir' ? `${node.uri}/` : node.uri, 'line');
 
 export const ls: Command = {
   name: 'ls',
@@ -16,15 +19,14 @@ export const ls: Command = {
   details: 'Prints each node under the directory: its URI (a directory ends in /) and its one-line abstract.',
   options: {},
   positionals: { min: 0, max: 1, name: '[uri]' },
-  async run({ io, positionals, json, open }) {
-    const uri = positionals[0] ?? top;
-    const longship = await open();
-    const nodes = await longship.ls(uri);
-    if (json) return printJson(io, { uri, nodes });
-    const width = Math.max(0, ...nodes.map((node) => [...shown(node)].length));
+  async run({ io, positionals, json, open, signal }) {
+    const args = { uri: positionals[0] ?? top };
+    const result = await runToolCommand(lsTool, args, { uri: '[uri]' }, { open, signal }, 'ls');
+    if (json) return printJson(io, result);
+    const width = Math.max(0, ...result.nodes.map((node) => [...shown(node)].length));
     printLines(
       io,
-      nodes.map((node) => `${pad(shown(node), width)}  ${oneLine(node.abstract)}`),
+      result.nodes.map((node) => `${pad(shown(node), width)}  ${oneLine(node.abstract)}`),
     );
   },
 };
@@ -32,23 +34,22 @@ export const ls: Command = {
 export const tree: Command = {
   name: 'tree',
   summary: 'show the nodes under a directory (default viking://), nested',
-  details: 'Prints the names below the directory as `tree` does; --json adds every field of every node.',
-  options: { depth: { type: 'string', value: 'N', help: 'levels below the directory (default 3)' } },
+  details: 'Prints the names below the directory as `tree` does; --json adds the fields of every node.',
+  options: {
+    depth: { type: 'string', value: 'N', help: 'levels below the directory (default 3, at most 16)' },
+  },
   positionals: { min: 0, max: 1, name: '[uri]' },
-  async run({ io, values, positionals, json, open }) {
-    const uri = positionals[0] ?? top;
-    const depth = depthOf(values);
-    const longship = await open();
-    const nodes = await longship.tree(uri, { depth });
-    if (json) return printJson(io, { uri, depth, nodes });
-    printLines(io, [uri, ...drawn(nodes, '')]);
+  async run({ io, values, positionals, json, open, signal }) {
+    const args = { uri: positionals[0] ?? top, depth: wholeNumberOption(values, 'depth', 1, 'tree') };
+    const flags = { uri: '[uri]', depth: '--depth' };
+    const result = await runToolCommand(treeTool, args, flags, { open, signal }, 'tree');
+    if (json) return printJson(io, result);
+    printLines(io, [result.uri, ...drawn(result.nodes, '')]);
   },
 };
 
-const depthOf = (values: OptionValues) => wholeNumberOption(values, 'depth', 1, 'tree') ?? 3;
-
 /** `nodes` as `tree` draws them: each name on its line, behind the branches that lead to it. */
-function drawn(nodes: readonly TreeNode[], indent: string): string[] {
+function drawn(nodes: readonly TreeBrief[], indent: string): string[] {
   return nodes.flatMap((node, i) => {
     const last = i === nodes.length - 1;
     const name = node.kind === 'dir' ? `${node.name}/` : node.name;
@@ -57,14 +58,16 @@ function drawn(nodes: readonly TreeNode[], indent: string): string[] {
   });
 }
 
-const layers = { l0: 'abstract', l1: 'overview', l2: 'read' } as const;
+const layers = { l0: 'L0', l1: 'L1', l2: 'L2' } as const;
 
-function layerOf(values: OptionValues): keyof typeof layers {
-  const layer = (stringOption(values, 'layer') ?? 'l2').toLowerCase();
+function layerOf(values: OptionValues): (typeof layers)[keyof typeof layers] | undefined {
+  const given = stringOption(values, 'layer');
+  if (given === undefined) return undefined;
+  const layer = given.toLowerCase();
   if (!Object.hasOwn(layers, layer)) {
     throw new UsageError(`--layer takes l0, l1 or l2, not ${JSON.stringify(values.layer)}`, 'read');
   }
-  return layer as keyof typeof layers;
+  return layers[layer as keyof typeof layers];
 }
 
 export const read: Command = {
@@ -72,15 +75,15 @@ export const read: Command = {
   summary: "print a node's text: its content, overview (--layer l1) or abstract (l0)",
   details:
     'Layers: l0 is the one-line abstract, l1 the overview, l2 (the default) the whole content.\n' +
-    'A directory has l0 and l1 only.',
+    'A directory has l0 and l1 only. On a terminal, control characters are shown as \\xNN; in a\n' +
+    'pipe, the text is as stored.',
   options: { layer: { type: 'string', value: 'l0|l1|l2', help: 'which layer (default l2)' } },
   positionals: { min: 1, max: 1, name: '<uri>' },
-  async run({ io, values, positionals, json, open }) {
-    const layer = layerOf(values);
-    const uri = positionals[0]!;
-    const longship = await open();
-    const text = await longship[layers[layer]](uri);
-    if (json) return printJson(io, { uri, layer: layer.toUpperCase(), text });
-    io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
+  async run({ io, values, positionals, json, open, signal }) {
+    const args = { uri: positionals[0], layer: layerOf(values) };
+    const flags = { uri: '<uri>', layer: '--layer' };
+    const result = await runToolCommand(readTool, args, flags, { open, signal }, 'read');
+    if (json) return printJson(io, result);
+    printText(io, result.text);
   },
 };

@@ -1,10 +1,12 @@
-// `longship find <query>`: the memories, resources and skills that best match, best first.
+// `longship find <query>`: the memories, resources and skills that best match, best first: the
+// find tool (src/tools/find.ts), as MCP and the AI SDK offer it.
 
 import type { MatchedContext } from '../../retrieve/results.js';
-import type { FindResult } from '../../retrieve/retriever.js';
-import { type OptionValues, stringOption, wholeNumberOption } from '../args.js';
+import { defaultFindLimit, type FindHits, find as findTool, maxFindLimit } from '../../tools/find.js';
+import { stringOption, wholeNumberOption } from '../args.js';
 import type { Command } from '../command.js';
-import { type Io, oneLine, printJson, printLines } from '../output.js';
+import { type Io, oneLine, printJson, printLines, printNotes } from '../output.js';
+import { runToolCommand } from '../tool-call.js';
 
 export const find: Command = {
   name: 'find',
@@ -13,28 +15,30 @@ export const find: Command = {
     'Searches by words (BM25) and by meaning (the bundled model) at once, fused. Each hit is printed as\n' +
     'its score, its viking:// URI and its one-line abstract; `longship read URI` gives the rest.',
   options: {
-    limit: { type: 'string', value: 'N', help: 'at most N hits (default 10)' },
+    limit: {
+      type: 'string',
+      value: 'N',
+      help: `at most N hits (default ${defaultFindLimit}, at most ${maxFindLimit})`,
+    },
     uri: { type: 'string', value: 'URI', help: 'search only under this viking:// URI' },
   },
   positionals: { min: 1, max: 1, name: '<query>' },
-  async run({ io, values, positionals, json, open }) {
-    const limit = limitOf(values);
-    const targetUri = stringOption(values, 'uri');
-    const longship = await open();
-    const { memories, resources, skills, total } = await longship.find(positionals[0]!, {
-      limit,
-      ...(targetUri !== undefined ? { targetUri } : {}),
-    });
-    if (json) printJson(io, { memories, resources, skills, total });
-    else printHits(io, { memories, resources, skills, total });
+  async run({ io, values, positionals, json, open, signal }) {
+    const args = {
+      query: positionals[0],
+      limit: wholeNumberOption(values, 'limit', 1, 'find'),
+      targetUri: stringOption(values, 'uri'),
+    };
+    const flags = { query: '<query>', limit: '--limit', targetUri: '--uri' };
+    const result = await runToolCommand(findTool, args, flags, { open, signal }, 'find');
+    if (json) printJson(io, result);
+    else printHits(io, result);
   },
 };
 
-const limitOf = (values: OptionValues) => wholeNumberOption(values, 'limit', 1, 'find') ?? 10;
-
-function printHits(io: Io, result: FindResult): void {
+function printHits(io: Io, result: FindHits): void {
   if (result.total === 0) {
-    io.stderr.write('no matches\n');
+    printNotes(io, ['no matches']);
     return;
   }
   const lines: string[] = [];

@@ -1,0 +1,98 @@
+// add_memory: a memory written where a session's commit writes the memories it extracts
+// (docs/retrieval.md, "Sessions and memory"), so a memory a model adds by hand and one extracted
+// from a conversation about the same thing are one node: user memories under viking://user/memories
+// (preferences/, entities/, events/, the one file profile), the agent's own under
+// viking://agent/memories/notes.
+
+import * as v from 'valibot';
+import { clampText } from '../context/summarize.js';
+import { join, type VikingUri } from '../context/uri.js';
+import { LongshipError } from '../errors.js';
+import { slugify } from '../ingest/slug.js';
+import { memoryCategories } from '../llm/prompts.js';
+import { defineTool } from './tool.js';
+import type { ToolsLongship } from './tools-longship.js';
+
+export type MemoryCategory = (typeof memoryCategories)[number];
+
+/** The longest memory add_memory writes: a memory is a few sentences, not a document. */
+export const maxMemoryChars = 4000;
+
+/** Where a memory of `category` and `name` lives: the layout of a session commit's extraction. */
+export function memoryUri(category: MemoryCategory, name: string): VikingUri {
+  if (category === 'profile') return 'viking://user/memories/profile' as VikingUri;
+  const slug = slugify(name, 'memory');
+  if (category === 'agent') return join('viking://agent/memories/notes' as VikingUri, slug);
+  return join(`viking://user/memories/${category}` as VikingUri, slug);
+}
+
+export interface AddMemoryOutput {
+  uri: string;
+  /** False when the memory already held this text: nothing was written. */
+  written: boolean;
+}
+
+export const addMemory = defineTool({
+  name: 'add_memory',
+  title: 'Remember something',
+  description:
+    'Writes a memory for later conversations. About the user: category preferences, entities or events ' +
+    "(viking://user/memories/<category>/<name>) or profile (one file); the agent's own notes: agent (the " +
+    'default, viking://agent/memories/notes/<name>). The same category and name adds to that memory, once. ' +
+    'Found by find once this returns.',
+  input: v.strictObject({
+    content: v.pipe(
+      v.string('must be a string'),
+      v.description('What to remember, in a sentence or a few'),
+      v.trim(),
+      v.minLength(1, 'must not be empty'),
+      v.maxLength(maxMemoryChars, `must be at most ${maxMemoryChars} characters`),
+    ),
+    category: v.optional(
+      v.pipe(
+        v.picklist(memoryCategories, `must be one of ${memoryCategories.join(', ')}`),
+        v.description(
+          "About the user: preferences, entities, events, or profile (one file); the agent's own notes: agent (default)",
+        ),
+      ),
+      'agent',
+    ),
+    name: v.optional(
+      v.pipe(
+        v.string('must be a string'),
+        v.description('A short name, e.g. indentation (default: its first words); the same name adds to it'),
+        v.trim(),
+        v.minLength(1, 'must not be empty'),
+        v.maxLength(120, 'must be at most 120 characters'),
+      ),
+    ),
+  }),
+  readOnly: false,
+  run: async (longship, input, { signal }): Promise<AddMemoryOutput> => {
+    const name = input.name ?? input.content.split(/\s+/).slice(0, 6).join(' ');
+    const uri = memoryUri(input.category, name);
+    const before = await existingText(longship, uri);
+    if (before?.includes(input.content)) return { uri, written: false };
+    const content = before ? `${before}\n\n${input.content}` : input.content;
+    await longship.write(uri, content, {
+      parents: true,
+      // As a commit's extraction does: a memory is short, its text is its overview, and no summariser
+      // (an LLM one) is asked for it.
+      overview: clampText(content, 1500),
+      meta: { origin: 'tool', category: input.category, title: name },
+      ...(signal ? { signal } : {}),
+    });
+    return { uri, written: true };
+  },
+});
+
+/** The memory already at `uri`, if any; a directory there is not a memory to add to. */
+async function existingText(longship: ToolsLongship, uri: VikingUri): Promise<string | undefined> {
+  const node = await longship.stat(uri).catch((error: unknown) => {
+    if (error instanceof LongshipError && error.code === 'NOT_FOUND') return undefined;
+    throw error;
+  });
+  if (!node) return undefined;
+  if (node.kind === 'dir') throw new LongshipError('IS_A_DIRECTORY', `add_memory: ${uri} is a directory`);
+  return longship.read(uri);
+}

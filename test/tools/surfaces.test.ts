@@ -1,0 +1,292 @@
+// Every agent tool through every surface (issue 33): the MCP server (the SDK's own Client over an
+// in-memory transport), the AI SDK tool's execute(), and the CLI command where there is one, with the
+// same arguments on identical stores: the same results, the same nodes written, and bad input
+// refused the same way, naming the field, with nothing written.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LongshipToolSet, longshipToolNames, longshipTools } from '../../src/ai/tools.js';
+import { type Longship, openLongship } from '../../src/engine.js';
+import { LongshipError } from '../../src/errors.js';
+import { createMcpServer } from '../../src/mcp/server.js';
+import { longshipHere } from '../cli/run-in-process.js';
+
+const retries = [
+  '# Retries',
+  '',
+  'Uploads are retried with exponential backoff:',
+  '',
+  '```js',
+  'function delay(attempt) {',
+  '\treturn 200 * 2 ** attempt; // ms',
+  '}',
+  '```',
+  '',
+  'A request that fails with a 4xx status is never retried.',
+].join('\n');
+const deploys = 'Deploys go out on Tuesdays, after the weekly freeze ends at noon.';
+const retriesUri = 'viking://resources/docs/retries.md';
+
+let root: string;
+let cliStore: string;
+let mcpLongship: Longship;
+let aiLongship: Longship;
+let client: Client;
+let tools: LongshipToolSet;
+
+/** The same documents and memory in each store, by the engine's own calls. */
+async function seed(longship: Longship): Promise<void> {
+  await longship.addResource(retries, { name: 'retries.md', target: 'viking://resources/docs' });
+  await longship.addResource(deploys, { name: 'deploys.md', target: 'viking://resources/docs' });
+  await longship.write(
+    'viking://user/memories/preferences/indentation',
+    'The user prefers tabs over spaces.',
+    {
+      parents: true,
+    },
+  );
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'longship-surfaces-'));
+  cliStore = join(root, 'cli');
+  // The CLI opens a folder with the bundled model; the other two get the same.
+  const cli = await openLongship({ path: cliStore });
+  await seed(cli);
+  await cli.close();
+  mcpLongship = await openLongship({ path: join(root, 'mcp') });
+  aiLongship = await openLongship({ path: join(root, 'ai') });
+  await seed(mcpLongship);
+  await seed(aiLongship);
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  await createMcpServer(mcpLongship).connect(serverSide);
+  client = new Client({ name: 'surfaces', version: '1' });
+  await client.connect(clientSide);
+  tools = longshipTools(aiLongship, { tools: longshipToolNames });
+}, 120_000);
+
+afterAll(async () => {
+  await client?.close();
+  await mcpLongship?.close();
+  await aiLongship?.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+async function mcpCall(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+function aiCall(name: string, args: unknown): Promise<unknown> {
+  const tool = tools[name as keyof LongshipToolSet];
+  return Promise.resolve(tool.execute!(args as never, { toolCallId: 'call-1', messages: [], context: {} }));
+}
+
+/** Times differ between stores written at different moments; nothing else may. */
+const stable = (value: unknown): unknown =>
+  JSON.parse(JSON.stringify(value), (key, field) =>
+    key === 'updatedAt' || key === 'createdAt' || key === 'at' ? undefined : field,
+  );
+
+/** Every node of a store: its URI, kind, abstract and content. */
+async function nodes(longship: Longship): Promise<unknown[]> {
+  const all: unknown[] = [];
+  const visit = async (uri: string) => {
+    for (const node of await longship.ls(uri)) {
+      const content = node.kind === 'file' ? await longship.read(node.uri) : undefined;
+      all.push({ uri: node.uri, kind: node.kind, abstract: node.abstract, content });
+      if (node.kind === 'dir') await visit(node.uri);
+    }
+  };
+  await visit('viking://');
+  return all;
+}
+
+const reads: [string, Record<string, unknown>, string[] | undefined][] = [
+  [
+    'find',
+    { query: 'how are uploads retried', limit: 5 },
+    ['find', 'how are uploads retried', '--limit', '5'],
+  ],
+  [
+    'find',
+    { query: 'tabs', targetUri: 'viking://user/memories' },
+    ['find', 'tabs', '--uri', 'viking://user/memories'],
+  ],
+  ['search', { query: 'retry backoff' }, undefined],
+  [
+    'context',
+    { query: 'how are uploads retried', tokens: 300 },
+    ['context', 'how are uploads retried', '--tokens', '300'],
+  ],
+  ['read', { uri: retriesUri }, ['read', retriesUri]],
+  ['read', { uri: retriesUri, layer: 'L1' }, ['read', retriesUri, '--layer', 'l1']],
+  [
+    'read',
+    { uri: 'viking://resources/docs', layer: 'L0' },
+    ['read', 'viking://resources/docs', '--layer', 'l0'],
+  ],
+  ['ls', { uri: 'viking://resources/docs' }, ['ls', 'viking://resources/docs']],
+  ['tree', { uri: 'viking://', depth: 2 }, ['tree', 'viking://', '--depth', '2']],
+];
+
+describe('the tools that read', () => {
+  it.each(reads)('%s %j: one result through MCP, the AI SDK and the CLI', async (name, args, argv) => {
+    const viaMcp = await mcpCall(name, args);
+    expect(viaMcp.isError, JSON.stringify(viaMcp.content)).toBeFalsy();
+    const viaAi = await aiCall(name, args);
+    expect(stable(viaAi)).toEqual(stable(viaMcp.structuredContent));
+    if (argv === undefined) return;
+    const run = await longshipHere([...argv, '--json', '--store', cliStore], root);
+    expect(run.code, run.stderr).toBe(0);
+    expect(stable(JSON.parse(run.stdout))).toEqual(stable(viaMcp.structuredContent));
+  });
+
+  it('read gives the text as stored, code and newlines included, on every surface', async () => {
+    const viaMcp = await mcpCall('read', { uri: retriesUri });
+    expect(viaMcp.content).toEqual([{ type: 'text', text: retries }]);
+    expect(await aiCall('read', { uri: retriesUri })).toEqual({
+      uri: retriesUri,
+      layer: 'L2',
+      text: retries,
+    });
+    expect((await longshipHere(['read', retriesUri, '--store', cliStore], root)).stdout).toBe(`${retries}\n`);
+  });
+});
+
+describe('the tools that write', () => {
+  const writes: [string, Record<string, unknown>][] = [
+    [
+      'add_resource',
+      { content: 'Backups run at 02:00 UTC.\n\nThey are kept for 30 days.', name: 'backups.md' },
+    ],
+    ['add_memory', { content: 'The user prefers dark mode.', category: 'preferences', name: 'theme' }],
+    [
+      'add_memory',
+      { content: 'The user prefers tabs over spaces.', category: 'preferences', name: 'Indentation' },
+    ],
+    ['add_memory', { content: 'Staging is rebuilt every night.' }],
+    ['add_memory', { content: 'Ana leads the Q3 plan.', category: 'profile' }],
+    ['session_add_message', { sessionId: 'chat-1', role: 'user', content: 'How are uploads retried?' }],
+    ['session_add_message', { sessionId: 'chat-1', role: 'assistant', content: 'With exponential backoff.' }],
+    ['search', { query: 'retry backoff', sessionId: 'chat-1' }],
+    ['context', { query: 'retry backoff', tokens: 300, sessionId: 'chat-1' }],
+    ['context', { query: 'retry backoff', tokens: 300, sessionId: 'chat-1' }],
+    ['session_commit', { sessionId: 'chat-1' }],
+  ];
+
+  it('write the same nodes through MCP and the AI SDK, and answer the same', async () => {
+    for (const [name, args] of writes) {
+      const viaMcp = await mcpCall(name, args);
+      expect(viaMcp.isError, `${name}: ${JSON.stringify(viaMcp.content)}`).toBeFalsy();
+      expect(stable(await aiCall(name, args)), name).toEqual(stable(viaMcp.structuredContent));
+    }
+    const written = await nodes(mcpLongship);
+    expect(written).toEqual(await nodes(aiLongship));
+    // The vocabulary of a session commit's memories: the same name lands on the seeded memory, once.
+    expect(written).toContainEqual(
+      expect.objectContaining({
+        uri: 'viking://user/memories/preferences/indentation',
+        content: 'The user prefers tabs over spaces.',
+      }),
+    );
+    expect(written).toContainEqual(
+      expect.objectContaining({
+        uri: 'viking://agent/memories/notes/staging-is-rebuilt-every-night',
+        content: 'Staging is rebuilt every night.',
+      }),
+    );
+    expect(written).toContainEqual(expect.objectContaining({ uri: 'viking://user/memories/profile' }));
+  });
+});
+
+/** Bad input: the words every surface must use, and the command line that gives it, if any. */
+const refusals: [string, unknown, string, string[]?, string?][] = [
+  [
+    'add_memory',
+    { text: 'Likes tea.', category: 'agent' },
+    'add_memory: content is required; text is not a field (the fields are content, category, name)',
+  ],
+  [
+    'add_memory',
+    { content: 'Likes tea.', category: 'secrets' },
+    'add_memory: category must be one of preferences, entities, events, profile, agent, not "secrets"',
+  ],
+  [
+    'find',
+    { query: 'tea', limit: 500 },
+    'find: limit must be at most 100, not 500',
+    ['find', 'tea', '--limit', '500'],
+    'longship find: --limit must be at most 100, not 500',
+  ],
+  [
+    'find',
+    { query: '  ' },
+    'find: query must not be empty',
+    ['find', '  '],
+    'longship find: <query> must not be empty',
+  ],
+  [
+    'context',
+    { query: 'tea', tokens: 2_000_000 },
+    'context: tokens must be at most 1000000, not 2000000',
+    ['context', 'tea', '--tokens', '2000000'],
+    'longship context: --tokens must be at most 1000000, not 2000000',
+  ],
+  [
+    'tree',
+    { uri: 'viking://', depth: 17 },
+    'tree: depth must be at most 16, not 17',
+    ['tree', 'viking://', '--depth', '17'],
+    'longship tree: --depth must be at most 16, not 17',
+  ],
+  ['read', { uri: retriesUri, layer: 'L3' }, 'read: layer must be L0, L1 or L2, not "L3"'],
+  ['ls', {}, 'ls: uri is required'],
+  [
+    'session_add_message',
+    { sessionId: 's', role: 'robot', content: 'Hi.' },
+    'session_add_message: role must be user, assistant, system or tool, not "robot"',
+  ],
+  ['session_commit', { sessionId: '' }, 'session_commit: sessionId must not be empty'],
+  [
+    'add_resource',
+    { content: 'A note.', name: 'note.md', path: 'viking://resources' },
+    'add_resource: path is not a field (the fields are content, name, target, reason)',
+  ],
+];
+
+describe('bad input', () => {
+  it.each(refusals)(
+    '%s %j: INVALID_ARGUMENT naming the field, everywhere, nothing written',
+    async (name, args, message, argv, usage) => {
+      const before = [(await mcpLongship.store.meta()).seq, (await aiLongship.store.meta()).seq];
+      const viaMcp = await mcpCall(name, args as Record<string, unknown>);
+      expect(viaMcp).toMatchObject({
+        isError: true,
+        content: [{ type: 'text', text: `INVALID_ARGUMENT: ${message}` }],
+        structuredContent: { error: { code: 'INVALID_ARGUMENT', message } },
+      });
+      const refused = await aiCall(name, args).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(LongshipError);
+      expect(refused).toMatchObject({ code: 'INVALID_ARGUMENT', message });
+      expect([(await mcpLongship.store.meta()).seq, (await aiLongship.store.meta()).seq]).toEqual(before);
+      if (argv === undefined) return;
+      const run = await longshipHere([...argv, '--store', cliStore], root);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.split('\n')[0]).toBe(usage);
+    },
+  );
+
+  it("execute() refuses what is not an input object, as Longship's error", async () => {
+    for (const input of [undefined, 'find me', null, ['a']]) {
+      await expect(aiCall('find', input)).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        message: expect.stringMatching(/^find: the input must be an object of fields, not /),
+      });
+    }
+  });
+});
