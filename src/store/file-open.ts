@@ -106,13 +106,6 @@ async function load(files: NodeFiles, dir: string, lock: FileLock, checkpointAft
       } are not there; nothing was opened or removed`,
     );
   }
-  for (const name of entries) {
-    if (strays.includes(name) || name.endsWith('.tmp'))
-      await fs.promises.rm(path.join(dir, name), { force: true });
-  }
-  for (const name of await fs.promises.readdir(path.join(dir, SNAPSHOT_DIR)).catch(() => [] as string[])) {
-    if (name.endsWith('.tmp')) await fs.promises.rm(path.join(dir, SNAPSHOT_DIR, name), { force: true });
-  }
   const header = codec.encode(RecordKind.header, { format: FORMAT, version: FORMAT_VERSION, generation });
   const opened = await FileLog.open(files, current, header);
   try {
@@ -125,6 +118,15 @@ async function load(files: NodeFiles, dir: string, lock: FileLock, checkpointAft
       );
     }
     for (const record of records) applyRecord(data, record);
+    // Only once the store reads: a refusal leaves the folder as it was.
+    for (const name of entries) {
+      if (strays.includes(name) || name.endsWith('.tmp')) {
+        await fs.promises.rm(path.join(dir, name), { force: true });
+      }
+    }
+    for (const name of await fs.promises.readdir(path.join(dir, SNAPSHOT_DIR)).catch(() => [] as string[])) {
+      if (name.endsWith('.tmp')) await fs.promises.rm(path.join(dir, SNAPSHOT_DIR, name), { force: true });
+    }
     // A log cut back (a torn or damaged tail) may have taken commits a snapshot had included.
     await dropSnapshots(files, dir, data.state.seq);
   } catch (error) {

@@ -80,6 +80,34 @@ describe('a lost first log', () => {
   }, 60_000);
 });
 
+describe('a lost marker', () => {
+  it("fails the open with STORE_ERROR, not as someone else's folder, touching nothing", async () => {
+    const dir = join(tempFolder(), 'store');
+    await build(dir, 3);
+    rmSync(join(dir, 'longship.json'));
+    const before = readdirSync(dir, { recursive: true });
+    const error = await refusal(openFileStore(dir));
+    expect(error.code).toBe('STORE_ERROR');
+    expect(error.message).toContain('longship.json');
+    expect(readdirSync(dir, { recursive: true })).toEqual(before);
+  }, 60_000);
+});
+
+describe('a log the checkpoint does not lead to', () => {
+  it('fails the open with STORE_ERROR and removes nothing', async () => {
+    const dir = join(tempFolder(), 'store');
+    await build(dir, 30, 4096);
+    const [log] = logs(dir);
+    const next = `log-${Number(log!.slice(4)) + 1}`;
+    // As if an older checkpoint were put back: a log with commits past it.
+    writeFileSync(join(dir, next), readFileSync(join(dir, log!)));
+    const error = await refusal(openFileStore(dir));
+    expect(error.code).toBe('STORE_ERROR');
+    expect(error.message).toContain(next);
+    expect(logs(dir).sort()).toEqual([log, next].sort());
+  }, 60_000);
+});
+
 describe('a damaged log', () => {
   it('fails the open when intact commits follow the damage, touching nothing', async () => {
     const dir = join(tempFolder(), 'store');
@@ -99,9 +127,11 @@ describe('a damaged log', () => {
     await build(dir, 20);
     const file = join(dir, 'log-0');
     // The log loses its last ten frames whole (as if they never reached the disk), snapshots stay.
-    const { payloads } = readFrames(new Uint8Array(readFileSync(file)));
+    const bytes = readFileSync(file);
     let keep = 0;
-    for (const payload of payloads.slice(0, -10)) keep = payload.byteOffset + ((payload.length + 3) & ~3);
+    for (const payload of readFrames(bytes).payloads.slice(0, -10)) {
+      keep = payload.byteOffset - bytes.byteOffset + ((payload.length + 3) & ~3);
+    }
     truncateSync(file, keep);
     const longship = await openLongship({ path: dir, embedder: hashEmbedder });
     try {
