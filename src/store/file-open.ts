@@ -33,7 +33,8 @@ const DEFAULT_CHECKPOINT_AFTER_BYTES = 8 * 1024 * 1024;
  *
  * Fails, touching nothing there, with `INVALID_ARGUMENT` when the path is a file or a folder that
  * holds something other than a store, `STORE_LOCKED` when another process has the store open,
- * `STORE_ERROR` when the folder cannot be written, `SCHEMA_MISMATCH` for a newer format, and
+ * `STORE_ERROR` when the folder cannot be written or a file holding commits is lost or damaged (the
+ * recovery table in docs/file-store.md), `SCHEMA_MISMATCH` for a newer format, and
  * `EMBEDDER_MISMATCH` as every store does.
  *
  * @example
