@@ -4,7 +4,8 @@
 // bytes and then the payload. A crash while a frame is appended leaves a tail that is cut short (its
 // length runs past the end of the file), or zeros where the file system extended the file before the
 // data reached it (length 0 is never written), or bytes that fail the checksum: each ends the
-// readable frames there (docs/file-store.md).
+// readable frames there. Intact frames after such a frame mean damage, not a torn tail
+// (docs/file-store.md).
 
 import { newChecksum } from './snapshot-checksum.js';
 
@@ -67,14 +68,36 @@ export function readFrames(bytes: Uint8Array): ReadFrames {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const payloads: Uint8Array[] = [];
   let at = 0;
-  while (at + FRAME_HEADER_BYTES <= bytes.length) {
-    const length = view.getUint32(at, true);
-    const start = at + FRAME_HEADER_BYTES;
-    if (length === 0 || length > MAX_FRAME_BYTES || start + padded(length) > bytes.length) break;
-    const payload = bytes.subarray(start, start + length);
-    if (checksum(bytes.subarray(at, at + 4), payload) !== view.getUint32(at + 4, true)) break;
+  for (let payload = frameAt(bytes, view, at); payload; payload = frameAt(bytes, view, at)) {
     payloads.push(payload);
-    at = start + padded(length);
+    at = payload.byteOffset - bytes.byteOffset + padded(payload.length);
   }
   return { payloads, end: at };
+}
+
+/**
+ * Where the first intact frame after `end` (where {@link readFrames} stopped) starts, if any. A
+ * crash tears only the tail: a frame that fails with an intact one after it is damage, and what
+ * follows it must not be cut off unseen. Frames are 4-byte aligned, so it looks at every fourth byte.
+ *
+ * @example
+ * const { end } = readFrames(bytes);
+ * if (intactFrameAfter(bytes, end) !== undefined) throw damaged();
+ */
+export function intactFrameAfter(bytes: Uint8Array, end: number): number | undefined {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let at = end + 4; at + FRAME_HEADER_BYTES <= bytes.length; at += 4) {
+    if (frameAt(bytes, view, at)) return at;
+  }
+  return undefined;
+}
+
+/** The payload of the intact frame at `at`, or undefined where there is none. */
+function frameAt(bytes: Uint8Array, view: DataView, at: number): Uint8Array | undefined {
+  if (at + FRAME_HEADER_BYTES > bytes.length) return undefined;
+  const length = view.getUint32(at, true);
+  const start = at + FRAME_HEADER_BYTES;
+  if (length === 0 || length > MAX_FRAME_BYTES || start + padded(length) > bytes.length) return undefined;
+  const payload = bytes.subarray(start, start + length);
+  return checksum(bytes.subarray(at, at + 4), payload) === view.getUint32(at + 4, true) ? payload : undefined;
 }

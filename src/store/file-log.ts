@@ -6,7 +6,7 @@ import type { FileHandle } from 'node:fs/promises';
 import type { NodeFiles } from '../env/node-files.js';
 import { LongshipError } from '../errors.js';
 import { SerialQueue } from '../serial-queue.js';
-import { frames, readFrames } from './file-frames.js';
+import { frames, intactFrameAfter, readFrames } from './file-frames.js';
 
 /** Wraps a failed file operation as a STORE_ERROR naming the file. */
 export function fileError(what: string, file: string, error: unknown): LongshipError {
@@ -68,18 +68,41 @@ export class FileLog {
     }
   }
 
-  /** Opens a log, reads its intact frames and cuts off (and flushes the cut of) a torn tail. */
-  static async open(files: NodeFiles, file: string): Promise<OpenedLog> {
+  /**
+   * Opens a log, reads its intact frames and cuts off (and flushes the cut of) a torn tail. A log
+   * left without a single intact frame (created, then a crash before its header reached the disk)
+   * gets `header` written in place. Damage with intact frames after it is no torn tail: STORE_ERROR,
+   * and the file is left as it is (docs/file-store.md).
+   */
+  static async open(files: NodeFiles, file: string, header: Uint8Array): Promise<OpenedLog> {
     let handle: FileHandle | undefined;
     try {
       handle = await files.fs.promises.open(file, 'r+');
       const bytes = new Uint8Array(await handle.readFile());
       const { payloads, end } = readFrames(bytes);
+      if (end < bytes.length && intactFrameAfter(bytes, end) !== undefined) {
+        throw new LongshipError(
+          'STORE_ERROR',
+          `the log ${file} is damaged at byte ${end}, and intact records follow: that is no torn tail ` +
+            `of a crash, so nothing is cut off. To open the store without the records from there on ` +
+            `(they are lost), truncate the file to ${end} bytes.`,
+        );
+      }
       if (end < bytes.length) {
         await handle.truncate(end);
         await handle.datasync();
       }
-      return { log: new FileLog(handle, file, end), payloads, droppedBytes: bytes.length - end };
+      if (payloads.length > 0) {
+        return { log: new FileLog(handle, file, end), payloads, droppedBytes: bytes.length - end };
+      }
+      const written = frames([header]);
+      await handle.write(written, 0, written.length, 0);
+      await handle.datasync();
+      return {
+        log: new FileLog(handle, file, written.length),
+        payloads: [header],
+        droppedBytes: bytes.length,
+      };
     } catch (error) {
       await handle?.close();
       throw fileError('reading the log', file, error);

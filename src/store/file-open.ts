@@ -1,15 +1,17 @@
-// Opening a file store: the path (a path or a file: URL), the folder (new, empty, a store, or
-// refused untouched), the lock, then the checkpoint and the log replayed on top of it.
+// Opening a file store: the folder judged (file-folder.ts), the lock, a new store made under it,
+// then the checkpoint read and the log replayed on top of it. What an open makes of each file lost
+// or damaged: the recovery table in docs/file-store.md.
 
 import { loadNodeFiles, type NodeFiles } from '../env/node-files.js';
 import { LongshipError } from '../errors.js';
 import { adoptEmbedder } from './embedder-check.js';
-import { CHECKPOINT_FILE, FORMAT, FORMAT_VERSION, MARKER_FILE, readCheckpoint } from './file-checkpoint.js';
-import { acquireLock, type FileLock, LOCK_FILE } from './file-lock.js';
-import { FileLog, fileError, type OpenedLog, syncDirectory } from './file-log.js';
+import { CHECKPOINT_FILE, FORMAT, FORMAT_VERSION, readCheckpoint } from './file-checkpoint.js';
+import { createStore, holdsHeaderAlone, judgeFolder, resolveFolder } from './file-folder.js';
+import { acquireLock, type FileLock } from './file-lock.js';
+import { FileLog } from './file-log.js';
 import { RecordCodec, RecordKind } from './file-records.js';
 import { applyRecord } from './file-replay.js';
-import { SNAPSHOT_DIR } from './file-snapshots.js';
+import { dropSnapshots, SNAPSHOT_DIR } from './file-snapshots.js';
 import { FileStore, logFile } from './file-store.js';
 import { MemoryData } from './memory-data.js';
 import type { OpenStoreOptions } from './store.js';
@@ -31,7 +33,8 @@ const DEFAULT_CHECKPOINT_AFTER_BYTES = 8 * 1024 * 1024;
  *
  * Fails, touching nothing there, with `INVALID_ARGUMENT` when the path is a file or a folder that
  * holds something other than a store, `STORE_LOCKED` when another process has the store open,
- * `STORE_ERROR` when the folder cannot be written, `SCHEMA_MISMATCH` for a newer format, and
+ * `STORE_ERROR` when the folder cannot be written or a file holding commits is lost or damaged (the
+ * recovery table in docs/file-store.md), `SCHEMA_MISMATCH` for a newer format, and
  * `EMBEDDER_MISMATCH` as every store does.
  *
  * @example
@@ -58,10 +61,13 @@ export async function openFileStoreWith(
     throw new LongshipError('INVALID_ARGUMENT', 'checkpointAfterBytes must be a non-negative integer');
   }
   const dir = resolveFolder(files, path);
-  await prepareFolder(files, dir);
+  // Judged before the lock, which is not taken in someone else's folder; made after it, so that of
+  // several processes creating one store, one makes it and the others find it locked.
+  const state = await judgeFolder(files, dir);
   const lock = await acquireLock(files, dir);
   let store: FileStore;
   try {
+    if (state === 'new') await createStore(files, dir);
     store = await load(files, dir, lock, checkpointAfterBytes);
   } catch (error) {
     await lock.release();
@@ -70,106 +76,11 @@ export async function openFileStoreWith(
   return adoptEmbedder(store, options);
 }
 
-/** The absolute folder a path or file: URL names. */
-export function resolveFolder(files: NodeFiles, path: string | URL): string {
-  const bad = (why: string) => new LongshipError('INVALID_ARGUMENT', `a file store path ${why}`);
-  if (path instanceof URL || (typeof path === 'string' && path.startsWith('file:'))) {
-    const url = typeof path === 'string' ? parseUrl(path) : path;
-    if (url?.protocol !== 'file:') throw bad(`must be a path or a file: URL, not ${String(path)}`);
-    return files.path.resolve(files.url.fileURLToPath(url));
-  }
-  if (typeof path !== 'string' || path === '') throw bad('must be a non-empty string or a file: URL');
-  if (/^[a-z][a-z0-9+.-]+:\/\//i.test(path)) throw bad(`must be a path or a file: URL, not ${path}`);
-  return files.path.resolve(path);
-}
-
-function parseUrl(text: string): URL | undefined {
-  try {
-    return new URL(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Makes sure `dir` is a store's folder, creating it (and its marker) if missing or empty. */
-async function prepareFolder(files: NodeFiles, dir: string): Promise<void> {
-  const { fs, path } = files;
-  const stat = await fs.promises.stat(dir).catch((error: { code?: string }) => {
-    if (error.code === 'ENOENT') return undefined;
-    if (error.code === 'ENOTDIR') {
-      throw new LongshipError('INVALID_ARGUMENT', `${dir} cannot be a folder: a file lies on its path`);
-    }
-    throw fileError('reading', dir, error);
-  });
-  if (stat && !stat.isDirectory()) {
-    throw new LongshipError('INVALID_ARGUMENT', `${dir} is a file, not a folder for a store`);
-  }
-  if (!stat) {
-    await fs.promises.mkdir(dir, { recursive: true }).catch((error: { code?: string }) => {
-      if (error.code === 'ENOTDIR' || error.code === 'EEXIST') {
-        throw new LongshipError('INVALID_ARGUMENT', `${dir} cannot be a folder: a file lies on its path`);
-      }
-      throw cannotWrite(dir, error);
-    });
-  }
-  const entries = await fs.promises.readdir(dir).catch((error) => {
-    throw fileError('reading the folder', dir, error);
-  });
-  if (entries.includes(MARKER_FILE)) return checkMarker(files, dir);
-  const marker = path.join(dir, MARKER_FILE);
-  const temp = `${marker}.tmp`;
-  // A marker half made (a crash while the store was created) is ours: the folder is still empty.
-  const others = entries.filter((name) => name !== path.basename(temp));
-  if (others.length > 0) {
-    const shown = others.slice(0, 3).join(', ') + (others.length > 3 ? ', …' : '');
-    throw new LongshipError(
-      'INVALID_ARGUMENT',
-      `${dir} holds other files (${shown}) and is not a Longship store: give an empty or new folder`,
-    );
-  }
-  try {
-    await fs.promises.rm(temp, { force: true });
-    await fs.promises.writeFile(temp, `${JSON.stringify({ format: FORMAT, version: FORMAT_VERSION })}\n`, {
-      flag: 'wx',
-    });
-    const handle = await fs.promises.open(temp, 'r+');
-    await handle.sync();
-    await handle.close();
-    await fs.promises.rename(temp, marker);
-    await syncDirectory(files, dir);
-  } catch (error) {
-    await fs.promises.rm(temp, { force: true }).catch(() => undefined);
-    throw cannotWrite(dir, error);
-  }
-}
-
-function cannotWrite(dir: string, error: unknown): LongshipError {
-  const code = (error as { code?: string }).code;
-  return new LongshipError('STORE_ERROR', `cannot write to ${dir}${code ? ` (${code})` : ''}`, {
-    cause: error,
-  });
-}
-
-async function checkMarker(files: NodeFiles, dir: string): Promise<void> {
-  const file = files.path.join(dir, MARKER_FILE);
-  let marker: { format?: unknown; version?: unknown } | undefined;
-  try {
-    marker = JSON.parse(await files.fs.promises.readFile(file, 'utf8'));
-  } catch {
-    marker = undefined;
-  }
-  if (marker?.format !== FORMAT || typeof marker.version !== 'number') {
-    throw new LongshipError('INVALID_ARGUMENT', `${dir} is not a Longship store: ${file} is not its marker`);
-  }
-  if (marker.version > FORMAT_VERSION) {
-    throw new LongshipError(
-      'SCHEMA_MISMATCH',
-      `the store at ${dir} has format version ${marker.version}; this Longship reads up to ${FORMAT_VERSION}`,
-    );
-  }
-}
-
-/** Reads the checkpoint and replays the log; removes what an interrupted write left behind. */
+/**
+ * Reads the checkpoint and replays the log; removes what an interrupted write left behind, and the
+ * snapshots of commits the store does not hold. Fails with STORE_ERROR, removing nothing, where a
+ * file holding records is lost or does not follow the others.
+ */
 async function load(files: NodeFiles, dir: string, lock: FileLock, checkpointAfterBytes: number) {
   const { fs, path } = files;
   const codec = new RecordCodec(files.v8);
@@ -177,7 +88,8 @@ async function load(files: NodeFiles, dir: string, lock: FileLock, checkpointAft
   const entries = await fs.promises.readdir(dir);
   let generation = 0;
   let checkpointBytes = 0;
-  if (entries.includes(CHECKPOINT_FILE)) {
+  const hasCheckpoint = entries.includes(CHECKPOINT_FILE);
+  if (hasCheckpoint) {
     ({ generation, byteLength: checkpointBytes } = await readCheckpoint(
       files,
       path.join(dir, CHECKPOINT_FILE),
@@ -186,43 +98,38 @@ async function load(files: NodeFiles, dir: string, lock: FileLock, checkpointAft
     ));
   }
   const current = logFile(files, dir, generation);
-  for (const name of entries) {
-    const stray = /^log-\d+$/.test(name) ? path.join(dir, name) !== current : name.endsWith('.tmp');
-    if (stray && name !== LOCK_FILE) await fs.promises.rm(path.join(dir, name), { force: true });
+  const strays = await strayLogs(files, dir, entries, generation, hasCheckpoint);
+  if (!entries.includes(path.basename(current))) {
+    throw new LongshipError(
+      'STORE_ERROR',
+      `the store at ${dir} has lost its log ${current}: the commits since ${
+        hasCheckpoint ? `checkpoint ${generation}` : 'it was made'
+      } are not there; nothing was opened or removed`,
+    );
   }
-  for (const name of await fs.promises.readdir(path.join(dir, SNAPSHOT_DIR)).catch(() => [] as string[])) {
-    if (name.endsWith('.tmp')) await fs.promises.rm(path.join(dir, SNAPSHOT_DIR, name), { force: true });
-  }
-  const header = () =>
-    codec.encode(RecordKind.header, { format: FORMAT, version: FORMAT_VERSION, generation });
-  let opened: OpenedLog;
-  if (entries.includes(path.basename(current))) {
-    opened = await FileLog.open(files, current);
-    if (opened.payloads.length === 0) {
-      // Created, then a crash before its header reached the disk: it never held a record.
-      await opened.log.close();
-      await fs.promises.rm(current);
-      opened = { log: await FileLog.create(files, current, header()), payloads: [], droppedBytes: 0 };
-    }
-  } else if (generation === 0) {
-    opened = { log: await FileLog.create(files, current, header()), payloads: [], droppedBytes: 0 };
-    await syncDirectory(files, dir);
-  } else {
-    throw new LongshipError('STORE_ERROR', `the store at ${dir} has lost its log ${current}`);
-  }
+  const header = codec.encode(RecordKind.header, { format: FORMAT, version: FORMAT_VERSION, generation });
+  const opened = await FileLog.open(files, current, header);
   try {
     const [first, ...records] = opened.payloads.map((p) => codec.decode(p));
     const head = first?.body as { format?: string; generation?: number } | undefined;
-    if (
-      first &&
-      (first.kind !== RecordKind.header || head?.format !== FORMAT || head.generation !== generation)
-    ) {
+    if (first?.kind !== RecordKind.header || head?.format !== FORMAT || head.generation !== generation) {
       throw new LongshipError(
         'STORE_ERROR',
         `the log ${current} does not belong to checkpoint ${generation}`,
       );
     }
     for (const record of records) applyRecord(data, record);
+    // Only once the store reads: a refusal leaves the folder as it was.
+    for (const name of entries) {
+      if (strays.includes(name) || name.endsWith('.tmp')) {
+        await fs.promises.rm(path.join(dir, name), { force: true });
+      }
+    }
+    for (const name of await fs.promises.readdir(path.join(dir, SNAPSHOT_DIR)).catch(() => [] as string[])) {
+      if (name.endsWith('.tmp')) await fs.promises.rm(path.join(dir, SNAPSHOT_DIR, name), { force: true });
+    }
+    // A log cut back (a torn or damaged tail) may have taken commits a snapshot had included.
+    await dropSnapshots(files, dir, data.state.seq);
   } catch (error) {
     await opened.log.close();
     throw error;
@@ -238,4 +145,40 @@ async function load(files: NodeFiles, dir: string, lock: FileLock, checkpointAft
     checkpointBytes,
     checkpointAfterBytes,
   });
+}
+
+/**
+ * The logs an interrupted compaction leaves beside checkpoint `generation`, to remove: older ones
+ * (folded into the checkpoint) and the next one, holding its header alone, while the current one is
+ * there. Any other log holds commits the checkpoint does not lead to (the checkpoint lost, or an
+ * older one put back): STORE_ERROR, before anything is removed.
+ */
+async function strayLogs(
+  files: NodeFiles,
+  dir: string,
+  entries: string[],
+  generation: number,
+  hasCheckpoint: boolean,
+): Promise<string[]> {
+  const strays: string[] = [];
+  for (const name of entries) {
+    const n = /^log-(\d+)$/.exec(name) ? Number(name.slice(4)) : undefined;
+    if (n === undefined || n === generation) continue;
+    if (
+      n < generation ||
+      (n === generation + 1 &&
+        entries.includes(`log-${generation}`) &&
+        (await holdsHeaderAlone(files, files.path.join(dir, name))))
+    ) {
+      strays.push(name);
+      continue;
+    }
+    throw new LongshipError(
+      'STORE_ERROR',
+      hasCheckpoint
+        ? `the store at ${dir} holds ${name}, which does not follow its checkpoint ${generation} (an older checkpoint put back?); nothing was opened or removed`
+        : `the store at ${dir} has lost its checkpoint: ${name} follows one; nothing was opened or removed`,
+    );
+  }
+  return strays;
 }

@@ -12,7 +12,7 @@ import { throwIfAborted } from '../abort.js';
 import type { NodeFiles } from '../env/node-files.js';
 import { LongshipError } from '../errors.js';
 import { crc32 } from './crc32.js';
-import { fileError } from './file-log.js';
+import { fileError, syncDirectory } from './file-log.js';
 import { writeNewFile } from './new-file.js';
 import { newChecksum, type SnapshotHash } from './snapshot-checksum.js';
 import { newGeneration, rechunk, type SnapshotHeader, SnapshotSummer } from './snapshot-format.js';
@@ -280,4 +280,41 @@ export async function listSnapshots(
     }
   }
   return { headers, chunkIds };
+}
+
+/**
+ * Removes, at an open, the snapshots that must not be loaded: those past `seq` (commits a cut log
+ * took away: their indexes would find nodes the store does not hold) and those not whole (a header
+ * that does not read, a file shorter than its header says), which would read as absent anyway.
+ * Their indexes are rebuilt from the store (docs/file-store.md).
+ */
+export async function dropSnapshots(files: NodeFiles, dir: string, seq: number): Promise<void> {
+  const folder = files.path.join(dir, SNAPSHOT_DIR);
+  const names = await files.fs.promises.readdir(folder).catch(() => [] as string[]);
+  let dropped = false;
+  for (const name of names.filter((n) => n.endsWith('.snap'))) {
+    const file = files.path.join(folder, name);
+    let keep = false;
+    try {
+      const handle = await files.fs.promises.open(file, 'r');
+      try {
+        const header = await readSnapshotHeader(handle);
+        keep =
+          header !== undefined &&
+          header.seq <= seq &&
+          snapshotFile(files, dir, header.name) === file &&
+          (await handle.stat()).size === header.dataOffset + header.byteLength;
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      // Unreadable: it would read as absent, so it goes too.
+    }
+    if (keep) continue;
+    await files.fs.promises.rm(file, { force: true }).catch((error) => {
+      throw fileError('removing the snapshot', file, error);
+    });
+    dropped = true;
+  }
+  if (dropped) await syncDirectory(files, folder);
 }

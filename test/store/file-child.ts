@@ -1,5 +1,7 @@
 // Runs test/store/file-store-child.ts in a child Node process and follows what it says.
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
+import { chmodSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -15,9 +17,31 @@ export interface Child {
   stderr(): string;
 }
 
-export function startChild(args: string[], options: SpawnOptions = {}): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/store/file-store-child.ts', ...args], {
-    cwd: root,
+/**
+ * The child script bundled into one file in `folder`, readable by every user: a child run as an
+ * unprivileged user (where the tests run as root) may not be able to read the checkout, as under
+ * /root, which only root can.
+ */
+export async function bundleChild(folder: string): Promise<string> {
+  const { build } = await import('esbuild');
+  const outfile = join(folder, 'file-store-child.mjs');
+  await build({
+    entryPoints: [join(root, 'test/store/file-store-child.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile,
+    logLevel: 'error',
+  });
+  chmodSync(outfile, 0o644);
+  return outfile;
+}
+
+/** Starts the child script, or `bundled` (from {@link bundleChild}) where given. */
+export function startChild(args: string[], options: SpawnOptions = {}, bundled?: string): Child {
+  const command = bundled ? [bundled] : ['--import', 'tsx', 'test/store/file-store-child.ts'];
+  const child = spawn(process.execPath, [...command, ...args], {
+    cwd: bundled ? dirname(bundled) : root,
     stdio: ['pipe', 'pipe', 'pipe'],
     ...options,
   });

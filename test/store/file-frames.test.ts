@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FRAME_HEADER_BYTES, frames, readFrames } from '../../src/store/file-frames.js';
+import { FRAME_HEADER_BYTES, frames, intactFrameAfter, readFrames } from '../../src/store/file-frames.js';
 
 const payloads = [1, 2, 3, 4, 5, 13, 100, 1027].map((length, i) =>
   new Uint8Array(length).map((_, j) => (i * 131 + j * 7) & 0xff),
@@ -48,5 +48,21 @@ describe('file frames', () => {
     withZeros.set(bytes);
     expect(readFrames(withZeros).end).toBe(bytes.length);
     expect(() => frames([new Uint8Array(0)])).toThrow(RangeError);
+  });
+
+  it('tell damage (a whole frame after the bad one) from a torn tail (none)', () => {
+    for (let at = 0; at < bytes.length; at++) {
+      const frame = ends.findIndex((end) => at < end);
+      const start = frame === 0 ? 0 : ends[frame - 1]!;
+      if (at >= start + FRAME_HEADER_BYTES + payloads[frame]!.length) continue;
+      const damaged = bytes.slice();
+      damaged[at] = damaged[at]! ^ 0x10;
+      const { end } = readFrames(damaged);
+      const next = frame + 1 < ends.length ? ends[frame] : undefined;
+      expect(intactFrameAfter(damaged, end), `byte ${at}`).toBe(next);
+    }
+    const withZeros = new Uint8Array(bytes.length + 64);
+    withZeros.set(bytes);
+    expect(intactFrameAfter(withZeros, bytes.length)).toBeUndefined();
   });
 });

@@ -1,5 +1,7 @@
 // A child process for the file store's lock and kill tests, run with `node --import tsx`:
 //   hold <dir>            opens the store, says "open <pid>", holds it until stdin ends, closes it
+//   race <dir>            says "ready", waits for a line on stdin, then does as hold does: several
+//                         of them started together open one store at the same moment
 //   ingest <dir> <run>    opens a Longship on the store and writes documents, saying "ack <uri>"
 //                         once each write has resolved, until it is killed
 //   session <dir> <run>   opens a Longship on the store and adds messages to session "kill-chat"
@@ -10,7 +12,11 @@ import { documentText, wordEmbedder } from './kill-fixture.js';
 
 async function main(): Promise<void> {
   const [mode, dir, runText] = process.argv.slice(2);
-  if (mode === 'hold') {
+  if (mode === 'race') {
+    process.stdout.write('ready\n');
+    await new Promise((resolve) => process.stdin.once('data', resolve));
+  }
+  if (mode === 'hold' || mode === 'race') {
     const store = await openFileStore(dir!).catch((error) => {
       process.stdout.write(`error ${JSON.stringify({ code: error.code, message: error.message })}\n`);
       process.exit(1);

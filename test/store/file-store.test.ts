@@ -1,13 +1,17 @@
+import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
 import { appendFile, truncate } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -17,10 +21,13 @@ import type { Store } from '../../src/store/store.js';
 import { EMBEDDER, node, withContent } from '../../src/testing/records.js';
 import { observe, R, seed } from '../../src/testing/sample-tree.js';
 import { storeContract } from '../../src/testing/store-contract.js';
-import { startChild } from './file-child.js';
+import { bundleChild, type Child, startChild } from './file-child.js';
 import { fileHarness, tempFolder } from './file-harness.js';
 
 storeContract('FileStore', () => fileHarness());
+
+/** The unprivileged user a child runs as where the tests run as root. */
+const NOBODY = { uid: 65534, gid: 65534 };
 
 /** Every file under `dir` with its bytes, to see that nothing was touched. */
 function contents(dir: string): Record<string, string> {
@@ -190,25 +197,46 @@ describe('FileStore', () => {
       expect(contents(dir)).toEqual(before);
     });
 
-    it('a folder it cannot write (checked as an unprivileged user where this runs as root)', async () => {
-      const parent = tempFolder();
-      const empty = join(parent, 'empty');
-      const store = join(parent, 'store');
-      mkdirSync(empty);
-      await (await openFileStore(store, { embedder: EMBEDDER })).close();
-      chmodSync(parent, 0o755);
-      for (const dir of [empty, store]) {
-        chmodSync(dir, 0o555);
-        const before = contents(dir);
-        const asRoot = process.getuid?.() === 0;
-        const child = startChild(['hold', dir], asRoot ? { uid: 65534, gid: 65534 } : {});
-        const line = await child.line('error ');
-        const error = JSON.parse(line.slice('error '.length));
-        expect(error.code).toBe('STORE_ERROR');
-        expect(error.message).toContain(dir);
-        expect(error.message).toContain('EACCES');
-        await child.exited;
-        expect(contents(dir)).toEqual(before);
+    it('a folder it cannot write (checked as an unprivileged user where this runs as root)', async ({
+      skip,
+    }) => {
+      const asRoot = process.getuid?.() === 0;
+      // As root, the child runs as nobody, who may read neither the checkout (under /root only root
+      // can) nor the test's temporary folders (made for root alone): it gets the child bundled, and
+      // the folders, in a folder of their own that every user can read.
+      const parent = asRoot ? mkdtempSync(join(tmpdir(), 'longship-unprivileged-')) : tempFolder();
+      try {
+        chmodSync(parent, 0o755);
+        let bundled: string | undefined;
+        if (asRoot) {
+          const probe = spawnSync(process.execPath, ['-e', ''], { ...NOBODY, cwd: parent });
+          if (probe.status !== 0) {
+            const why = `user ${NOBODY.uid} cannot run ${process.execPath}: ${String(probe.error ?? probe.stderr)}`;
+            console.log(`skipped: ${why}`);
+            return skip(why);
+          }
+          bundled = await bundleChild(parent);
+        }
+        const empty = join(parent, 'empty');
+        const store = join(parent, 'store');
+        mkdirSync(empty);
+        await (await openFileStore(store, { embedder: EMBEDDER })).close();
+        for (const dir of [empty, store]) {
+          chmodSync(dir, 0o555);
+          const before = contents(dir);
+          const child = startChild(['hold', dir], asRoot ? NOBODY : {}, bundled);
+          const line = await child.line('error ');
+          const error = JSON.parse(line.slice('error '.length));
+          expect(error.code).toBe('STORE_ERROR');
+          expect(error.message).toContain(dir);
+          expect(error.message).toContain('EACCES');
+          // It could read the folder, and failed where it writes.
+          expect(error.message).not.toContain('reading');
+          await child.exited;
+          expect(contents(dir)).toEqual(before);
+        }
+      } finally {
+        if (asRoot) rmSync(parent, { recursive: true, force: true });
       }
     }, 30_000);
 
@@ -232,6 +260,43 @@ describe('FileStore', () => {
       await first.close();
       await (await openFileStore(dir)).close();
     });
+
+    it('lets one of several processes creating a new store at once open it; the others get STORE_LOCKED', async () => {
+      // Issue 33: the marker was written before the lock was taken, so a loser could trip over the
+      // winner's half-made marker and fail with STORE_ERROR (ENOENT).
+      const said = (child: Child) => {
+        const open = child.line('open ');
+        const error = child.line('error ');
+        open.catch(() => undefined);
+        error.catch(() => undefined);
+        return Promise.race([open, error]);
+      };
+      for (let round = 0; round < 3; round++) {
+        const dir = join(tempFolder(), 'store');
+        const children = Array.from({ length: 5 }, () => startChild(['race', dir]));
+        await Promise.all(children.map((child) => child.line('ready')));
+        for (const child of children) child.process.stdin!.write('go\n');
+        const lines = await Promise.all(children.map(said));
+        for (const child of children) child.process.stdin!.end();
+        await Promise.all(children.map((child) => child.exited));
+        const codes = lines
+          .filter((line) => line.startsWith('error '))
+          .map((line) => JSON.parse(line.slice('error '.length)).code);
+        expect(
+          lines.filter((line) => line.startsWith('open ')),
+          `round ${round}: ${lines}`,
+        ).toHaveLength(1);
+        expect(codes, `round ${round}: ${lines}`).toEqual([
+          'STORE_LOCKED',
+          'STORE_LOCKED',
+          'STORE_LOCKED',
+          'STORE_LOCKED',
+        ]);
+        const store = await openFileStore(dir);
+        expect(await store.verify()).toEqual({ ok: true, problems: [] });
+        await store.close();
+      }
+    }, 120_000);
 
     for (const ending of ['exits', 'is killed'] as const) {
       it(`refuses while another process holds it, and opens once that process ${ending}`, async () => {
