@@ -5,7 +5,8 @@
 //   --store KIND     memory, idb or file (default: all three in turn)
 //   --seed S         the first seed (default: the time); each batch of runs takes the next
 //   --runs N         runs per batch (default 20), --commands N most calls per run (default 60)
-//   --switch -NAME   turn a switch off (test/model/switches.ts), also LONGSHIP_MODEL_SWITCHES
+//   --switch NAME    turn a switch on (NAME or +NAME) or off (-NAME) (test/model/switches.ts),
+//                    also LONGSHIP_MODEL_SWITCHES
 //   --fuzz           fuzz the parsers instead: --inputs N (default 100,000), --deadline-ms N
 //
 // It stops at the first failure and prints fast-check's report: the seed, the path and the shrunk
@@ -74,7 +75,7 @@ if (values.fuzz) {
     };
     const ops = await runModel(options).catch((error: unknown) => {
       console.error(
-        `FAILED on the ${kind} store after ${total} calls: --store ${kind} --seed ${seed} --runs ${options.runs} --commands ${options.maxCommands}`,
+        `FAILED on the ${kind} store after ${total} calls: --store ${kind} --seed ${seed} --runs ${options.runs} --commands ${options.maxCommands}${values.switch.map((name) => ` --switch ${name}`).join('')}`,
       );
       console.error(error);
       process.exit(1);

@@ -22,7 +22,8 @@ function flatten(nodes: readonly TreeNode[], into: TreeNode[] = []): TreeNode[] 
   return into;
 }
 
-function same(actual: unknown, expected: unknown, what: string): void {
+/** Deep equality, or a ModelMismatch saying `what` differs and how. */
+export function same(actual: unknown, expected: unknown, what: string): void {
   try {
     deepStrictEqual(actual, expected);
   } catch (error) {
@@ -104,10 +105,9 @@ export async function checkTree(
 ): Promise<void> {
   const listed = flatten(await longship.tree('viking://', { depth: 64 }));
   const actual = listed.map((n) => `${n.uri} ${n.kind} ${n.size} ${n.contextType}`).sort();
-  const expected = [...model.nodes]
-    .map(
-      ([uri, node]) => `${uri} ${node.kind} ${node.content?.length ?? 0} ${contextTypeOf(uri) ?? 'memory'}`,
-    )
+  const expected = model
+    .listing()
+    .map(({ uri, kind, size }) => `${uri} ${kind} ${size} ${contextTypeOf(uri) ?? 'memory'}`)
     .sort();
   same(actual, expected, `${label}: tree()`);
   for (const uri of touched(model, since)) {
@@ -128,15 +128,20 @@ export async function checkTree(
   if (!report.ok) throw new ModelMismatch(`${label}: verify(): ${report.problems.join('; ')}`);
 }
 
-/** Every result is a node the model has, of the right kind and type, and each list is best first. */
+/**
+ * Every result is a node the model has, of the right kind, in the list of its context type (a skill
+ * hit is a node under the skills root), and each list is best first.
+ */
 export function checkFound(model: TreeModel, result: FindResult, label: string): void {
-  const lists = [result.memories, result.resources, result.skills];
-  if (result.total !== lists.reduce((n, list) => n + list.length, 0))
+  const lists = { memory: result.memories, resource: result.resources, skill: result.skills };
+  if (result.total !== Object.values(lists).reduce((n, list) => n + list.length, 0))
     throw new ModelMismatch(`${label}: total ${result.total} is not the sum of the lists`);
-  for (const list of lists) {
+  for (const [type, list] of Object.entries(lists)) {
     list.forEach((item, i) => {
       const node = model.nodes.get(item.uri as VikingUri);
       if (!node) throw new ModelMismatch(`${label}: found ${item.uri}, which the model does not have`);
+      if (contextTypeOf(item.uri as VikingUri) !== type || item.context_type !== type)
+        throw new ModelMismatch(`${label}: ${item.uri} (${item.context_type}) among the ${type} results`);
       if (item.is_leaf !== (node.kind === 'file'))
         throw new ModelMismatch(`${label}: ${item.uri} is_leaf ${item.is_leaf} for a ${node.kind}`);
       if (!Number.isFinite(item.score)) throw new ModelMismatch(`${label}: ${item.uri} scored ${item.score}`);

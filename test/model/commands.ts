@@ -1,92 +1,35 @@
 // The model test's commands (fast-check model-based testing): each draws an API call, asks the model
 // what must happen, makes the call, holds it to the model, then checks the whole tree and verify().
-// Names are drawn from a few per root, so that calls collide: a write where a directory is, a move
-// onto an existing node, an ingestion over earlier files, a session archive beside a user's file.
+// The tree's calls, ingestion, find/grep/glob and reopening are here; the skills', the sessions' and
+// context()'s in files of their own; modelCommands() weighs them all.
 
 import fc from 'fast-check';
-import { join, type VikingUri } from '../../src/context/uri.js';
-import { messageText } from '../../src/session/message.js';
+import type { VikingUri } from '../../src/context/uri.js';
+import { anyUri, inRoots, longText, nonEmptyText, query, sessionIds, text, words } from './arbitraries.js';
+import { checkFound, expectOutcome, findProbes, ModelMismatch, sameFinds } from './checks.js';
+import { contextCmd } from './context-command.js';
 import {
-  before,
-  checkFound,
-  checkTree,
-  expectOutcome,
-  findProbes,
-  ModelMismatch,
-  sameFinds,
-} from './checks.js';
+  badSessionIdCmd,
+  checkMessages,
+  checkSessionList,
+  commitCmd,
+  concurrentMessagesCmd,
+  deleteSessionCmd,
+  messageCmd,
+  openSessionCmd,
+  readSessionsCmd,
+  searchWithSessionCmd,
+  usedCmd,
+} from './session-commands.js';
+import { addSkillCmd, addSkillFolderCmd, readSkillsCmd, removeSkillCmd } from './skill-commands.js';
+import { ingested, Step, show } from './step.js';
 import type { ModelSwitches } from './switches.js';
-import type { RealSystem } from './system.js';
-import { SESSIONS, type TreeModel } from './tree-model.js';
 
-type Cmd = fc.AsyncCommand<TreeModel, RealSystem>;
-
-/** Counts the calls made, across runs, for the figures. */
-export const counter = { ops: 0 };
-
-class Step implements Cmd {
-  constructor(
-    readonly label: string,
-    readonly act: (model: TreeModel, real: RealSystem) => Promise<void>,
-    readonly full = false,
-  ) {}
-  check(): boolean {
-    return true;
-  }
-  async run(model: TreeModel, real: RealSystem): Promise<void> {
-    counter.ops++;
-    const since = before(model);
-    await this.act(model, real);
-    // Everything after a reopen, what the step touched otherwise (the whole tree's shape always).
-    await checkTree(model, real.longship, this.label, this.full ? undefined : since);
-  }
-  toString(): string {
-    return this.label;
-  }
-}
-
-const words = ['river', 'floods', 'spring', 'lake', 'winter', 'alpha', 'beta', 'gamma', 'tabs', 'quota'];
-const text = (min: number) =>
-  fc
-    .array(fc.constantFrom(...words), { minLength: min, maxLength: 8 })
-    .chain((ws) =>
-      fc.constantFrom(ws.join(' '), ws.join('\n'), `# ${ws[0] ?? 'Title'}\n\n${ws.join(' ')}.\n`),
-    );
-const nonEmptyText = text(1);
-
-const names: Record<string, readonly string[]> = {
-  'viking://resources': ['a', 'b', 'x.md', 'y.txt'],
-  'viking://user/memories': ['a', 'x.md'],
-  'viking://agent/memories': ['sessions', 's1', '0001', 'a'],
-  'viking://agent/skills': ['a', 'write-rfc'],
-};
-const under = (root: string, maxDepth: number) =>
-  fc
-    .array(fc.constantFrom(...names[root]!), { maxLength: maxDepth })
-    .map((parts) => (parts.length ? join(root as VikingUri, parts.join('/')) : (root as VikingUri)));
-const inRoots = fc.oneof(
-  { weight: 6, arbitrary: under('viking://resources', 3) },
-  { weight: 2, arbitrary: under('viking://user/memories', 2) },
-  { weight: 2, arbitrary: under('viking://agent/memories', 4) },
-  { weight: 1, arbitrary: under('viking://agent/skills', 2) },
-);
-/** Mostly inside the roots; now and then a root's parent or a place outside every root. */
-const anyUri = fc.oneof(
-  { weight: 12, arbitrary: inRoots },
-  {
-    weight: 1,
-    arbitrary: fc.constantFrom(
-      'viking://user',
-      'viking://agent',
-      'viking://agent/x',
-      'viking://other',
-    ) as fc.Arbitrary<VikingUri>,
-  },
-);
-const show = (value: unknown) => JSON.stringify(value);
+export { counter } from './step.js';
 
 function writeCmd() {
-  return fc.record({ uri: anyUri, content: text(0), parents: fc.boolean() }).map(
+  const content = fc.oneof({ weight: 4, arbitrary: text(0) }, { weight: 1, arbitrary: longText });
+  return fc.record({ uri: anyUri, content, parents: fc.boolean() }).map(
     ({ uri, content, parents }) =>
       new Step(`write(${uri}, ${show(content)}, { parents: ${parents} })`, async (model, real) => {
         const expected = model.write(uri, content, parents);
@@ -163,16 +106,6 @@ function targetArb(switches: ModelSwitches) {
     : inside;
 }
 
-/** Waits for the job, and (unless switched off) for the parents' refresh the queue runs after it. */
-async function ingested(real: RealSystem, job: PromiseLike<unknown>, switches: ModelSwitches): Promise<void> {
-  try {
-    await job;
-  } finally {
-    // A failed job schedules the refresh too.
-    if (!switches.verifyBeforeRefresh) await real.longship.waitProcessed();
-  }
-}
-
 function addDocCmd(switches: ModelSwitches) {
   return fc
     .record({
@@ -228,125 +161,22 @@ function addFolderCmd(switches: ModelSwitches) {
     );
 }
 
-function addSkillCmd(switches: ModelSwitches) {
-  return fc.record({ name: fc.constantFrom('a', 'Write RFC', 'tabs'), content: nonEmptyText }).map(
-    ({ name, content }) =>
-      new Step(`addSkill(${show(name)}, ${show(content)})`, async (model, real) => {
-        const expected = model.addSkill(name, content);
-        await expectOutcome(`addSkill(${name})`, expected, () =>
-          ingested(real, real.longship.addSkill({ name, description: `How to ${name}.`, content }), switches),
-        );
-      }),
-  );
-}
-
-const skillNames = ['a', 'write-rfc', 'Write RFC'];
-
-/** A skill in the Agent Skills format: a SKILL.md alone, or a folder with it. */
-function addSkillFolderCmd(switches: ModelSwitches) {
-  return fc
-    .record({
-      name: fc.constantFrom(...skillNames),
-      body: nonEmptyText,
-      files: fc.uniqueArray(fc.tuple(fc.constantFrom('ref.md', 'scripts/run.py'), nonEmptyText), {
-        maxLength: 2,
-        selector: ([path]) => path,
-      }),
-    })
-    .map(
-      ({ name, body, files }) =>
-        new Step(`addSkill(SKILL.md of ${show(name)} with ${show(files)})`, async (model, real) => {
-          const text = `---\nname: ${JSON.stringify(name)}\ndescription: How to ${name}.\n---\n${body}`;
-          const expected = model.addSkillFolder(name, text, new Map(files));
-          const input =
-            files.length === 0 ? text : { files: Object.fromEntries([['SKILL.md', text], ...files]) };
-          await expectOutcome(`addSkill(SKILL.md of ${name})`, expected, () =>
-            ingested(real, real.longship.addSkill(input), switches),
-          );
-        }),
-    );
-}
-
-function removeSkillCmd(switches: ModelSwitches) {
-  return fc.constantFrom(...skillNames).map(
-    (name) =>
-      new Step(`removeSkill(${show(name)})`, async (model, real) => {
-        const expected = model.removeSkill(name);
-        let removed: number | undefined;
-        await expectOutcome(`removeSkill(${name})`, expected, () =>
-          ingested(
-            real,
-            real.longship.removeSkill(name).then((result) => {
-              removed = result.removed;
-            }),
-            switches,
-          ),
-        );
-        if ('value' in expected && removed !== expected.value)
-          throw new ModelMismatch(`removeSkill(${name}) removed ${removed} nodes, not ${expected.value}`);
-      }),
-  );
-}
-
-function messageCmd() {
-  return fc
-    .record({
-      session: fc.constantFrom('s1', 's2'),
-      role: fc.constantFrom('user', 'assistant'),
-      text: text(1),
-    })
-    .map(
-      ({ session, role, text }) =>
-        new Step(`session(${session}).addMessage(${role}, ${show(text)})`, async (model, real) => {
-          const expected = model.addMessage(session, role, text.trim());
-          await expectOutcome(`session(${session}).addMessage()`, expected, () =>
-            real.session(session).addMessage(role as 'user' | 'assistant', text),
-          );
-          // What is pending is what the store holds: the same after a reopen, a crash or an mv.
-          const stored = (await real.session(session).messages()).map(messageText);
-          const node = model.nodes.get(join(SESSIONS, session));
-          const pending = node?.kind === 'dir' ? (node.pending ?? []).map((m) => m.text) : [];
-          if (JSON.stringify(stored) !== JSON.stringify(pending))
-            throw new ModelMismatch(`session(${session}) has pending ${show(stored)}, not ${show(pending)}`);
-        }),
-    );
-}
-
-function commitCmd() {
-  return fc.constantFrom('s1', 's2').map(
-    (session) =>
-      new Step(`session(${session}).commit()`, async (model, real) => {
-        const expected = model.commitSession(session);
-        const result = await expectOutcome(`session(${session}).commit()`, expected, () =>
-          real.session(session).commit(),
-        );
-        if ('value' in expected && result?.archive !== expected.value)
-          throw new ModelMismatch(
-            `session(${session}).commit() archived ${result?.archive}, not ${expected.value}`,
-          );
-      }),
-  );
-}
-
 function findCmd() {
   return fc
     .record({
-      query: fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 3 }),
+      query,
       mode: fc.constantFrom('quick', 'thinking') as fc.Arbitrary<'quick' | 'thinking'>,
       limit: fc.integer({ min: 1, max: 12 }),
     })
     .map(
       ({ query, mode, limit }) =>
-        new Step(
-          `find(${show(query.join(' '))}, { mode: ${mode}, limit: ${limit} })`,
-          async (model, real) => {
-            const label = `find(${query.join(' ')})`;
-            const result = await real.longship.find(query.join(' '), { mode, limit });
-            checkFound(model, result, label);
-            if (result.total > limit)
-              throw new ModelMismatch(`${label}: ${result.total} results, limit ${limit}`);
-          },
-        ),
+        new Step(`find(${show(query)}, { mode: ${mode}, limit: ${limit} })`, async (model, real) => {
+          const label = `find(${query})`;
+          const result = await real.longship.find(query, { mode, limit });
+          checkFound(model, result, label);
+          if (result.total > limit)
+            throw new ModelMismatch(`${label}: ${result.total} results, limit ${limit}`);
+        }),
     );
 }
 
@@ -377,14 +207,18 @@ function reopenCmd() {
     (how) =>
       new Step(
         how === 'close' ? 'close() and reopen' : 'crash and reopen',
-        async (_model, real) => {
+        async (model, real) => {
           // The queue may still be refreshing directories after a job settled: the promise is
           // about what was committed, so compare once nothing is running.
           await real.longship.waitProcessed();
           const found = await findProbes(real.longship);
           if (how === 'close') await real.reopen();
           else await real.crash();
+          // Auto-commit policies went with the Session objects; the sessions' state is the store's.
+          model.sessions.autoCommit.clear();
           sameFinds(found, await findProbes(real.longship), how);
+          for (const id of sessionIds) await checkMessages(model, real, id, how);
+          await checkSessionList(model, real, how);
         },
         true,
       ),
@@ -418,11 +252,22 @@ export function modelCommands(switches: ModelSwitches) {
     addSkillCmd(switches),
     addSkillFolderCmd(switches),
     removeSkillCmd(switches),
+    readSkillsCmd(),
+    openSessionCmd(),
+    openSessionCmd(),
     messageCmd(),
     messageCmd(),
+    concurrentMessagesCmd(switches),
     commitCmd(),
+    usedCmd(),
+    readSessionsCmd(),
+    deleteSessionCmd(),
+    badSessionIdCmd(),
     findCmd(),
     searchCmd(),
+    searchWithSessionCmd(),
+    contextCmd(switches),
+    contextCmd(switches),
     reopenCmd(),
     idleCmd(),
   ];

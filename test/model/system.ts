@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { type Longship, type LongshipOptions, openLongship } from '../../src/engine.js';
-import type { Session } from '../../src/session/session.js';
+import type { CommitOutcome, Session, SessionOptions } from '../../src/session/session.js';
 import { MemoryData } from '../../src/store/memory-data.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
 import type { UsearchModule } from '../../src/vector/usearch-module.js';
@@ -20,7 +20,10 @@ export const storeKinds: readonly StoreKind[] = ['memory', 'idb', 'file'];
 
 export class RealSystem {
   longship!: Longship;
+  /** The Session objects the calls go through, by id: each keeps the auto-commit policy it was opened with. */
   readonly sessions = new Map<string, Session>();
+  /** The commit jobs whose outcome a step has looked at (waitCommitted() answers the last ones again). */
+  readonly #seenJobs = new Set<number>();
   readonly #open: () => Promise<Longship>;
   readonly #cleanup: () => void;
 
@@ -69,6 +72,21 @@ export class RealSystem {
     return session;
   }
 
+  /** Opens the session `id` anew, with `options`; later calls for `id` go through it. */
+  openSession(id: string, options?: SessionOptions): Session {
+    const session = this.longship.session(id, options);
+    this.sessions.set(id, session);
+    return session;
+  }
+
+  /** The outcomes of the commits of `id` that ended since the last look, once none runs. */
+  async newCommits(id: string): Promise<CommitOutcome[]> {
+    const outcomes = await this.session(id).waitCommitted();
+    const fresh = outcomes.filter((outcome) => !this.#seenJobs.has(outcome.jobId));
+    for (const outcome of fresh) this.#seenJobs.add(outcome.jobId);
+    return fresh;
+  }
+
   async reopen(): Promise<void> {
     await this.longship.close();
     await this.#reopened();
@@ -86,7 +104,9 @@ export class RealSystem {
   }
 
   async #reopened(): Promise<void> {
+    // Sessions and job ids belong to the engine that made them.
     this.sessions.clear();
+    this.#seenJobs.clear();
     this.longship = await this.#open();
   }
 

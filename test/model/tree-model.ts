@@ -1,10 +1,15 @@
 // The reference model of the public API (docs/model-test.md): a plain map of URIs to kinds and
-// contents, the relations, and each session directory's pending messages. Each operation either returns the
-// error code the API must throw, leaving the model as it was, or applies itself and returns its value.
+// contents, the relations, each session directory's state (session-layout.ts) and what the meta of
+// skills says. Each operation either returns the error code the API must throw, leaving the model as
+// it was, or applies itself and returns its value.
 
 import { basename, contextTypeOf, isWithin, join, parentOf, type VikingUri } from '../../src/context/uri.js';
 import { slugify } from '../../src/ingest/slug.js';
-import { CHUNK_MESSAGES, chunkUriOf, PENDING_DIR } from '../../src/session/pending-messages.js';
+import { fail, type Outcome, ok } from './outcome.js';
+import { type SessionState, stateNodes } from './session-layout.js';
+import { SessionsModel } from './session-model.js';
+
+export type { Outcome } from './outcome.js';
 
 export const TOP = 'viking://' as VikingUri;
 /** The roots and their parents: always there, never moved or removed. */
@@ -16,7 +21,6 @@ export const PROTECTED: readonly VikingUri[] = [
   'viking://agent/memories',
   'viking://agent/skills',
 ] as VikingUri[];
-export const SESSIONS = 'viking://agent/memories/sessions' as VikingUri;
 export const SKILLS = 'viking://agent/skills' as VikingUri;
 /** A skill name the Agent Skills format allows (the model's names are ASCII). */
 const SKILL_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -27,28 +31,62 @@ export interface ModelNode {
   content?: string;
   /** A session archive's number (its meta.archive), which the next archive's number follows. */
   archive?: number;
+  /** A session directory's state (session-layout.ts): pending messages, what context() delivered. */
+  session?: SessionState;
   /**
-   * A session directory's messages since its last commit: kept in chunks under its `pending`
-   * directory (also in the model's nodes), so they survive a reopen or a crash, go with an rm and
-   * travel with an mv.
+   * The name listSkills() gives the node, as its meta keeps it: a skill's name (addSkill); `null`
+   * where ingestion wrote a title the model does not know (addResource names documents after
+   * their headings); none: the node's name. write() keeps it, mv carries it.
    */
-  pending?: { role: string; text: string }[];
+  title?: string | null;
+  /** A skill's description, as addSkill keeps it in the meta; none: the node's L0. */
+  description?: string;
 }
 
-export type Outcome<T = undefined> = { code: string } | { value: T };
+/** A skill as listSkills() lists it; `undefined` where the model leaves it to the node's title or L0. */
+export interface ModelSkill {
+  uri: VikingUri;
+  name: string | undefined;
+  description: string | undefined;
+}
 
-const fail = (code: string): { code: string } => ({ code });
-const ok = <T>(value: T): { value: T } => ({ value });
 const relationKey = (from: string, to: string) => `${from}\u0000${to}`;
-const pad = (n: number) => String(n).padStart(4, '0');
 
 export class TreeModel {
   readonly nodes = new Map<VikingUri, ModelNode>(PROTECTED.map((uri) => [uri, { kind: 'dir' }]));
   /** `from\0to` → reason. */
   readonly relations = new Map<string, string>();
+  /** The sessions' calls, on the same nodes. */
+  readonly sessions = new SessionsModel(this);
 
+  /** What tree() lists: every node, with what the session directories show of their state. */
+  listing(): { uri: VikingUri; kind: 'dir' | 'file'; size: number }[] {
+    return [
+      ...[...this.nodes].map(([uri, node]) => ({ uri, kind: node.kind, size: node.content?.length ?? 0 })),
+      ...this.#stateNodes([...this.nodes.keys()]),
+    ];
+  }
+
+  /** The nodes standing for the session state of directories among `uris` (session-layout.ts). */
+  #stateNodes(uris: readonly VikingUri[]) {
+    return uris.flatMap((uri) => {
+      const node = this.nodes.get(uri)!;
+      return node.session ? stateNodes(uri, node) : [];
+    });
+  }
+
+  /** ls(uri), sorted. */
   children(uri: VikingUri): VikingUri[] {
-    return [...this.nodes.keys()].filter((u) => parentOf(u) === uri).sort();
+    return this.listing()
+      .map((n) => n.uri)
+      .filter((u) => parentOf(u) === uri)
+      .sort();
+  }
+
+  /** How many nodes an rm of `uri` removes: the subtree, and its session state's nodes. */
+  removedCount(uri: VikingUri): number {
+    const nodes = this.subtree(uri);
+    return nodes.length + this.#stateNodes(nodes).length;
   }
 
   /** `uri` and everything below it. */
@@ -84,7 +122,8 @@ export class TreeModel {
     return ok(missing.reverse());
   }
 
-  #remove(uris: readonly VikingUri[]): void {
+  /** Takes the nodes out, with the relations from or to them. */
+  removeNodes(uris: readonly VikingUri[]): void {
     const gone = new Set<string>(uris);
     for (const uri of uris) this.nodes.delete(uri);
     for (const key of [...this.relations.keys()]) {
@@ -100,7 +139,14 @@ export class TreeModel {
     const missing = this.#missingParents(uri, parents);
     if ('code' in missing) return missing;
     for (const dir of missing.value) this.nodes.set(dir, { kind: 'dir' });
-    this.nodes.set(uri, { kind: 'file', content });
+    // write() keeps the meta of the file it replaces: a skill's name and description stay.
+    const { title, description } = this.nodes.get(uri) ?? {};
+    this.nodes.set(uri, {
+      kind: 'file',
+      content,
+      ...(title !== undefined ? { title } : {}),
+      ...(description !== undefined ? { description } : {}),
+    });
     return ok(undefined);
   }
 
@@ -119,9 +165,10 @@ export class TreeModel {
     if (uri === TOP || PROTECTED.includes(uri)) return fail('INVALID_ARGUMENT');
     if (!this.nodes.has(uri)) return fail('NOT_FOUND');
     const nodes = this.subtree(uri);
-    if (nodes.length > 1 && !recursive) return fail('DIRECTORY_NOT_EMPTY');
-    this.#remove(nodes);
-    return ok(nodes.length);
+    const count = this.removedCount(uri);
+    if (count > 1 && !recursive) return fail('DIRECTORY_NOT_EMPTY');
+    this.removeNodes(nodes);
+    return ok(count);
   }
 
   mv(from: VikingUri, to: VikingUri): Outcome {
@@ -178,27 +225,29 @@ export class TreeModel {
     const chain = this.#targetChain(target);
     if ('code' in chain) return chain;
     const top = join(target, name);
-    for (const dir of chain.value) if (!this.nodes.has(dir)) this.nodes.set(dir, { kind: 'dir' });
-    this.#remove(this.subtree(top).filter((uri) => uri !== top));
+    // Ingestion titles what it writes, documents after their headings: titles the model leaves open.
+    for (const dir of chain.value)
+      if (!this.nodes.has(dir)) this.nodes.set(dir, { kind: 'dir', title: null });
+    this.removeNodes(this.subtree(top).filter((uri) => uri !== top));
     if (typeof files === 'string') {
-      this.nodes.set(top, { kind: 'file', content: files });
+      this.nodes.set(top, { kind: 'file', content: files, title: null });
       return ok(undefined);
     }
-    this.nodes.set(top, { kind: 'dir' });
+    this.nodes.set(top, { kind: 'dir', title: null });
     for (const [path, content] of files) {
       const parts = path.split('/');
       for (let i = 1; i < parts.length; i++)
-        this.nodes.set(join(top, parts.slice(0, i).join('/')), { kind: 'dir' });
-      this.nodes.set(join(top, path), { kind: 'file', content });
+        this.nodes.set(join(top, parts.slice(0, i).join('/')), { kind: 'dir', title: null });
+      this.nodes.set(join(top, path), { kind: 'file', content, title: null });
     }
     return ok(undefined);
   }
 
   /** A skill replaces whatever is at `viking://agent/skills/<slug>`. */
-  addSkill(name: string, content: string): Outcome {
+  addSkill(name: string, description: string, content: string): Outcome {
     const uri = join(SKILLS, slugify(name, ''));
-    this.#remove(this.subtree(uri).filter((u) => u !== uri));
-    this.nodes.set(uri, { kind: 'file', content });
+    this.removeNodes(this.subtree(uri).filter((u) => u !== uri));
+    this.nodes.set(uri, { kind: 'file', content, title: name, description });
     return ok(undefined);
   }
 
@@ -206,76 +255,84 @@ export class TreeModel {
    * A skill in the Agent Skills format: the directory `<name>` with `SKILL.md` (`text`) and `files`,
    * replacing whatever was there; a name the format refuses changes nothing.
    */
-  addSkillFolder(name: string, text: string, files: ReadonlyMap<string, string>): Outcome {
+  addSkillFolder(
+    name: string,
+    description: string,
+    text: string,
+    files: ReadonlyMap<string, string>,
+  ): Outcome {
     if (!SKILL_NAME.test(name)) return fail('INVALID_ARGUMENT');
     const uri = join(SKILLS, name);
     const planned = new Map<VikingUri, ModelNode>([
-      [uri, { kind: 'dir' }],
-      [join(uri, 'SKILL.md'), { kind: 'file', content: text }],
+      [uri, { kind: 'dir', title: name, description }],
+      [join(uri, 'SKILL.md'), { kind: 'file', content: text, title: null, description }],
     ]);
     for (const [path, content] of files) {
       const parts = path.split('/');
       for (let i = 1; i < parts.length; i++)
-        planned.set(join(uri, parts.slice(0, i).join('/')), { kind: 'dir' });
-      planned.set(join(uri, path), { kind: 'file', content });
+        planned.set(join(uri, parts.slice(0, i).join('/')), { kind: 'dir', title: null });
+      planned.set(join(uri, path), { kind: 'file', content, title: null });
     }
-    this.#remove(this.subtree(uri).filter((u) => !planned.has(u)));
+    this.removeNodes(this.subtree(uri).filter((u) => !planned.has(u)));
     for (const [u, node] of planned) this.nodes.set(u, node);
     return ok(undefined);
   }
 
-  /** Removes the skill `name` (a file, or a directory with a `SKILL.md` file) and what is below it. */
-  removeSkill(name: string): Outcome<number> {
+  /** The skill `name`'s node: a file, or a directory with a `SKILL.md` file. */
+  #skillAt(name: string): VikingUri | undefined {
     const uri = join(SKILLS, SKILL_NAME.test(name) ? name : slugify(name, ''));
     const node = this.nodes.get(uri);
     const main = this.nodes.get(join(uri, 'SKILL.md'));
-    if (!node || (node.kind === 'dir' && main?.kind !== 'file')) return fail('NOT_FOUND');
-    const nodes = this.subtree(uri);
-    this.#remove(nodes);
-    return ok(nodes.length);
+    return !node || (node.kind === 'dir' && main?.kind !== 'file') ? undefined : uri;
   }
 
-  /** Stores the message in the session's directory, made (with the sessions root) when missing. */
-  addMessage(session: string, role: string, text: string): Outcome {
-    const sessionUri = join(SESSIONS, session);
-    if ([SESSIONS, sessionUri].some((uri) => this.nodes.get(uri)?.kind === 'file'))
-      return fail('NOT_A_DIRECTORY');
-    for (const dir of [SESSIONS, sessionUri]) if (!this.nodes.has(dir)) this.nodes.set(dir, { kind: 'dir' });
-    const node = this.nodes.get(sessionUri)!;
-    const pending = [...(node.pending ?? []), { role, text }];
-    this.nodes.set(sessionUri, { ...node, pending });
-    // Stored as chunks of CHUNK_MESSAGES under `pending`; the model's texts are far too short to
-    // fill one by its characters. A chunk's text is in its meta, so it reads as empty.
-    const dir = join(sessionUri, PENDING_DIR);
-    this.nodes.set(dir, { kind: 'dir' });
-    this.nodes.set(chunkUriOf(dir, Math.ceil(pending.length / CHUNK_MESSAGES)), {
-      kind: 'file',
-      content: '',
-    });
-    return ok(undefined);
+  /** Removes the skill `name` and what is below it. */
+  removeSkill(name: string): Outcome<number> {
+    const uri = this.#skillAt(name);
+    if (!uri) return fail('NOT_FOUND');
+    const count = this.removedCount(uri);
+    this.removeNodes(this.subtree(uri));
+    return ok(count);
   }
 
-  /** Archives the pending messages as `sessions/<id>/<n>/<i>-<role>`; the archive number follows the highest. */
-  commitSession(session: string): Outcome<string | undefined> {
-    const sessionUri = join(SESSIONS, session);
-    const node = this.nodes.get(sessionUri);
-    const messages = node?.kind === 'dir' ? (node.pending ?? []) : [];
-    if (messages.length === 0) return ok(undefined);
-    // The highest archive there, or node named like one (which an archive must not replace).
-    const taken = this.children(sessionUri).flatMap((uri) => {
-      const named = /^\d{1,9}$/.test(basename(uri)) ? [Number(basename(uri))] : [];
-      return [this.nodes.get(uri)!.archive ?? 0, ...named];
+  /** listSkills(): each file right under the skills root, and each directory there with a `SKILL.md` file. */
+  listSkills(): ModelSkill[] {
+    return this.children(SKILLS)
+      .filter((uri) => {
+        const node = this.nodes.get(uri);
+        return node?.kind === 'file' || this.nodes.get(join(uri, 'SKILL.md'))?.kind === 'file';
+      })
+      .map((uri) => this.#skill(uri));
+  }
+
+  #skill(uri: VikingUri): ModelSkill {
+    const { title, description } = this.nodes.get(uri)!;
+    return { uri, name: title === null ? undefined : (title ?? basename(uri)), description };
+  }
+
+  /**
+   * getSkill(name): a file's name, description and content; a directory's SKILL.md parsed (the
+   * model writes only front matter of its own shape, so anything else fails to parse) and its files.
+   */
+  getSkill(name: string): Outcome<ModelSkill & { body: string; files: string[] }> {
+    const uri = this.#skillAt(name);
+    if (!uri) return fail('NOT_FOUND');
+    const node = this.nodes.get(uri)!;
+    if (node.kind === 'file') return ok({ ...this.#skill(uri), body: node.content ?? '', files: [] });
+    const main = this.nodes.get(join(uri, 'SKILL.md'))!.content ?? '';
+    const parsed = /^---\nname: (".*")\ndescription: (.*)\n---\n/.exec(main);
+    if (!parsed) return fail('INVALID_ARGUMENT');
+    const files = this.subtree(uri)
+      .filter((u) => this.nodes.get(u)!.kind === 'file' && u !== join(uri, 'SKILL.md'))
+      .map((u) => u.slice(uri.length + 1))
+      .sort();
+    return ok({
+      uri,
+      name: JSON.parse(parsed[1]!) as string,
+      description: parsed[2]!,
+      body: main.slice(parsed[0].length),
+      files: ['SKILL.md', ...files],
     });
-    const number = Math.max(0, ...taken) + 1;
-    const archive = join(sessionUri, pad(number));
-    if (this.nodes.has(archive)) return fail('ALREADY_EXISTS');
-    this.nodes.set(archive, { kind: 'dir', archive: number });
-    messages.forEach((message, i) => {
-      this.nodes.set(join(archive, `${pad(i + 1)}-${message.role}`), { kind: 'file', content: message.text });
-    });
-    this.nodes.set(sessionUri, { ...node!, pending: [] });
-    this.#remove(this.subtree(join(sessionUri, PENDING_DIR)));
-    return ok(archive);
   }
 
   /** grep's answer: lines of files at or below `uri` containing `word`, in URI then line order. */
@@ -294,8 +351,9 @@ export class TreeModel {
 
   /** glob('**', { uri }): everything below `uri`, sorted; nothing when it does not exist. */
   below(uri: VikingUri): VikingUri[] {
-    return this.subtree(uri)
-      .filter((u) => u !== uri)
+    return this.listing()
+      .map((n) => n.uri)
+      .filter((u) => u !== uri && isWithin(u, uri))
       .sort();
   }
 }

@@ -1,0 +1,28 @@
+// The model test's switches: those of fixed bugs on, those of open bugs off, each turned either way
+// by name (docs/model-test.md, "Switches").
+import { describe, expect, it } from 'vitest';
+import { parseSwitches } from './switches.js';
+
+describe('the model test switches', () => {
+  it('turns on the fixed bugs’ switches and off the open ones by default', () => {
+    expect(parseSwitches(undefined)).toEqual({
+      outsideRootTargets: true,
+      verifyBeforeRefresh: true,
+      deepJson: true,
+      changedIsBudget: false,
+      sessionsAtOnce: false,
+    });
+  });
+
+  it('turns a switch off with -name and on with name or +name', () => {
+    const switches = parseSwitches('-deepJson, sessionsAtOnce,+changedIsBudget');
+    expect(switches.deepJson).toBe(false);
+    expect(switches.sessionsAtOnce).toBe(true);
+    expect(switches.changedIsBudget).toBe(true);
+    expect(switches.outsideRootTargets).toBe(true);
+  });
+
+  it('refuses a name it does not know', () => {
+    expect(() => parseSwitches('-deepjson')).toThrow(/unknown switch deepjson/);
+  });
+});
