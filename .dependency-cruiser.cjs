@@ -53,10 +53,11 @@ const layers = {
     ],
   },
   // The agent tools, defined once (docs/mcp.md, "Tools"): what MCP, the AI SDK and the CLI offer.
-  // Over a Longship (its type only; sessions through its API), knowing no SDK.
+  // Over a Longship (its type only; sessions through its API, memories where commits put them),
+  // knowing no SDK.
   tools: {
     path: ['tools/'],
-    imports: ['engine.ts', 'assemble/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
+    imports: ['engine.ts', 'assemble/', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
   },
   worker: {
     path: ['worker/'],

@@ -6,25 +6,15 @@
 
 import * as v from 'valibot';
 import { clampText } from '../context/summarize.js';
-import { join, type VikingUri } from '../context/uri.js';
+import type { VikingUri } from '../context/uri.js';
 import { LongshipError } from '../errors.js';
-import { slugify } from '../ingest/slug.js';
 import { memoryCategories } from '../llm/prompts.js';
+import { memoryUri } from '../session/extract.js';
 import { defineTool } from './tool.js';
 import type { ToolsLongship } from './tools-longship.js';
 
-export type MemoryCategory = (typeof memoryCategories)[number];
-
 /** The longest memory add_memory writes: a memory is a few sentences, not a document. */
 export const maxMemoryChars = 4000;
-
-/** Where a memory of `category` and `name` lives: the layout of a session commit's extraction. */
-export function memoryUri(category: MemoryCategory, name: string): VikingUri {
-  if (category === 'profile') return 'viking://user/memories/profile' as VikingUri;
-  const slug = slugify(name, 'memory');
-  if (category === 'agent') return join('viking://agent/memories/notes' as VikingUri, slug);
-  return join(`viking://user/memories/${category}` as VikingUri, slug);
-}
 
 export interface AddMemoryOutput {
   uri: string;
