@@ -38,9 +38,14 @@ describe('toJsonSchema', () => {
   });
 
   it('throws on a piece it has no JSON Schema for, rather than leave it out', () => {
-    const email = v.strictObject({ to: v.pipe(v.string(), v.email()) });
-    expect(() => toJsonSchema(email)).toThrow(/field to uses email/);
-    const list = v.strictObject({ uris: v.array(v.string()) });
-    expect(() => toJsonSchema(list)).toThrow(/field uris is a array/);
+    const checked = v.strictObject({
+      to: v.pipe(
+        v.string(),
+        v.check((to) => to !== 'me'),
+      ),
+    });
+    expect(() => toJsonSchema(checked)).toThrow(/"check" action cannot be converted/);
+    const changed = v.strictObject({ n: v.pipe(v.string(), v.transform(Number)) });
+    expect(() => toJsonSchema(changed)).toThrow(/"transform" action cannot be converted/);
   });
 });
