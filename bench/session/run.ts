@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { openLongship } from '../../src/engine.js';
+import { wordEmbedder } from '../../test/store/kill-fixture.js';
 import { measureMachine } from '../lib/machine.js';
 import { cell, markdownTable } from '../lib/markdown.js';
 import { median, quantile, round } from '../lib/stats.js';
@@ -57,22 +57,6 @@ function parseArgs(argv: readonly string[]): Args {
   return args;
 }
 
-/** Only the session's directory is embedded: a word-hash embedder costs nothing beside the store. */
-const embedder = functionEmbedder({
-  id: 'bench/words',
-  dimensions: 16,
-  embed: async (texts) =>
-    texts.map((text) => {
-      const vector = new Float32Array(16);
-      for (const word of text.toLowerCase().split(/\W+/).filter(Boolean)) {
-        let h = 2166136261;
-        for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 16777619);
-        vector[(h >>> 0) % 16]! += 1;
-      }
-      return vector;
-    }),
-});
-
 const PLACES = ['Lisbon', 'Porto', 'Faro', 'Braga', 'Coimbra', 'Evora', 'Sintra', 'Aveiro'];
 /** Message `i`: a turn of a travel chat, about 120 characters. */
 const textOf = (i: number) =>
@@ -83,7 +67,8 @@ const gc = (globalThis as { gc?: () => void }).gc;
 
 async function run(args: Args): Promise<Row[]> {
   const folder = mkdtempSync(join(tmpdir(), 'longship-bench-session-'));
-  const longship = await openLongship({ path: join(folder, 'store'), embedder });
+  // Only the session's directory is embedded: a word-hash embedder costs nothing beside the store.
+  const longship = await openLongship({ path: join(folder, 'store'), embedder: wordEmbedder });
   // Warm the code up on another session first: the first window must not pay for the compiler.
   const warm = longship.session('warm-up');
   for (let i = 1; i <= Math.min(200, args.window * 2); i++) await warm.addMessage('user', textOf(i));
