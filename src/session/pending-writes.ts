@@ -22,7 +22,7 @@ import {
   tokensOf,
 } from './pending-messages.js';
 import { withSessionLock } from './session-lock.js';
-import { creation, healed, type StateDeps } from './session-state.js';
+import { creation, healed, type StateDeps, withRootSettled } from './session-state.js';
 
 /**
  * Stores `message` as the session's newest pending message, in one store commit, and resolves with
@@ -33,7 +33,9 @@ import { creation, healed, type StateDeps } from './session-state.js';
  * const { messages, tokens } = await appendMessage(deps, 'chat-1', message);
  */
 export function appendMessage(deps: StateDeps, sessionId: string, message: Message): Promise<PendingIndex> {
-  return withSessionLock(deps.store, sessionId, () => append(deps, sessionId, [message]));
+  return withSessionLock(deps.store, sessionId, () =>
+    withRootSettled(deps, () => append(deps, sessionId, [message])),
+  );
 }
 
 /** Moves the messages an earlier version kept in the session directory's meta into chunks; the caller holds the lock. */

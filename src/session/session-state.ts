@@ -82,24 +82,43 @@ export function updateSessionState(
 ): Promise<SessionState> {
   const { store } = deps;
   const now = deps.now ?? Date.now;
-  return withSessionLock(store, sessionId, async () => {
-    // A node removed between the read and the commit (an rm of the folder) fails `requireNodes`:
-    // read again, and create it afresh.
-    for (let attempt = 1; ; attempt++) {
-      const { root, node } = await writableNode(store, sessionId);
-      const before = stateOf(node);
-      const next = change(before);
-      if (!next) return before;
-      try {
-        if (node)
-          await store.commit({ ...stateWrite(node, next, now()), ...(await healed(deps, [root!, node])) });
-        else await store.commit(await creation(deps, sessionId, next, now()));
-        return next;
-      } catch (error) {
-        if (attempt >= 3 || !(error instanceof LongshipError) || error.code !== 'NOT_FOUND') throw error;
+  return withSessionLock(store, sessionId, () =>
+    withRootSettled(deps, async () => {
+      // A node removed between the read and the commit (an rm of the folder) fails `requireNodes`:
+      // read again, and create it afresh.
+      for (let attempt = 1; ; attempt++) {
+        const { root, node } = await writableNode(store, sessionId);
+        const before = stateOf(node);
+        const next = change(before);
+        if (!next) return before;
+        try {
+          if (node)
+            await store.commit({ ...stateWrite(node, next, now()), ...(await healed(deps, [root!, node])) });
+          else await store.commit(await creation(deps, sessionId, next, now()));
+          return next;
+        } catch (error) {
+          if (attempt >= 3 || !(error instanceof LongshipError) || error.code !== 'NOT_FOUND') throw error;
+        }
       }
-    }
-  });
+    }),
+  );
+}
+
+/** The lock of the sessions root: no session id is this (an id is a path segment, which holds no NUL). */
+const rootLock = '\u0000sessions-root';
+
+/**
+ * Runs `task`, which holds a session's lock, under the sessions root's lock too while the root is
+ * missing or bare (no vectors, with an embedder to give it some): every session's first write may
+ * create or heal that one shared directory, and two doing so at once would each give it a key or a
+ * vector of their own, and one commit would be refused. Once the root is settled, sessions write
+ * side by side.
+ */
+export async function withRootSettled<T>(deps: StateDeps, task: () => Promise<T>): Promise<T> {
+  const { store, embedder } = deps;
+  const root = await store.node(sessionsRoot);
+  const settled = root !== undefined && (!embedder || (await store.vectorsOfNode(root.key)).length > 0);
+  return settled ? task() : withSessionLock(store, rootLock, task);
 }
 
 /**

@@ -267,3 +267,21 @@ describe('pending messages in find()', () => {
     await longship.close();
   });
 });
+
+describe('messages to several new sessions at once', () => {
+  it('each land, whichever creates the sessions root, or heals one context() made bare', async () => {
+    for (const bareRoot of [false, true]) {
+      const longship = await openLongship({ store: await openMemoryStore({ embedder: info }), embedder });
+      if (bareRoot) {
+        // context() records what it gave a session, making its directory and the root with no vectors.
+        await longship.write('viking://resources/notes.md', 'Upload retries back off.');
+        await longship.context('upload retries', { budget: { tokens: 400 }, session: 's0' });
+      }
+      // Found by the model test: both wrote the sessions root, and one failed with INVALID_ARGUMENT.
+      await Promise.all(['s1', 's2', 's3'].map((id) => longship.session(id).addMessage('user', id)));
+      for (const id of ['s1', 's2', 's3']) expect(await texts(longship, id)).toEqual([id]);
+      expect((await longship.verify()).problems).toEqual([]);
+      await longship.close();
+    }
+  });
+});
