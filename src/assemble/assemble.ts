@@ -155,7 +155,8 @@ function candidatesOf(
     const before = delivered.get(hit.uri);
     const unseen = before === undefined ? { layers: all, excerpts: true } : newerThan(all, before);
     const layers = unseen.layers.filter(({ layer }) => richestFirst.indexOf(layer) >= richest);
-    if (before !== undefined) seen.set(hit.uri, shownAs(before));
+    // A node that changed since comes back whole; left out now, it is the budget's, not delivered.
+    if (before !== undefined && unchangedSince(all, before)) seen.set(hit.uri, shownAs(before));
     if (layers.length === 0 && before !== undefined && all.length > 0) {
       skipped.push({ ...identity(hit), reason: 'delivered', detail: shownAs(before) });
       return;
@@ -191,15 +192,23 @@ const excerptTag = 'L2~';
  * once it changed.
  */
 function newerThan(layers: Candidate['layers'], before: string): Pick<Candidate, 'layers' | 'excerpts'> {
-  const [tag = '', hash] = before.split(' ');
+  if (!unchangedSince(layers, before)) return { layers, excerpts: true };
+  const [tag = ''] = before.split(' ');
   const layer = (tag === excerptTag ? 'L2' : tag) as Layer;
-  const then = layers.find((candidate) => candidate.layer === layer);
-  if (!then || deliveredHash(layer, then.text) !== `${layer} ${hash}`) return { layers, excerpts: true };
+  const then = layers.find((candidate) => candidate.layer === layer)!;
   const richer = layers.filter(
     (candidate) => richestFirst.indexOf(candidate.layer) < richestFirst.indexOf(layer),
   );
   if (tag === excerptTag) return { layers: [then], excerpts: false };
   return { layers: richer, excerpts: richer[0]?.layer === 'L2' };
+}
+
+/** Whether the layer an earlier turn's `before` (`layer hash`) gave still has the text it gave. */
+function unchangedSince(layers: Candidate['layers'], before: string): boolean {
+  const [tag = '', hash] = before.split(' ');
+  const layer = (tag === excerptTag ? 'L2' : tag) as Layer;
+  const then = layers.find((candidate) => candidate.layer === layer);
+  return then !== undefined && deliveredHash(layer, then.text) === `${layer} ${hash}`;
 }
 
 /** `L2 excerpt` for an excerpt's tag, else the layer. */

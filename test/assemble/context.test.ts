@@ -195,6 +195,21 @@ describe('context()', () => {
     expect(changed.text).toContain('60 seconds');
   });
 
+  it('leaves out a node that changed since it was given, and does not fit now, for the budget', async () => {
+    const ask = (tokens: number) =>
+      longship.context('upload timeouts', {
+        budget: { tokens },
+        targetUri: 'viking://resources/docs/timeouts.md',
+        session: 'chat-5',
+      });
+    expect((await ask(400)).parts).toHaveLength(1);
+    await longship.write('viking://resources/docs/timeouts.md', 'Upload timeouts are now 60 seconds.');
+    // Found by the model test: it was reported `delivered`, with the old layer, as if the agent had it.
+    expect((await ask(1)).leftOut).toMatchObject([
+      { uri: 'viking://resources/docs/timeouts.md', reason: 'budget' },
+    ]);
+  });
+
   it('sends a node again at a richer layer than an earlier turn could afford, not at the same one', async () => {
     const session = longship.session('chat-3');
     const small = await longship.context(query, { budget: { tokens: 400 }, session, maxLayer: 'L0' });
