@@ -199,7 +199,10 @@ export interface Session {
   commit(options?: CommitOptions): CommitJob;
   /** Hears the progress of every commit of this session, auto-commits included; returns the unsubscribe. */
   onCommitProgress(listener: (progress: CommitProgress) => void): () => void;
-  /** Resolves once no commit of this session runs or waits, with how those since the last wait ended. */
+  /**
+   * Resolves once no commit of this session runs or waits, with how the commits of its last busy
+   * spell ended (the commits that ran back to back until it was idle); the same again until more run.
+   */
   waitCommitted(): Promise<CommitOutcome[]>;
   /** Cancels this session's commits under way or waiting (ABORTED); resolves with how many. */
   cancelCommits(): Promise<number>;

@@ -4,22 +4,23 @@ import { describe, expect, it } from 'vitest';
 import { parseSwitches } from './switches.js';
 
 describe('the model test switches', () => {
-  it('turns on the fixed bugs’ switches and off the open ones by default', () => {
+  it('turns on the fixed bugs’ switches by default (no bug is open)', () => {
     expect(parseSwitches(undefined)).toEqual({
       outsideRootTargets: true,
       verifyBeforeRefresh: true,
       deepJson: true,
-      changedIsBudget: false,
-      sessionsAtOnce: false,
+      changedIsBudget: true,
+      sessionsAtOnce: true,
     });
   });
 
   it('turns a switch off with -name and on with name or +name', () => {
-    const switches = parseSwitches('-deepJson, sessionsAtOnce,+changedIsBudget');
+    const switches = parseSwitches('-deepJson, -sessionsAtOnce,+changedIsBudget');
     expect(switches.deepJson).toBe(false);
-    expect(switches.sessionsAtOnce).toBe(true);
+    expect(switches.sessionsAtOnce).toBe(false);
     expect(switches.changedIsBudget).toBe(true);
     expect(switches.outsideRootTargets).toBe(true);
+    expect(parseSwitches('-deepJson,deepJson').deepJson).toBe(true);
   });
 
   it('refuses a name it does not know', () => {
