@@ -11,15 +11,19 @@ import { launchChromium } from '../targets/browser.js';
 import { demoUrl, keepLocal, searchFor, waitReady } from './demo-page.js';
 import { type DemoServer, serveBuiltDemo } from './demo-server.js';
 
-const perFolder = 60;
+/**
+ * Notes per folder. The first tab's folder is the larger, so that its job is still running when
+ * Playwright has set the second tab's files, however fast the machine indexes.
+ */
+const notes = { alpha: 240, beta: 60 } as const;
 let server: DemoServer;
 let browser: Browser;
 let folders: string;
 
 /** `<name>/<topic>/note-NN.md`, each with a word no other note has (`<name>word<NN>`). */
-async function writeNotes(name: string): Promise<string> {
+async function writeNotes(name: keyof typeof notes): Promise<string> {
   const root = join(folders, name);
-  for (let i = 0; i < perFolder; i++) {
+  for (let i = 0; i < notes[name]; i++) {
     const dir = join(root, `topic-${i % 4}`);
     await mkdir(dir, { recursive: true });
     const n = String(i).padStart(2, '0');
@@ -60,8 +64,8 @@ describe('two tabs', () => {
       await Promise.all([first.goto(url), second.goto(url)]);
       await Promise.all([waitReady(first), waitReady(second)]);
 
-      // Playwright sets one page's files at a time (the page in front); each job is long enough
-      // that the first is still running when the second starts.
+      // Playwright sets one page's files at a time (the page in front); the first job is long
+      // enough to be still running when the second starts.
       await first.bringToFront();
       await first.setInputFiles('#folder-input', alpha);
       await second.bringToFront();
@@ -70,20 +74,20 @@ describe('two tabs', () => {
         [first, second].map((page) => page.evaluate(() => document.body.dataset.state)),
       );
       expect(states).toEqual(['indexing', 'indexing']);
-      const finished = (page: Page) =>
+      const finished = (page: Page, n: number) =>
         page.waitForFunction(
           (n) =>
             document.body.dataset.state === 'ready' &&
             Number(document.body.dataset.total) === n &&
             /done/.test(document.getElementById('status-text')?.textContent ?? ''),
-          perFolder,
+          n,
           { timeout: 180_000, polling: 100 },
         );
-      await Promise.all([finished(first), finished(second)]);
+      await Promise.all([finished(first, notes.alpha), finished(second, notes.beta)]);
 
       for (const page of [first, second]) {
-        expect(await count(page, 'alpha')).toBe(perFolder);
-        expect(await count(page, 'beta')).toBe(perFolder);
+        expect(await count(page, 'alpha')).toBe(notes.alpha);
+        expect(await count(page, 'beta')).toBe(notes.beta);
       }
       // Each tab finds what the other wrote.
       expect((await searchFor(first, 'betaword07'))[0]?.uri).toMatch(/beta\/topic-3\/note-07\.md$/);
@@ -96,8 +100,8 @@ describe('two tabs', () => {
       const third = await context.newPage();
       await third.goto(url);
       await waitReady(third);
-      expect(await count(third, 'alpha')).toBe(perFolder);
-      expect(await count(third, 'beta')).toBe(perFolder);
+      expect(await count(third, 'alpha')).toBe(notes.alpha);
+      expect(await count(third, 'beta')).toBe(notes.beta);
       const report = (await third.evaluate('longship.verify()')) as VerifyReport;
       expect(report.problems).toEqual([]);
       expect(network.blocked).toEqual([]);
