@@ -12,6 +12,8 @@ const base = ['env/', 'remote/', ...shared];
 /** Independent of each other: an index, a model, or the store. */
 const bottom = ['vector/', 'lexical/', 'embed/', 'llm/', 'store/'];
 const belowMiddle = ['derived/', ...bottom, ...base];
+/** What the agent tools stand on, and the surfaces over them (MCP, the AI SDK) too: a Longship's parts. */
+const overEngine = ['engine.ts', 'assemble/', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle];
 
 /** A layer: its modules (paths under src/) and the paths it may import besides its own. */
 const layers = {
@@ -24,16 +26,7 @@ const layers = {
   // The AI SDK's tools (longship/ai): over a Longship, beside the client and the worker.
   ai: {
     path: ['ai/'],
-    imports: [
-      'engine.ts',
-      'tools/',
-      'assemble/',
-      'session/',
-      'retrieve/',
-      'ingest/',
-      'context/',
-      ...belowMiddle,
-    ],
+    imports: ['tools/', ...overEngine],
   },
   // The page's side (and its entry, longship/client): the worker's proxy and nothing under it, so
   // a page never loads the engine.
@@ -41,27 +34,18 @@ const layers = {
   // The MCP server (longship/mcp): a transport of the engine's API, as the worker is the page's.
   mcp: {
     path: ['mcp/'],
-    imports: [
-      'engine.ts',
-      'tools/',
-      'assemble/',
-      'session/',
-      'retrieve/',
-      'ingest/',
-      'context/',
-      ...belowMiddle,
-    ],
+    imports: ['tools/', ...overEngine],
   },
   // The agent tools, defined once (docs/mcp.md, "Tools"): what MCP, the AI SDK and the CLI offer.
   // Over a Longship (its type only; sessions through its API, memories where commits put them),
   // knowing no SDK.
   tools: {
     path: ['tools/'],
-    imports: ['engine.ts', 'assemble/', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
+    imports: overEngine,
   },
   worker: {
     path: ['worker/'],
-    imports: ['engine.ts', 'assemble/', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
+    imports: overEngine,
   },
   // The engine chooses the implementations (stores, indexes, embedder) and wires the layers.
   engine: {

@@ -6,8 +6,9 @@ import { mkdtempSync, readdirSync, rmSync, statSync, truncateSync } from 'node:f
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach } from 'vitest';
+import { afterAll, afterEach, expect } from 'vitest';
 import { loadNodeFiles } from '../../src/env/node-files.js';
+import { LongshipError } from '../../src/errors.js';
 import { type FileStoreOptions, openFileStore } from '../../src/store/file-open.js';
 import { listSnapshots, readSnapshotHeader, snapshotFile } from '../../src/store/file-snapshots.js';
 import { type FileStore, fileStoreTables } from '../../src/store/file-store.js';
@@ -80,4 +81,14 @@ export function fileHarness(dir = join(tempFolder(), 'store'), extra: FileStoreO
       },
     },
   };
+}
+
+/** The typed error `promise` rejects with; a fulfilment or an untyped error fails the test. */
+export async function refusal(promise: Promise<unknown>): Promise<LongshipError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(LongshipError);
+  return error as LongshipError;
 }

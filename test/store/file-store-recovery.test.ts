@@ -5,11 +5,10 @@ import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileS
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Longship, openLongship } from '../../src/engine.js';
-import { LongshipError } from '../../src/errors.js';
 import { readFrames } from '../../src/store/file-frames.js';
 import { openFileStore } from '../../src/store/file-open.js';
 import { hashEmbedder } from '../context/hash-embedder.js';
-import { tempFolder } from './file-harness.js';
+import { refusal, tempFolder } from './file-harness.js';
 
 const R = 'viking://resources/docs';
 const EMBEDDER = { id: hashEmbedder.id, dimensions: hashEmbedder.dimensions };
@@ -22,15 +21,6 @@ async function build(dir: string, count: number, checkpointAfterBytes?: number):
   const longship = await openLongship({ store, embedder: hashEmbedder });
   for (let i = 0; i < count; i++) await longship.write(`${R}/d${i}.md`, text(i), { parents: true });
   await longship.close();
-}
-
-async function refusal(promise: Promise<unknown>): Promise<LongshipError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(LongshipError);
-  return error as LongshipError;
 }
 
 /** The hits of a few queries that do not read. */

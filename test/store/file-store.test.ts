@@ -15,14 +15,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { LongshipError } from '../../src/errors.js';
 import { openFileStore } from '../../src/store/file-open.js';
 import type { Store } from '../../src/store/store.js';
 import { EMBEDDER, node, withContent } from '../../src/testing/records.js';
 import { observe, R, seed } from '../../src/testing/sample-tree.js';
 import { storeContract } from '../../src/testing/store-contract.js';
 import { bundleChild, type Child, startChild } from './file-child.js';
-import { fileHarness, tempFolder } from './file-harness.js';
+import { fileHarness, refusal, tempFolder } from './file-harness.js';
 
 storeContract('FileStore', () => fileHarness());
 
@@ -37,15 +36,6 @@ function contents(dir: string): Record<string, string> {
     out[name] = statSync(file).isDirectory() ? '<dir>' : readFileSync(file, 'base64');
   }
   return out;
-}
-
-async function refusal(promise: Promise<unknown>): Promise<LongshipError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(LongshipError);
-  return error as LongshipError;
 }
 
 /** `count` documents committed one by one under resources/docs. */
