@@ -1,4 +1,4 @@
-// The import rules of src/, checked by `npm run lint` (docs/layers.md says why each layer sits where
+// The import rules of src/, checked by `npm run lint` (docs/internals/layers.md says why each layer sits where
 // it does). Each layer imports only itself and the layers this table lets it; everything else in
 // src/ is forbidden, so a new folder belongs nowhere until it is added here.
 
@@ -36,7 +36,7 @@ const layers = {
     path: ['mcp/'],
     imports: ['tools/', ...overEngine],
   },
-  // The agent tools, defined once (docs/mcp.md, "Tools"): what MCP, the AI SDK and the CLI offer.
+  // The agent tools, defined once (docs/guide/mcp.md, "Tools"): what MCP, the AI SDK and the CLI offer.
   // Over a Longship (its type only; sessions through its API, memories where commits put them),
   // knowing no SDK.
   tools: {
@@ -83,7 +83,7 @@ const anyOf = (paths) => `^src/(${paths.map(pattern).join('|')})`;
 
 const layerRules = Object.entries(layers).map(([name, layer]) => ({
   name: `layer-${name}`,
-  comment: `src/${layer.path.join(', src/')} imports only ${layer.imports.join(', ') || 'itself'} (docs/layers.md)`,
+  comment: `src/${layer.path.join(', src/')} imports only ${layer.imports.join(', ') || 'itself'} (docs/internals/layers.md)`,
   severity: 'error',
   from: { path: anyOf(layer.path) },
   to: { path: '^src/', pathNot: anyOf([...layer.path, ...layer.imports]) },
@@ -91,7 +91,7 @@ const layerRules = Object.entries(layers).map(([name, layer]) => ({
 
 /** Packages only one folder imports: the one place that speaks them. */
 const onlyIn = {
-  // The protocol between page and worker is one folder (docs/worker.md).
+  // The protocol between page and worker is one folder (docs/guide/worker.md).
   comlink: 'worker/',
   // The package runs without vitest; only the contract suite (longship/testing) needs it.
   vitest: 'testing/',

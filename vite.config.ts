@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// The projects, what each proves and how to run one: docs/testing.md. `npm test` runs them all.
+// The projects, what each proves and how to run one: docs/internals/testing.md. `npm test` runs them all.
 const targets = ['test/targets/**/*.test.ts', 'test/edge/**/*.test.ts'];
 const e2e = ['test/e2e/**/*.test.ts'];
 const consumer = ['test/consumer/**/*.test.ts'];

@@ -1,7 +1,7 @@
 // The demo page: `npm start` serves it with Vite's dev server; the e2e tests build it. Everything it
 // loads comes from this machine: the bundled model, onnxruntime-web's WASM (dist/ort/, made by
 // `npm run build`) and USearch's WASM are found by Longship's own `new URL(…, import.meta.url)`
-// references, which Vite serves in development and copies into a build (docs/assets.md).
+// references, which Vite serves in development and copies into a build (docs/guide/assets.md).
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { fallbackUrlFiles, hideFallbackUrls } from '../tools/worker/bundle.js';

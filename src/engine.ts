@@ -58,7 +58,7 @@ export interface LongshipOptions {
   store?: Store;
   /**
    * Node and Deno: keep everything in this folder (a path, or a `file:` URL), created if missing
-   * (docs/file-store.md). Not with `store`, `indexedDB` or `name`.
+   * (docs/guide/file-store.md). Not with `store`, `indexedDB` or `name`.
    */
   path?: string | URL;
   /** The IndexedDB to open the default store in. Default: the runtime's. */
@@ -84,7 +84,7 @@ export interface LongshipOptions {
    * (default 2,000), or `maxDelayMs` after the first change a snapshot lacks while changes keep
    * coming (default 30,000: what an open after a crash replays). `delayMs: Infinity`: only at close().
    * `afterChanges`: only once that many records (nodes, vectors, postings) changed since the last
-   * snapshots (default 0); fewer wait for close(), and an open replays them instead (docs/snapshots.md).
+   * snapshots (default 0); fewer wait for close(), and an open replays them instead (docs/internals/snapshots.md).
    */
   snapshots?: { delayMs?: number; maxDelayMs?: number; afterChanges?: number };
   /**
@@ -167,7 +167,7 @@ export interface Longship extends ContextTree {
    * The context for an agent's next prompt, within `budget.tokens`: the best memories, resources
    * and skills, each at the richest layer that fits, as a prompt-ready block with its parts, their
    * URIs to cite, and what was left out and why; minus what `session` was already given
-   * (docs/context.md).
+   * (docs/guide/context.md).
    */
   context(query: string, options: ContextOptions): Promise<AssembledContext>;
   /**
@@ -192,7 +192,7 @@ export interface Longship extends ContextTree {
    * Queues a skill: the text of a `SKILL.md`, a skill folder (`{ files: { 'SKILL.md': …, 'scripts/x.py':
    * … } }`) or fields (`{ name, description, content }`). A skill of the same name is replaced. An
    * invalid `SKILL.md` fails the job with `INVALID_ARGUMENT` naming the field, writing nothing
-   * (docs/skills.md).
+   * (docs/guide/skills.md).
    */
   addSkill(skill: SkillInput, options?: AddOptions<AddSkillOptions>): QueuedJob;
   /** The skills under `viking://agent/skills`, in URI order, with their descriptions. */

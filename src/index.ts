@@ -1,6 +1,6 @@
 // The package's root, `longship`: what an application uses. Open or create a Longship, choose its
 // store, embedder and LLM, and the types of their options and results. The rest is in subpaths
-// (src/exports/, docs/package.md); test/exports.test.ts pins every entry's names.
+// (src/exports/, docs/guide/package.md); test/exports.test.ts pins every entry's names.
 
 export type { AssembledContext, ContextOptions } from './assemble/context-options.js';
 export type { ContextDigest, DigestOptions } from './assemble/digest.js';

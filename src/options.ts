@@ -1,4 +1,4 @@
-// How every public method checks its options (docs/reliability.md, "Options"): one strict valibot
+// How every public method checks its options (docs/guide/reliability.md, "Options"): one strict valibot
 // schema per method, kept next to the options' type, run once where the call enters. An unknown
 // key, a misspelt one or a bad value is INVALID_ARGUMENT naming it; nothing is silently ignored.
 import * as v from 'valibot';

@@ -2,7 +2,7 @@
 // type-check in a project without the DOM lib (a Node server with `lib: ["ES2023"]`). Where the
 // project has the platform's type (the DOM lib, or @types/node for some), each is that type;
 // where it has not, each is the shape Longship uses of the object. Read through `typeof
-// globalThis`, which names no global that may be missing (docs/package.md).
+// globalThis`, which names no global that may be missing (docs/guide/package.md).
 
 type Global = typeof globalThis;
 

@@ -1,4 +1,4 @@
-// The package's entry points and the names each exports (docs/package.md). A change here is an
+// The package's entry points and the names each exports (docs/guide/package.md). A change here is an
 // API change: make it on purpose, in this list and in the entry file.
 import { readFile } from 'node:fs/promises';
 import { expect, it } from 'vitest';

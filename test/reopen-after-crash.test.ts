@@ -1,6 +1,6 @@
 // Results after a crash equal results after a clean close (issue 24, item 9). A "crash" drops the
 // engine without close(): no last snapshot, so the reopen replays the change log onto older snapshots,
-// including vectors written and gone again since then (docs/reliability-core.md).
+// including vectors written and gone again since then (docs/internals/reliability-core.md).
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';

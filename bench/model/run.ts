@@ -1,4 +1,4 @@
-// `npm run test:model -- --ops 1000000`: the model test of the public API (docs/model-test.md) for as
+// `npm run test:model -- --ops 1000000`: the model test of the public API (docs/internals/model-test.md) for as
 // long as asked, seed after seed, round the three stores; or, with --fuzz, the parser fuzz run.
 //
 //   --ops N          API calls to make in all (default 100,000)

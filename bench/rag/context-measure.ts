@@ -1,4 +1,4 @@
-// context() in bench:rag (docs/context.md): each question's block at 1,000, 2,000 and 4,000 tokens,
+// context() in bench:rag (docs/guide/context.md): each question's block at 1,000, 2,000 and 4,000 tokens,
 // scored with check_recall over the parts' texts, beside the baseline of the same ranked hits (find()
 // top 10, read as OpenViking reads them) joined and cut at the same number of o200k_base tokens.
 // Latency: context() less the time spent embedding the query (embedded beforehand).

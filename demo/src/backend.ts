@@ -38,7 +38,7 @@ export function startBackend({ name, embedder, worker: kind, onWait }: BackendCo
             type: 'module',
             name: `longship:${name}`,
           });
-  // The model's files and the WASM are found from the package (docs/assets.md): Vite serves them
+  // The model's files and the WASM are found from the package (docs/guide/assets.md): Vite serves them
   // in development and copies them into a build.
   return createLongship({ worker, name, ...(onWait ? { onWait } : {}) });
 }

@@ -144,7 +144,7 @@ async function search(): Promise<void> {
   const started = performance.now();
   try {
     // Scores are calibrated for the bundled model: under 0.5 the best hit is little closer to the
-    // question than unrelated text is (docs/retrieval.md, "What a score means"). Hashed words have
+    // question than unrelated text is (docs/guide/retrieval.md, "What a score means"). Hashed words have
     // no calibration.
     const scores = embedder === 'model' ? { scoreThreshold: 0.5 } : { calibration: false as const };
     const result = await backend.find(query, { limit: 10, mode, trace: true, ...scores });

@@ -1,4 +1,4 @@
-// An MCP server over stdio for clients that start one as a command (docs/mcp.md):
+// An MCP server over stdio for clients that start one as a command (docs/guide/mcp.md):
 //   node longship-mcp.mjs [folder]
 // Longship keeps everything in the folder (default ./context); the bundled model embeds on this
 // machine. stdout is the protocol's, so nothing else may print there.

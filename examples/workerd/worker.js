@@ -1,5 +1,5 @@
 // A Cloudflare Worker: workerd compiles no WebAssembly from bytes and has no file system, so the
-// WASM comes in as compiled modules and the model's files as bytes (docs/workerd.md).
+// WASM comes in as compiled modules and the model's files as bytes (docs/guide/workerd.md).
 import { bundledModel, openLongship, TransformersEmbedder } from 'longship';
 import config from 'longship/model/use-lite/config.json';
 import model from 'longship/model/use-lite/onnx/model_quantized.onnx';

@@ -1,4 +1,4 @@
-// Longship as tools for the Vercel AI SDK (`longship/ai`, docs/ai-sdk.md): `generateText({ model,
+// Longship as tools for the Vercel AI SDK (`longship/ai`, docs/guide/ai-sdk.md): `generateText({ model,
 // tools: longshipTools(longship) })` lets a model find, read and list viking:// context and add a
 // memory. Each tool is the one definition in src/tools/ that the MCP server and the CLI share; this
 // file only wraps it in the SDK's `tool()`. Only this folder imports `ai`, an optional peer
@@ -12,7 +12,7 @@ import { checkToolInput, invalidInput, parseToolInput } from '../tools/tool-inpu
 import { type AgentToolName, agentToolNames, agentTools } from '../tools/tools.js';
 import type { ToolsLongship } from '../tools/tools-longship.js';
 
-/** The tools there are: the MCP server's (docs/mcp.md, "Tools"). */
+/** The tools there are: the MCP server's (docs/guide/mcp.md, "Tools"). */
 export const longshipToolNames: readonly AgentToolName[] = agentToolNames;
 export type LongshipToolName = AgentToolName;
 

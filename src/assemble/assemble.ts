@@ -1,5 +1,5 @@
 /**
- * context() (docs/context.md): the context for an agent's next prompt under a token budget. The
+ * context() (docs/guide/context.md): the context for an agent's next prompt under a token budget. The
  * house's retrieval (search(), which is find() without an LLM) ranks the hits; each is shown at the
  * richest layer that fits (pack.ts), minus what this session was already given; the result is a
  * prompt-ready block with its parts, their URIs to cite, and what was left out and why.

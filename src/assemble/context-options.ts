@@ -1,4 +1,4 @@
-// The options and the result of context() (docs/context.md), and the check of the options.
+// The options and the result of context() (docs/guide/context.md), and the check of the options.
 import * as v from 'valibot';
 import { signalSchema, wholeNumber } from '../options.js';
 import type { ConversationContext } from '../retrieve/intent.js';
@@ -38,7 +38,7 @@ export interface ContextOptions {
   candidates?: number;
   /** The richest layer to show. Default `'L2'` (a file's whole content where it fits). */
   maxLayer?: Layer;
-  /** Counts tokens. Default `o200k_base` (docs/context.md, "Tokens"). */
+  /** Counts tokens. Default `o200k_base` (docs/guide/context.md, "Tokens"). */
   tokenizer?: Tokenizer;
   /** With an LLM: also a digest of the block, in bullets that cite their URIs. Default off. */
   digest?: boolean | DigestOptions;

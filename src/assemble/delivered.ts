@@ -1,6 +1,6 @@
 /**
  * What a session's earlier context() calls delivered, so a later turn is not sent it again
- * (docs/context.md, "Across turns"). context() reads and records through this interface only; the
+ * (docs/guide/context.md, "Across turns"). context() reads and records through this interface only; the
  * engine picks where it lives. Each entry's hash is opaque to the ledger: context() writes the
  * layer it delivered and a hash of that layer's text, so a node that changed since is sent again.
  */

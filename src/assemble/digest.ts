@@ -1,5 +1,5 @@
 /**
- * The optional digest of a context block (docs/context.md, "Digest"): with an LLM, the block is
+ * The optional digest of a context block (docs/guide/context.md, "Digest"): with an LLM, the block is
  * boiled down to a few bullets that keep the concrete facts, each ending with the `viking://` URI
  * it came from. Fail-closed, as OpenViking's recall rewrite is: a slow, absent or off-contract
  * answer leaves the block as it is and says why, and a bullet citing a URI that is not in the block

@@ -1,6 +1,6 @@
 /**
  * The passages of a file that bear on the query, when the whole file does not fit what is left of
- * the budget (docs/context.md, "Excerpts"). Paragraphs are scored by the query's terms they hold
+ * the budget (docs/guide/context.md, "Excerpts"). Paragraphs are scored by the query's terms they hold
  * (BM25's analyzer: stemmed, stopwords out; a term rare across the file's paragraphs weighs more),
  * the best are taken while they fit, then what follows them while it fits, and they are shown in
  * the file's order with `…` where text was skipped. Cutting a long file at its start, as a plain token cut does, keeps whatever came

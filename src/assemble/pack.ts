@@ -1,5 +1,5 @@
 /**
- * Fitting candidates into a token budget (docs/context.md, "How parts are chosen"). Candidates come
+ * Fitting candidates into a token budget (docs/guide/context.md, "How parts are chosen"). Candidates come
  * best first; each takes the richest form whose element still fits what is left: its whole L2,
  * else an excerpt of its L2 (the passages that bear on the query, excerpt.ts), else L1, else L0.
  * The block's own count is then checked, frame included, and the lowest-ranked parts go until it

@@ -1,5 +1,5 @@
 /**
- * The prompt-ready block of context() (docs/context.md, "The block"): one element per part, named
+ * The prompt-ready block of context() (docs/guide/context.md, "The block"): one element per part, named
  * after its context type, with its `viking://` URI to cite and the layer it is shown at, inside one
  * `<context>` element. The text inside is left as it is (Markdown reads as Markdown), except that
  * a tag of the envelope in a document is neutralised, so a document cannot close its own element

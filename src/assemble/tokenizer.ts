@@ -1,5 +1,5 @@
 /**
- * How context() counts tokens (docs/context.md, "Tokens"). The default is OpenAI's `o200k_base`
+ * How context() counts tokens (docs/guide/context.md, "Tokens"). The default is OpenAI's `o200k_base`
  * (GPT-4o, GPT-4.1, GPT-5, o-series) from `gpt-tokenizer`: pure JavaScript with no dependencies, so
  * it runs in browsers, workers, Deno and workerd alike; one encoding is one module of about 1 MB
  * gzipped, loaded on the first context() call only. Another model's tokenizer plugs in as
@@ -69,7 +69,7 @@ export function defaultTokenizer(): Promise<Tokenizer> {
  * `tokenizer` as context() calls it under `signal`: each count first checks the signal, and a count
  * that returns a promise is raced against it, so a tokenizer that never answers cannot hold
  * context() past its signal (`ABORTED`). A synchronous count that never returns blocks the thread
- * it runs on, and nothing can stop it there (docs/context.md, "Tokens").
+ * it runs on, and nothing can stop it there (docs/guide/context.md, "Tokens").
  */
 export function abortableTokenizer(tokenizer: Tokenizer, signal: AbortSignal | undefined): Tokenizer {
   if (!signal) return tokenizer;

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `longship` command (package.json `bin`, docs/cli.md): the process's side of it. Everything
+// The `longship` command (package.json `bin`, docs/guide/cli.md): the process's side of it. Everything
 // else is src/cli/run.ts, which takes the streams and the environment as arguments.
 
 import { LongshipError } from '../errors.js';

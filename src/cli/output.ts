@@ -1,7 +1,7 @@
 // What a command writes: one JSON document on stdout with --json, concise lines for people
 // otherwise; diagnostics (progress, warnings, errors) on stderr, so stdout stays the result. Text
 // for people passes visible() on its way out: a document's control characters could otherwise
-// retitle the terminal, clear it or recolour what follows (docs/cli.md, "Output").
+// retitle the terminal, clear it or recolour what follows (docs/guide/cli.md, "Output").
 
 import { LongshipError } from '../errors.js';
 

@@ -24,7 +24,7 @@ const leftOut = (name: string) => name.startsWith('.') || name === 'node_modules
 
 /**
  * Reads each of `paths` (relative to `cwd`); `store` (the store's folder) is never read, whatever
- * links lead to it or to the paths: they are compared as real paths (docs/cli.md, "add"). Throws
+ * links lead to it or to the paths: they are compared as real paths (docs/guide/cli.md, "add"). Throws
  * NOT_FOUND for a missing path, BINARY_INPUT or INPUT_TOO_LARGE for a file given by name,
  * UNSUPPORTED_INPUT for what cannot be read, INVALID_ARGUMENT for the store itself.
  */

@@ -29,7 +29,7 @@ export interface CreateLongshipOptions extends WorkerOptions {
  * {@link Longship} is there, asynchronous; errors arrive as LongshipErrors with their codes.
  *
  * The worker, USearch's WASM, the bundled model and onnxruntime-web's WASM are found in the
- * package (docs/assets.md); name them only to host them elsewhere, as URLs (strings or `URL`s,
+ * package (docs/guide/assets.md); name them only to host them elsewhere, as URLs (strings or `URL`s,
  * relative to the page or absolute): `{ usearch: '/wasm/usearch.wasm', transformers: { model:
  * { ...bundledModel, directory: new URL('/models/use-lite/', location.href) }, wasmPaths: '/ort/' } }`.
  *

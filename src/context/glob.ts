@@ -22,7 +22,7 @@ const WILDCARD = /[*?]/;
 /**
  * Splits a relative glob (`docs/**` + `/*.md`) into its literal base and a matcher for the rest.
  * Matching takes time proportional to the pattern's length times the path's, never more: no
- * regular expression, so no backtracking (docs/reliability.md).
+ * regular expression, so no backtracking (docs/guide/reliability.md).
  *
  * @example
  * const { base, rest } = splitGlob('docs/**' + '/*.md'); // base ['docs']

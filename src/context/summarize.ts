@@ -1,5 +1,5 @@
 /**
- * The seam between ingestion and whatever writes L0/L1 (docs/retrieval.md, "Layers and what is
+ * The seam between ingestion and whatever writes L0/L1 (docs/guide/retrieval.md, "Layers and what is
  * embedded"): the extractive summariser by default, an LLM when one is plugged in. The pipeline
  * asks the same questions of both, so the two are interchangeable per call.
  */
@@ -41,7 +41,7 @@ export interface Summarizer {
   summarize(input: SummaryInput, signal?: AbortSignal): Promise<Summary>;
 }
 
-/** docs/retrieval.md, "Layers and what is embedded": an L0 is at most 256 characters. */
+/** docs/guide/retrieval.md, "Layers and what is embedded": an L0 is at most 256 characters. */
 export const maxL0Length = 256;
 
 /**

@@ -1,5 +1,5 @@
 // What the tree's writes commit: node records with their postings and vectors, summarised and
-// embedded (docs/retrieval.md, "Layers and what is embedded"), and the records of a moved subtree.
+// embedded (docs/guide/retrieval.md, "Layers and what is embedded"), and the records of a moved subtree.
 import type { Embedder } from '../embed/embedder.js';
 import type { NodeRecord, RelationRecord, Store, SummaryKind, WriteBatch } from '../store/store.js';
 import { firstSentence, opening } from './plain-summary.js';

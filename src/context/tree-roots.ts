@@ -1,11 +1,11 @@
-// The roots every store has (docs/retrieval.md, "Context types and roots") and their parents.
+// The roots every store has (docs/guide/retrieval.md, "Context types and roots") and their parents.
 
 import type { ContextType, Store } from '../store/store.js';
 import { basename, parentOf, type VikingUri } from './uri.js';
 
 export const TOP = 'viking://' as VikingUri;
 
-/** The roots and their parents, created on open (docs/retrieval.md, "Context types and roots"). */
+/** The roots and their parents, created on open (docs/guide/retrieval.md, "Context types and roots"). */
 export const ROOTS: ReadonlyArray<{ uri: VikingUri; contextType: ContextType; abstract: string }> = [
   { uri: u('resources'), contextType: 'resource', abstract: 'Resources: documents the agent can read.' },
   // viking://user and viking://agent sit outside every context type; they hold memories (and skills).

@@ -34,7 +34,7 @@ const utf8 = new TextEncoder();
 export const uriLimits = { length: 4096, segments: 64, segmentBytes: 255 } as const;
 
 /**
- * The default root directories of each context type (docs/retrieval.md, "Context types and roots").
+ * The default root directories of each context type (docs/guide/retrieval.md, "Context types and roots").
  *
  * @example
  * for (const root of roots.memory) await walk(root);

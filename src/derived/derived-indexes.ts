@@ -1,4 +1,4 @@
-// The derived indexes (docs/derived.md): the HNSW graph, the BM25 index and the node catalogue,
+// The derived indexes (docs/internals/derived.md): the HNSW graph, the BM25 index and the node catalogue,
 // derived from the Store (src/store/store.ts gives the protocol). Each is a side (derived-side.ts),
 // opened from its newest snapshot plus the changes after it, or rebuilt from the stored records, and
 // caught up after every commit (change-replay.ts); their snapshots are written on a schedule
@@ -61,7 +61,7 @@ export interface DerivedIndexesOptions {
    * How many records (nodes, vectors, postings) may change after the last snapshots before new ones
    * are due (default 0: every change). Fewer wait for flush() or close(), and an open replays them from
    * the change log instead: a large store is not written again for every note (~100 MB at 100k
-   * vectors), but an open with changes to replay takes longer (docs/snapshots.md, "When snapshots
+   * vectors), but an open with changes to replay takes longer (docs/internals/snapshots.md, "When snapshots
    * are written").
    */
   snapshotAfterChanges?: number;

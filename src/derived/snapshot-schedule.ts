@@ -1,7 +1,7 @@
 // When the derived indexes write their snapshots: debounced (a job of many commits is not slowed by
 // snapshots between them), never later than a deadline while changes keep coming (what an open after
 // a crash replays stays bounded), only once enough records changed, and further apart after each
-// failure. One save at a time (docs/snapshots.md, "When snapshots are written").
+// failure. One save at a time (docs/internals/snapshots.md, "When snapshots are written").
 
 import type { ChangeRecord } from '../store/store.js';
 import { recordsOf } from './change-replay.js';

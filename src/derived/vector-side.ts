@@ -151,7 +151,7 @@ export class VectorSide implements DerivedSide<VectorRecord[]> {
    * early, while the commit is under way, in key order), then its old ones out. A replay after a crash
    * applies each change the same way, so that it builds the graph the live writes built (HNSW's graph
    * depends on the order of insertions and removals, and a removed node's slot is reused by the next);
-   * `added` holds the vectors this change put in, also those gone again since (docs/reliability-core.md).
+   * `added` holds the vectors this change put in, also those gone again since (docs/internals/reliability-core.md).
    */
   #applyChange(index: VectorIndex, change: ChangeRecord, added: ReadonlyMap<number, VectorRecord>): void {
     const fresh: VectorRecord[] = [];

@@ -4,7 +4,7 @@
 
 /**
  * What the bundled model is and produces. Its files come with the package and are found from it
- * (docs/assets.md); spread it into a {@link ModelFolder} to serve them from somewhere else and
+ * (docs/guide/assets.md); spread it into a {@link ModelFolder} to serve them from somewhere else and
  * keep its id: `{ ...bundledModel, directory: '/models/use-lite/' }`.
  *
  * @example

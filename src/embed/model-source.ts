@@ -11,7 +11,7 @@ import { type FileLookup, folderLookup, routedName } from './model-files.js';
  * A transformers.js model and what to record for its vectors: its folder, or its files one by one.
  * Spread {@link bundledModel} to serve the bundled model from somewhere else and keep its id:
  * `{ ...bundledModel, directory: new URL('/models/use-lite/', location.href) }`, or in workerd
- * `{ ...bundledModel, files: { 'config.json': configBytes, … } }` (docs/workerd.md).
+ * `{ ...bundledModel, files: { 'config.json': configBytes, … } }` (docs/guide/workerd.md).
  */
 export interface ModelFolder {
   id: string;

@@ -9,7 +9,7 @@ import type { WasmModule } from '../web-types.js';
 export interface OrtWasmFiles {
   /**
    * The Emscripten glue, an ES module onnxruntime-web imports. Leave it out where onnxruntime-web's
-   * own bundle holds the glue that matches the `.wasm`: its `wasm` bundle does (workerd, docs/workerd.md).
+   * own bundle holds the glue that matches the `.wasm`: its `wasm` bundle does (workerd, docs/guide/workerd.md).
    */
   mjs?: string | URL;
   /** The WebAssembly binary: its URL, or a compiled `WebAssembly.Module` (workerd). */
@@ -18,7 +18,7 @@ export interface OrtWasmFiles {
 
 /**
  * The package's own copy, each file by its own literal `new URL(…, import.meta.url)` so that
- * bundlers copy it into a build (docs/assets.md). Called only when a model loads: workerd has no
+ * bundlers copy it into a build (docs/guide/assets.md). Called only when a model loads: workerd has no
  * `import.meta.url`. Paths are relative to this module, two levels below the package root.
  */
 export function packagedOrtFiles(): { mjs: URL; wasm: URL } {

@@ -33,7 +33,7 @@ export interface TransformersEmbedderOptions {
   localModelPath?: string | URL;
   /**
    * Browsers and workerd: onnxruntime-web's files. Default: the copy of its plain WASM build in this
-   * package (docs/assets.md). A URL prefix (the folder of its `dist` files) or the two files: the
+   * package (docs/guide/assets.md). A URL prefix (the folder of its `dist` files) or the two files: the
    * `.mjs` glue's URL (in workerd, the name of the module it is bound as) and the `.wasm`'s URL, or
    * the compiled `WebAssembly.Module` (workerd, which compiles no bytes). From a prefix the embedder
    * loads `ort-wasm-simd-threaded.mjs` and `.wasm`; only with `device: 'webgpu'`, which needs this
@@ -172,10 +172,10 @@ export class TransformersEmbedder implements Embedder {
     // One load per embedder; a failed load is forgotten so that the next call can try again.
     this.model ??= loadModel(this.source, this.settings).catch((error: unknown) => {
       this.model = undefined;
-      // The package ships the bundled model's int8 weights only (docs/package.md).
+      // The package ships the bundled model's int8 weights only (docs/guide/package.md).
       const fp32Hint =
         this.settings.dtype === 'fp32' && this.id === bundledModel.id
-          ? '; its fp32 weights are not installed by default: run `npx longship-model-fp32` (docs/package.md)'
+          ? '; its fp32 weights are not installed by default: run `npx longship-model-fp32` (docs/guide/package.md)'
           : '';
       const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
       // transformers.js's own message may not say where it looked (a missing folder gives a TypeError).

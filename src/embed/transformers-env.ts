@@ -126,7 +126,7 @@ async function withCompiledWasm<T>(
       return Promise.reject(
         new LongshipError(
           'MODEL_LOAD',
-          "onnxruntime-web's built-in glue is not the one for ort-wasm-simd-threaded.wasm: alias onnxruntime-web/webgpu to longship/onnxruntime-web/wasm (docs/workerd.md)",
+          "onnxruntime-web's built-in glue is not the one for ort-wasm-simd-threaded.wasm: alias onnxruntime-web/webgpu to longship/onnxruntime-web/wasm (docs/guide/workerd.md)",
         ),
       );
     }

@@ -2,7 +2,7 @@
 // Deno resolves `@huggingface/transformers` to its Node build, which imports sharp and
 // onnxruntime-node: native addons, so `--allow-ffi`. Longship loads the web build instead
 // (onnxruntime-web, WASM) and serves it local files itself, so Deno needs only `--allow-read`
-// (docs/deno.md says why each piece is here).
+// (docs/guide/deno.md says why each piece is here).
 
 type Transformers = typeof import('@huggingface/transformers');
 type TransformersEnv = Transformers['env'];

@@ -1,4 +1,4 @@
-// `longship/ai`: Longship as tools for the Vercel AI SDK (docs/ai-sdk.md). It imports `ai`, an
+// `longship/ai`: Longship as tools for the Vercel AI SDK (docs/guide/ai-sdk.md). It imports `ai`, an
 // optional peer dependency: only this entry does.
 
 export {

@@ -1,5 +1,5 @@
 // `longship/client`: the page's side of a Longship in a worker, and nothing of the engine, so that
-// a page loads only this and comlink (docs/package.md, docs/layers.md).
+// a page loads only this and comlink (docs/guide/package.md, docs/internals/layers.md).
 
 export { type CreateLongshipOptions, createLongship } from '../client/create-longship.js';
 export {

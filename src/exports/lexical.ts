@@ -1,4 +1,4 @@
-// `longship/lexical`: the BM25 index on its own (docs/store.md), without the engine.
+// `longship/lexical`: the BM25 index on its own (docs/internals/store.md), without the engine.
 
 export { createLexicalIndex, loadLexicalIndex } from '../lexical/bm25-index.js';
 export type {

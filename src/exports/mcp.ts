@@ -1,4 +1,4 @@
-// `longship/mcp`: Longship as an MCP server (docs/mcp.md): the server, its Streamable HTTP fetch
+// `longship/mcp`: Longship as an MCP server (docs/guide/mcp.md): the server, its Streamable HTTP fetch
 // handler (Node, Deno, workerd) and its stdio transport (Node).
 
 export { createMcpFetchHandler, type McpHttpOptions } from '../mcp/http.js';

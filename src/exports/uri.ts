@@ -1,4 +1,4 @@
-// `longship/uri`: the viking:// URI helpers (docs/retrieval.md), to build and take apart the URIs
+// `longship/uri`: the viking:// URI helpers (docs/guide/retrieval.md), to build and take apart the URIs
 // that results carry.
 
 export {

@@ -1,4 +1,4 @@
-// `longship/vector`: the USearch vector index on its own (docs/store.md), without the engine.
+// `longship/vector`: the USearch vector index on its own (docs/internals/store.md), without the engine.
 
 export { allocateIndexBytes, createVectorIndex, distance, loadVectorIndex } from '../vector/usearch-index.js';
 export { loadUsearch, type UsearchModule, type WasmSource } from '../vector/usearch-module.js';

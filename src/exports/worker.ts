@@ -1,4 +1,4 @@
-// `longship/worker`: the worker's side, for a worker script of your own (docs/worker.md). The
+// `longship/worker`: the worker's side, for a worker script of your own (docs/guide/worker.md). The
 // worker script createLongship() starts by default is another file, `longship/worker-script.js`.
 
 export {

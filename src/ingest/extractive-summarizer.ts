@@ -9,7 +9,7 @@ import { firstSentence, type ProseSection, proseOf, sentencesOf } from './prose.
 import { codeKeywords, salientTerms } from './salient-terms.js';
 
 /**
- * About 300 words: the "few hundred words" of an L1 (docs/retrieval.md, "Layers and what is
+ * About 300 words: the "few hundred words" of an L1 (docs/guide/retrieval.md, "Layers and what is
  * embedded"), and a size that embeds as one chunk.
  */
 const L1_WORDS = 300;

@@ -116,7 +116,7 @@ export interface Ingestor {
   /**
    * Adds a skill, or replaces the one of the same name: fields make one file at
    * `viking://agent/skills/<slug of its name>`; a `SKILL.md` or a skill folder a directory
-   * `viking://agent/skills/<name>` (docs/skills.md). An invalid skill is `INVALID_ARGUMENT` naming
+   * `viking://agent/skills/<name>` (docs/guide/skills.md). An invalid skill is `INVALID_ARGUMENT` naming
    * the field, and nothing is written.
    */
   addSkill(skill: SkillInput, options?: AddSkillOptions): Promise<IngestResult>;

@@ -1,4 +1,4 @@
-// L0/L1 written by an LLM (docs/retrieval.md, "Layers and what is embedded"), through the same client
+// L0/L1 written by an LLM (docs/guide/retrieval.md, "Layers and what is embedded"), through the same client
 // and prompt file as everything else the LLM does.
 import * as v from 'valibot';
 import { clampText, maxL0Length, type Summarizer } from '../context/summarize.js';

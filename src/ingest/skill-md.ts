@@ -1,5 +1,5 @@
 /**
- * `SKILL.md`, the file of the Agent Skills format (docs/skills.md): YAML front matter between `---`
+ * `SKILL.md`, the file of the Agent Skills format (docs/guide/skills.md): YAML front matter between `---`
  * lines, then the Markdown instructions. The front matter is parsed by `js-yaml` (YAML 1.2, core
  * schema: no dates or custom tags, so every value is plain data; its ES module needs no Node
  * built-in, so it bundles for browsers, workerd and Deno) and checked as the format's specification
@@ -123,7 +123,7 @@ function frontMatterOf(yaml: string): Record<string, unknown> {
     });
   }
   // A few aliases nested a few deep still expand to billions of values ("billion laughs") for
-  // whoever serialises the front matter: bound what they expand to (docs/skills.md, issue 33).
+  // whoever serialises the front matter: bound what they expand to (docs/guide/skills.md, issue 33).
   // Without aliases a front matter is at most about twice its length by this count.
   const limit = 2 * yaml.length + expansionAllowance;
   if (expandedSize(fields, limit) > limit) {

@@ -1,5 +1,5 @@
 /**
- * Skills: instructions an agent can load, under `viking://agent/skills/` (docs/skills.md). A skill
+ * Skills: instructions an agent can load, under `viking://agent/skills/` (docs/guide/skills.md). A skill
  * given as fields is one file there; a `SKILL.md` or a skill folder is a directory (skill-folder.ts).
  * The caller's description is the L0 verbatim (cut to 256 characters): it is what an agent reads
  * when deciding to load the skill, so no summariser should rewrite it.

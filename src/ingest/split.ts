@@ -1,5 +1,5 @@
 /**
- * From a parsed document to the files and directories that will hold it (docs/retrieval.md, "Layers and
+ * From a parsed document to the files and directories that will hold it (docs/guide/retrieval.md, "Layers and
  * what is embedded"): a document under `maxTokens` stays one file; a larger one becomes a
  * directory of its sections, recursively for large sections; sections under `mergeBelow` merge
  * with their neighbours; text too long for any heading is cut at paragraphs.

@@ -1,6 +1,6 @@
 /**
  * From planned nodes to one {@link WriteBatch}: the node records, their vectors and their lexical
- * postings, so that one `store.commit` writes a document whole or not at all (docs/retrieval.md, "Layers
+ * postings, so that one `store.commit` writes a document whole or not at all (docs/guide/retrieval.md, "Layers
  * and what is embedded": a file is embedded from its content, chunked to the model's window; a
  * directory from `directory: <uri>` and its L0 and L1).
  */

@@ -25,7 +25,7 @@ export function extractJson(text: string): unknown {
 
 /**
  * The longest answer read, in characters. Prompts ask for a few kilobytes; reading more only gives a
- * hostile or broken server time to keep the engine busy (docs/reliability.md).
+ * hostile or broken server time to keep the engine busy (docs/guide/reliability.md).
  */
 export const maxAnswerLength = 256 * 1024;
 

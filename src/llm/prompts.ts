@@ -52,7 +52,7 @@ const lenientText = v.optional(
   '',
 );
 
-// ---- intent analysis (docs/retrieval.md, "Intent analysis") ----
+// ---- intent analysis (docs/guide/retrieval.md, "Intent analysis") ----
 
 export type QueryContextType = 'memory' | 'resource' | 'skill';
 
@@ -60,7 +60,7 @@ const contextTypes: readonly string[] = ['memory', 'resource', 'skill'];
 
 const typedQuerySchema = v.object({
   query: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(500)),
-  // Unknown types are searched as resources (docs/retrieval.md, "Intent analysis") rather than
+  // Unknown types are searched as resources (docs/guide/retrieval.md, "Intent analysis") rather than
   // failing the plan.
   context_type: v.pipe(
     v.optional(v.unknown(), 'resource'),
@@ -123,7 +123,7 @@ export const intentPrompt = prompt<IntentInput, typeof intentSchema>(
 
 export type IntentPlan = v.InferOutput<typeof intentSchema>;
 
-// ---- rerank by an LLM (docs/retrieval.md, "Rerank") ----
+// ---- rerank by an LLM (docs/guide/retrieval.md, "Rerank") ----
 
 export interface RerankInput {
   query: string;
@@ -157,7 +157,7 @@ export const rerankPrompt = prompt<RerankInput, typeof rerankSchema>(
   }),
 );
 
-// ---- memory extraction at session commit (docs/retrieval.md, "Sessions and memory") ----
+// ---- memory extraction at session commit (docs/guide/retrieval.md, "Sessions and memory") ----
 
 export const memoryCategories = ['preferences', 'entities', 'events', 'profile', 'agent'] as const;
 export type MemoryCategory = (typeof memoryCategories)[number];

@@ -1,4 +1,4 @@
-// Who may talk to the MCP fetch handler (docs/mcp.md, "Security"): the Host and Origin checks that
+// Who may talk to the MCP fetch handler (docs/guide/mcp.md, "Security"): the Host and Origin checks that
 // MCP's Streamable HTTP asks of servers against DNS rebinding (a page on evil.example whose name
 // is made to resolve to 127.0.0.1 must not reach a local server), and an optional bearer token.
 // Not the SDK's enableDnsRebindingProtection: it is off by default, deprecated, and matches Host

@@ -15,7 +15,7 @@ import { createMcpServer, type McpServerOptions, mcpServerOptionsSchema } from '
 export interface McpHttpOptions extends McpServerOptions, McpHttpGuardOptions {
   /**
    * The largest request body taken, in bytes; a larger one is answered 413, unread. Default
-   * 20 MiB + 64 KiB: room for a document at the ingestion limit (docs/mcp.md, "Limits").
+   * 20 MiB + 64 KiB: room for a document at the ingestion limit (docs/guide/mcp.md, "Limits").
    */
   maxMessageBytes?: number;
 }
@@ -30,7 +30,7 @@ const mcpHttpOptionsSchema = v.strictObject({
  * A `fetch` handler that answers MCP's Streamable HTTP (POST JSON-RPC, JSON responses) for
  * `longship`. Mount it at any path. By default it serves only localhost (Host and Origin, against
  * DNS rebinding); name the hosts and origins of a deployment, and set a `token` to require
- * `Authorization: Bearer <token>` (docs/mcp.md, "Security").
+ * `Authorization: Bearer <token>` (docs/guide/mcp.md, "Security").
  *
  * @example
  * const handle = createMcpFetchHandler(longship, {

@@ -1,5 +1,5 @@
 // A JSON-RPC 2.0 error response, for what the transports refuse before the server sees it: a
-// message too large, not JSON, or an HTTP request that may not pass (docs/mcp.md, "Security").
+// message too large, not JSON, or an HTTP request that may not pass (docs/guide/mcp.md, "Security").
 
 /** JSON-RPC's codes, and the server-defined one the SDK uses for a refused HTTP request. */
 export const jsonRpcCodes = { parseError: -32700, invalidRequest: -32600, serverError: -32000 } as const;

@@ -1,4 +1,4 @@
-// How large one MCP message may be, on either transport (docs/mcp.md, "Limits"). Large enough to
+// How large one MCP message may be, on either transport (docs/guide/mcp.md, "Limits"). Large enough to
 // carry a document at the ingestion limit: JSON escapes a quote, a backslash, a newline or a tab
 // as two characters, so a text of n bytes is at most 2n in a message (other control characters
 // are refused as binary long before they could matter), plus the request around it.

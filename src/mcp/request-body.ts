@@ -1,4 +1,4 @@
-// An MCP request's body, read with the message limit (docs/mcp.md, "Limits") before any server
+// An MCP request's body, read with the message limit (docs/guide/mcp.md, "Limits") before any server
 // is made: a declared Content-Length over it is refused unread, and a body streamed without one is
 // cancelled as soon as it passes it, so a client cannot make the handler buffer more.
 

@@ -1,4 +1,4 @@
-// The MCP server over one Longship (docs/mcp.md). Tools are served by our own handlers rather than
+// The MCP server over one Longship (docs/guide/mcp.md). Tools are served by our own handlers rather than
 // McpServer.registerTool: the SDK's own input check answers with its message only, and a refused
 // call must carry Longship's error code (INVALID_ARGUMENT) like every other failure. Each tool is
 // the one definition in src/tools/, which the AI SDK tools and the CLI share.
@@ -29,7 +29,7 @@ export interface McpServerOptions {
   version?: string;
   /**
    * When a session of `session_add_message` commits on its own, in the background: once this many
-   * messages, or tokens, are pending (docs/sessions.md, "Auto-commit"). Default `{ messages: 20 }`;
+   * messages, or tokens, are pending (docs/guide/sessions.md, "Auto-commit"). Default `{ messages: 20 }`;
    * `false`: only `session_commit` commits.
    */
   autoCommit?: { messages?: number; tokens?: number } | false;

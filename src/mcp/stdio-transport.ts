@@ -14,7 +14,7 @@ import { messageTooLarge } from './message-limit.js';
 export interface StdioTransportOptions {
   stdin: Readable;
   stdout: Writable;
-  /** The largest line taken, in bytes (docs/mcp.md, "Limits"). */
+  /** The largest line taken, in bytes (docs/guide/mcp.md, "Limits"). */
   maxMessageBytes: number;
   /** Where a refused line is reported (a line of text; stdout is the protocol's). */
   log: (line: string) => void;

@@ -15,7 +15,7 @@ export interface McpStdioOptions extends McpServerOptions {
   /**
    * The largest message (one line) taken, in bytes; a larger one is answered with a JSON-RPC
    * error and the server goes on. Default 20 MiB + 64 KiB: room for a document at the ingestion
-   * limit, however its JSON is escaped (docs/mcp.md, "Limits").
+   * limit, however its JSON is escaped (docs/guide/mcp.md, "Limits").
    */
   maxMessageBytes?: number;
 }

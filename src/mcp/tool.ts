@@ -1,4 +1,4 @@
-// An agent tool (src/tools/, docs/mcp.md "Tools") as MCP offers it: tools/list's description,
+// An agent tool (src/tools/, docs/guide/mcp.md "Tools") as MCP offers it: tools/list's description,
 // with the input as JSON Schema derived from the tool's one schema, and its output as a result.
 
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';

@@ -8,7 +8,7 @@ import { keyEchoes } from './key-echoes.js';
  *
  * Everything a server sends back passes {@link ApiKey.redactValue} before anyone reads it, so an
  * echo of the key (plain, any case, URL- or JSON-escaped, base64 at any alignment) never reaches a
- * result, an error, a trace or the store (docs/reliability.md).
+ * result, an error, a trace or the store (docs/guide/reliability.md).
  *
  * @example
  * const key = new ApiKey(options.apiKey);

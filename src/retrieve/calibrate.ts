@@ -1,4 +1,4 @@
-// Scores that mean the same across queries (docs/retrieval.md, "What a score means"). Fusion
+// Scores that mean the same across queries (docs/guide/retrieval.md, "What a score means"). Fusion
 // normalises each side against the query's own best matches, so the best hit of any query scores
 // near 1, however poor it is. The calibration scales a query's scores by how good its best hit is
 // in absolute terms: the cosine similarity of its best-matching chunk, mapped from what the

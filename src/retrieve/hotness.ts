@@ -1,4 +1,4 @@
-// docs/retrieval.md, "Hotness": a node used often and recently is "hot". The blend is off by default: no
+// docs/guide/retrieval.md, "Hotness": a node used often and recently is "hot". The blend is off by default: no
 // dataset here records usage, so no weight could be chosen by measurement.
 import type { NodeRecord } from '../store/store.js';
 

@@ -1,4 +1,4 @@
-// search() step 1 (docs/retrieval.md, "Intent analysis"): from the session and the query, the
+// search() step 1 (docs/guide/retrieval.md, "Intent analysis"): from the session and the query, the
 // typed queries to run. With an LLM they come from {@link intentPrompt}; without one, or when it
 // fails, the query itself is searched in every context type, and the plan says why.
 import * as v from 'valibot';

@@ -3,7 +3,7 @@
 // matched term by term and weighted by how rare each term is among the scope's directories. A
 // passage rarely repeats what its ancestors say (a cash-flow table never names its company and
 // year), so the walk and the flat search both lend a node part of its directory's place score
-// (docs/retrieval.md, "Where a node sits").
+// (docs/guide/retrieval.md, "Where a node sits").
 import { analyze } from '../lexical/analyzer.js';
 import type { NodeRecord } from '../store/store.js';
 import type { Scope } from './scope.js';

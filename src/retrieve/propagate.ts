@@ -1,4 +1,4 @@
-// Where the hierarchy enters a score (docs/retrieval.md, "Where a node sits"): a node keeps `α` of
+// Where the hierarchy enters a score (docs/guide/retrieval.md, "Where a node sits"): a node keeps `α` of
 // its own fused score and takes the rest from its directory, whose score is what its place says
 // (place.ts) blended with its best content. The best content is the best fused score of a file
 // below it among the candidates, so a directory can lift its children but never sink the best of

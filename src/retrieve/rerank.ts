@@ -1,4 +1,4 @@
-// docs/retrieval.md, "Rerank": rescore the best candidates on their L0 (L1 for directories), bounded in
+// docs/guide/retrieval.md, "Rerank": rescore the best candidates on their L0 (L1 for directories), bounded in
 // candidates and time, keeping the retrieval scores when anything goes wrong.
 //
 // Prompt injection. A reranker reads the documents, so a document can try to talk to it ("ignore

@@ -26,7 +26,7 @@ export interface MatchedContext {
   /** Memories: `preferences`, `entities`, `events`, `profile`, … (or `meta.category`); '' otherwise. */
   category: string;
   /**
-   * In [0, 1]: the fused score with its directory's share (docs/retrieval.md, "Where a node sits"),
+   * In [0, 1]: the fused score with its directory's share (docs/guide/retrieval.md, "Where a node sits"),
    * blended with hotness when asked, and calibrated: comparable across queries ("What a score means").
    */
   score: number;

@@ -1,6 +1,6 @@
 /**
  * find(): flat (QUICK) and hierarchical (THINKING) retrieval over the `viking://` tree, hybrid BM25
- * and vector scoring, the hotness blend and the trace. docs/retrieval.md describes them; the
+ * and vector scoring, the hotness blend and the trace. docs/guide/retrieval.md describes them; the
  * defaults in {@link findDefaults} were chosen on ObliQA (bench/results/quality-obliqa.md).
  */
 import { throwIfAborted } from '../abort.js';

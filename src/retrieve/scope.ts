@@ -75,7 +75,7 @@ export function resolveRoots(targetUri: string | undefined, filter: FindFilter |
 
 /**
  * Whether a node may be a result at all: not one whose meta says `searchable: false`, as a
- * session's pending messages do (docs/retrieval.md, "What find() returns").
+ * session's pending messages do (docs/guide/retrieval.md, "What find() returns").
  */
 const searchable = (node: NodeRecord): boolean => node.meta.searchable !== false;
 

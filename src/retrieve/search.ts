@@ -1,5 +1,5 @@
 /**
- * search() (docs/retrieval.md, "search()"): intent analysis → typed queries → one hierarchical
+ * search() (docs/guide/retrieval.md, "search()"): intent analysis → typed queries → one hierarchical
  * walk per query, run concurrently → merge (dedup by URI, priority as weight) → optional rerank →
  * the top `limit`. Without an LLM, and whenever it fails, the query itself is searched in every
  * context type in one walk: exactly find()'s work, so search() costs what find() does.
@@ -127,7 +127,7 @@ export async function search(
     plan.fallbackReason = 'intent analysis is off';
 
   // QUICK without a reranker, the walk (THINKING) when one will rescore its results
-  // (docs/retrieval.md, "Why QUICK is the default").
+  // (docs/guide/retrieval.md, "Why QUICK is the default").
   const mode = options.mode ?? (reranking ? 'thinking' : undefined);
   const perQuery = { ...findOptions, limit: pool, ...(mode ? { mode } : {}) };
   let queryResults: QueryResult[];

@@ -108,14 +108,14 @@ export interface FindOptions {
    * query's scores are scaled by how good its best hit is on that scale (or by the share of the
    * query's terms it contains, if higher), so scores compare across queries. `false`: scores
    * relative to the query's best hit, as fused. Default `{ unrelated: 0.3, related: 0.6 }`,
-   * measured with the bundled model; measure your own for another embedder (docs/retrieval.md).
+   * measured with the bundled model; measure your own for another embedder (docs/guide/retrieval.md).
    */
   calibration?: Calibration | false;
   filter?: FindFilter;
   /**
    * `'quick'`: one flat search over the scope. `'thinking'`: the hierarchical walk. Default
    * `'quick'`: on SciFact and ObliQA the walk matched the flat search's quality at several times its
-   * latency (docs/retrieval.md, "Why QUICK is the default"; docs/benchmarks.md, "Retrieval quality").
+   * latency (docs/guide/retrieval.md, "Why QUICK is the default"; docs/benchmarks.md, "Retrieval quality").
    */
   mode?: FindMode;
   /** Record every step in `FindResult.trace`. Default false. */

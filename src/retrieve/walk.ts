@@ -1,4 +1,4 @@
-// THINKING mode: the hierarchical walk (docs/retrieval.md, "THINKING: the walk"). A global search
+// THINKING mode: the hierarchical walk (docs/guide/retrieval.md, "THINKING: the walk"). A global search
 // over the scope's directories (and, beyond OpenViking, the parents of the best leaves) seeds a
 // max-priority queue with the roots; each popped directory's children are scored exactly with the
 // fused score, and `α · child + (1 − α) · parent` decides what is kept and which subdirectories are

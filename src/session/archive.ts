@@ -1,7 +1,7 @@
 // Committing a session writes its messages as one archive, in one store commit: a directory per
 // archive under the session's directory, a file per message. Files are embedded and indexed like
 // any other, so an archive is found by find() and search() in the memory context type without any
-// LLM (docs/retrieval.md, "Sessions and memory").
+// LLM (docs/guide/retrieval.md, "Sessions and memory").
 
 import { clampText } from '../context/summarize.js';
 import { basename, join, parentOf, parseUri, type VikingUri } from '../context/uri.js';

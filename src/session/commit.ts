@@ -1,6 +1,6 @@
 // One commit of a session: the pending messages become the next archive, in the same store commit
 // that takes them out of the session's pending directory; then, with an LLM, every archive not yet extracted
-// is, under one deadline for the whole commit (docs/sessions.md).
+// is, under one deadline for the whole commit (docs/guide/sessions.md).
 
 import { abortError, throwIfAborted } from '../abort.js';
 import { type Deadline, startDeadline } from '../deadline.js';

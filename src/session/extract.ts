@@ -1,4 +1,4 @@
-// Memory extraction at commit (docs/retrieval.md, "Sessions and memory"): an LLM reads an archived
+// Memory extraction at commit (docs/guide/retrieval.md, "Sessions and memory"): an LLM reads an archived
 // conversation and the memories that may be about the same things, and says what to remember. Each
 // memory lands at a stable URI per category and name, so the same thing is updated, not duplicated.
 
@@ -31,7 +31,7 @@ export interface Extraction {
 export const extractedMeta = { origin: 'session' } as const;
 
 /**
- * The profile is one file (docs/retrieval.md, "Context types and roots"); every other category is a
+ * The profile is one file (docs/guide/retrieval.md, "Context types and roots"); every other category is a
  * directory of memories.
  */
 export function memoryUri(category: MemoryCategory, name: string): VikingUri {

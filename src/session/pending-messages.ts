@@ -1,4 +1,4 @@
-// Where a session's pending messages are kept (docs/sessions.md): in chunks of a few dozen, each a
+// Where a session's pending messages are kept (docs/guide/sessions.md): in chunks of a few dozen, each a
 // file node under the session's `pending` directory, whose meta counts them. Appending rewrites
 // the last chunk and that count only, so its cost does not grow with the messages pending, and the
 // last few are read from the last chunks alone. Stores written before this layout hold them in the

@@ -161,7 +161,7 @@ async function appendBatch(
     ),
   ];
   // The chunks' text is in their meta, not in a posting or vectors, and `searchable: false` keeps
-  // them and their directory out of find()'s results (docs/sessions.md).
+  // them and their directory out of find()'s results (docs/guide/sessions.md).
   const own: WriteBatch = {
     putNodes,
     putPostings: made.map((node) => ({ key: node.key, body: '' })),

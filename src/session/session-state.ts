@@ -2,7 +2,7 @@
 // (`viking://agent/memories/sessions/{id}`) so that each change is one store commit, as durable as
 // any write: the URIs used since the last commit, and what context() delivered in earlier turns.
 // The messages not yet committed are nodes of their own below it (pending-messages.ts); the
-// node's posting and vectors hold only its one-line abstract (docs/sessions.md).
+// node's posting and vectors hold only its one-line abstract (docs/guide/sessions.md).
 
 import { basename, parentOf, type VikingUri } from '../context/uri.js';
 import type { Embedder } from '../embed/embedder.js';

@@ -1,5 +1,5 @@
 /**
- * Sessions (docs/retrieval.md, "Sessions and memory"): the messages of a conversation, the context the
+ * Sessions (docs/guide/retrieval.md, "Sessions and memory"): the messages of a conversation, the context the
  * agent used, and commit(): archive the messages, then, with an LLM, extract memories from them.
  * An archive whose extraction failed stays marked so, and the next commit() tries it again.
  */

@@ -1,5 +1,5 @@
 // The engine's sessions: opening one by id (with its auto-commit policy), and listing, reading,
-// checking and deleting them by id, over what the store holds (docs/sessions.md).
+// checking and deleting them by id, over what the store holds (docs/guide/sessions.md).
 
 import { LongshipError } from '../errors.js';
 import { checkOptions } from '../options.js';

@@ -162,7 +162,7 @@ async function sessionContext(deps: SessionDeps, id: string): Promise<Conversati
     | string
     | undefined;
   // The last messages only, from the last chunks and the latest archive's last files: a session
-  // with 100,000 messages pending reads five of them here (docs/sessions.md).
+  // with 100,000 messages pending reads five of them here (docs/guide/sessions.md).
   const pending = await readRecent(deps.store, id, await pendingView(deps.store, id), RECENT);
   let recent: { role: string; text: string }[] = pending.map((m) => ({ role: m.role, text: messageText(m) }));
   if (recent.length < RECENT && latest)

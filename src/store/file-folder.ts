@@ -1,7 +1,7 @@
 // A file store's folder: a path or file: URL made absolute, then the folder judged before the lock is
 // taken (a store; new, empty or half made; a store that lost its marker; or someone else's, refused
 // untouched), and a new store made under the lock: log-0 first, the marker last, so that a marker
-// always has a log beside it and a lost log-0 cannot pass for a new store (docs/file-store.md).
+// always has a log beside it and a lost log-0 cannot pass for a new store (docs/guide/file-store.md).
 
 import type { NodeFiles } from '../env/node-files.js';
 import { LongshipError } from '../errors.js';

@@ -5,7 +5,7 @@
 // length runs past the end of the file), or zeros where the file system extended the file before the
 // data reached it (length 0 is never written), or bytes that fail the checksum: each ends the
 // readable frames there. Intact frames after such a frame mean damage, not a torn tail
-// (docs/file-store.md).
+// (docs/guide/file-store.md).
 
 import { newChecksum } from './snapshot-checksum.js';
 

@@ -1,7 +1,7 @@
 // One writer per file store: a lock file created with O_EXCL that holds the writer's process id,
 // and whose time the writer renews every few seconds. A lock whose process is gone (killed, crashed)
 // is stale and is taken over. Where the runtime may not ask whether a process runs (Deno without
-// --allow-run), a lock not renewed for LOCK_STALE_MS is stale (docs/file-store.md).
+// --allow-run), a lock not renewed for LOCK_STALE_MS is stale (docs/guide/file-store.md).
 
 import type { NodeFiles } from '../env/node-files.js';
 import { LongshipError } from '../errors.js';
@@ -85,7 +85,7 @@ export async function acquireLock(files: NodeFiles, dir: string): Promise<FileLo
           pid,
           alive
             ? ''
-            : ` (renewed ${Math.round(age / 1000)} s ago; this runtime may not ask whether it runs, so it counts as held for ${wait} s more: docs/file-store.md)`,
+            : ` (renewed ${Math.round(age / 1000)} s ago; this runtime may not ask whether it runs, so it counts as held for ${wait} s more: docs/guide/file-store.md)`,
         );
       }
     }

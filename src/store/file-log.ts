@@ -1,6 +1,6 @@
 // The file store's write-ahead log: frames appended to one file, in order. A commit's frame is
 // written and fdatasync'd before commit() resolves; a torn tail left by a crash is cut off when the
-// log is opened, before anything is appended after it (docs/file-store.md).
+// log is opened, before anything is appended after it (docs/guide/file-store.md).
 
 import type { FileHandle } from 'node:fs/promises';
 import type { NodeFiles } from '../env/node-files.js';
@@ -72,7 +72,7 @@ export class FileLog {
    * Opens a log, reads its intact frames and cuts off (and flushes the cut of) a torn tail. A log
    * left without a single intact frame (created, then a crash before its header reached the disk)
    * gets `header` written in place. Damage with intact frames after it is no torn tail: STORE_ERROR,
-   * and the file is left as it is (docs/file-store.md).
+   * and the file is left as it is (docs/guide/file-store.md).
    */
   static async open(files: NodeFiles, file: string, header: Uint8Array): Promise<OpenedLog> {
     let handle: FileHandle | undefined;

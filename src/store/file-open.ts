@@ -1,6 +1,6 @@
 // Opening a file store: the folder judged (file-folder.ts), the lock, a new store made under it,
 // then the checkpoint read and the log replayed on top of it. What an open makes of each file lost
-// or damaged: the recovery table in docs/file-store.md.
+// or damaged: the recovery table in docs/guide/file-store.md.
 
 import { loadNodeFiles, type NodeFiles } from '../env/node-files.js';
 import { LongshipError } from '../errors.js';
@@ -34,7 +34,7 @@ const DEFAULT_CHECKPOINT_AFTER_BYTES = 8 * 1024 * 1024;
  * Fails, touching nothing there, with `INVALID_ARGUMENT` when the path is a file or a folder that
  * holds something other than a store, `STORE_LOCKED` when another process has the store open,
  * `STORE_ERROR` when the folder cannot be written or a file holding commits is lost or damaged (the
- * recovery table in docs/file-store.md), `SCHEMA_MISMATCH` for a newer format, and
+ * recovery table in docs/guide/file-store.md), `SCHEMA_MISMATCH` for a newer format, and
  * `EMBEDDER_MISMATCH` as every store does.
  *
  * @example

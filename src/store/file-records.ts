@@ -1,7 +1,7 @@
 // What one frame of the file store's log or checkpoint says. A payload is a kind byte, a body (a
 // structured clone through node:v8, so a node's `meta` keeps what IndexedDB would keep), and the
 // vectors it carries as raw little-endian floats beside it: decoding 512 floats is one copy, not
-// 512 numbers parsed, and each vector gets a buffer of its own (docs/file-store.md).
+// 512 numbers parsed, and each vector gets a buffer of its own (docs/guide/file-store.md).
 
 import type { NodeFiles } from '../env/node-files.js';
 import { LongshipError } from '../errors.js';

@@ -286,7 +286,7 @@ export async function listSnapshots(
  * Removes, at an open, the snapshots that must not be loaded: those past `seq` (commits a cut log
  * took away: their indexes would find nodes the store does not hold) and those not whole (a header
  * that does not read, a file shorter than its header says), which would read as absent anyway.
- * Their indexes are rebuilt from the store (docs/file-store.md).
+ * Their indexes are rebuilt from the store (docs/guide/file-store.md).
  */
 export async function dropSnapshots(files: NodeFiles, dir: string, seq: number): Promise<void> {
   const folder = files.path.join(dir, SNAPSHOT_DIR);

@@ -1,7 +1,7 @@
 // The Store in a folder, for Node and Deno: the tables live in memory (the same MemoryData and
 // planner as MemoryStore, so the two agree on every batch), and every change is first appended to a
 // write-ahead log and flushed; the log is folded into a checkpoint now and then, and snapshots are
-// files of their own. The format, the crash guarantees and the lock: docs/file-store.md. Open one
+// files of their own. The format, the crash guarantees and the lock: docs/guide/file-store.md. Open one
 // with openFileStore (file-open.ts).
 
 import { throwIfAborted } from '../abort.js';

@@ -1,6 +1,6 @@
 // openIdbStore as the package exports it. The store's own declarations name the `idb` library's
 // types and the DOM's (IDBFactory, OPFS handles); these name neither, so that a project without
-// the DOM lib type-checks against the package (docs/package.md).
+// the DOM lib type-checks against the package (docs/guide/package.md).
 
 import type { IndexedDBFactory } from '../web-types.js';
 import { openIdbStore as openStore } from './idb-open.js';

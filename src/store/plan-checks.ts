@@ -1,5 +1,5 @@
 // The planner's checks: a batch is refused unless the store after it would pass verify(); only
-// what the batch touched is checked (docs/store.md).
+// what the batch touched is checked (docs/internals/store.md).
 
 import { LongshipError } from '../errors.js';
 import type { StoreState } from './plan-reader.js';

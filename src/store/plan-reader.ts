@@ -1,5 +1,5 @@
 // The planner's reads of the store, memoised: planning a commit asks about the same node several
-// times, and reads asked for together share one request (docs/store.md).
+// times, and reads asked for together share one request (docs/internals/store.md).
 
 import type { EmbedderInfo, NodeRecord, RelationKey, VectorRecord } from './store.js';
 

@@ -1,5 +1,5 @@
 // What a batch removes and puts, as the planner finds them inside the writing transaction, and the
-// questions about the store after the batch that every check asks (docs/store.md).
+// questions about the store after the batch that every check asks (docs/internals/store.md).
 
 import { LongshipError } from '../errors.js';
 import type { CachedReader } from './plan-reader.js';

@@ -135,7 +135,7 @@ export interface ChangeRecord {
   /**
    * The vectors this change removed or replaced, as they were. A replay after a crash needs a vector
    * added and gone again since the last snapshot, which the store no longer holds
-   * (docs/reliability-core.md). Absent in logs written before it was kept.
+   * (docs/internals/reliability-core.md). Absent in logs written before it was kept.
    */
   removedVectors?: VectorRecord[];
   addedPostingKeys: number[];

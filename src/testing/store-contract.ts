@@ -1,4 +1,4 @@
-// The suite every Store passes (docs/store.md), ours and any other: `longship/testing` exports it.
+// The suite every Store passes (docs/internals/store.md), ours and any other: `longship/testing` exports it.
 // Longer than most files because it is one list of independent cases, each a property of a Store;
 // splitting it would only scatter them.
 

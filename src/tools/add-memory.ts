@@ -1,5 +1,5 @@
 // add_memory: a memory written where a session's commit writes the memories it extracts
-// (docs/retrieval.md, "Sessions and memory"), so a memory a model adds by hand and one extracted
+// (docs/guide/retrieval.md, "Sessions and memory"), so a memory a model adds by hand and one extracted
 // from a conversation about the same thing are one node: user memories under viking://user/memories
 // (preferences/, entities/, events/, the one file profile), the agent's own under
 // viking://agent/memories/notes.

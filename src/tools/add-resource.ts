@@ -1,4 +1,4 @@
-// add_resource: a text document in, split, summarised and indexed (addResource(), docs/retrieval.md).
+// add_resource: a text document in, split, summarised and indexed (addResource(), docs/guide/retrieval.md).
 
 import * as v from 'valibot';
 import { uri } from './fields.js';

@@ -1,4 +1,4 @@
-// context: the prompt-ready block of longship.context() (docs/context.md) within a token budget,
+// context: the prompt-ready block of longship.context() (docs/guide/context.md) within a token budget,
 // each part cited by its URI, and what was left out and why.
 
 import * as v from 'valibot';

@@ -35,7 +35,7 @@ export const count = (min: number, max: number, description: string) =>
 export const layer = (description: string) =>
   v.pipe(v.picklist(['L0', 'L1', 'L2'], 'must be L0, L1 or L2'), v.description(description));
 
-/** A session id: any stable id the agent chooses, one path segment (docs/sessions.md). */
+/** A session id: any stable id the agent chooses, one path segment (docs/guide/sessions.md). */
 export const sessionId = (description: string) =>
   v.pipe(
     v.string('must be a string'),

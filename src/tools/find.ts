@@ -1,5 +1,5 @@
 // find and search: the memories, resources and skills that best match a query, as find() and
-// search() return them (docs/retrieval.md), without the trace (a debugging aid, too long for a prompt).
+// search() return them (docs/guide/retrieval.md), without the trace (a debugging aid, too long for a prompt).
 
 import * as v from 'valibot';
 import type { FindResult } from '../retrieve/retriever.js';

@@ -1,4 +1,4 @@
-// session_add_message and session_commit: a conversation kept in the store (docs/sessions.md). Every
+// session_add_message and session_commit: a conversation kept in the store (docs/guide/sessions.md). Every
 // surface gives a session the same defaults: an auto-commit, so that an agent that never commits
 // still gets its messages archived (and memories extracted), and a cap on what a session holds
 // uncommitted, since its pending messages are rewritten with every message added.
@@ -9,7 +9,7 @@ import { sessionId } from './fields.js';
 import { defineTool, type SessionPolicy } from './tool.js';
 import type { ToolSession } from './tools-longship.js';
 
-/** The defaults of {@link SessionPolicy} (docs/mcp.md, "Sessions"). */
+/** The defaults of {@link SessionPolicy} (docs/guide/mcp.md, "Sessions"). */
 export const defaultSessionPolicy = {
   autoCommit: { messages: 20 },
   maxPending: { messages: 100, bytes: 1024 * 1024 },

@@ -1,5 +1,5 @@
 // Checking a tool's input against its schema, the same way on every surface: INVALID_ARGUMENT
-// naming each field that is missing, unknown or wrong, before the tool runs (docs/mcp.md, "Bad input").
+// naming each field that is missing, unknown or wrong, before the tool runs (docs/guide/mcp.md, "Bad input").
 
 import * as v from 'valibot';
 import { LongshipError } from '../errors.js';

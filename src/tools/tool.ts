@@ -1,4 +1,4 @@
-// One agent tool, defined once (docs/mcp.md, "Tools"): its name, what it tells the model, its input
+// One agent tool, defined once (docs/guide/mcp.md, "Tools"): its name, what it tells the model, its input
 // as one strict valibot schema, and what it does. The MCP server, the AI SDK tools and the CLI are
 // built from these definitions, so a field, a default or a result cannot differ between them.
 
@@ -25,7 +25,7 @@ export interface ToolContext {
   sessions?: SessionPolicy;
 }
 
-/** A session's auto-commit and the most it may hold uncommitted (docs/mcp.md, "Sessions"). */
+/** A session's auto-commit and the most it may hold uncommitted (docs/guide/mcp.md, "Sessions"). */
 export interface SessionPolicy {
   /** Commit in the background once this many messages, or tokens, are pending; `false`: never. */
   autoCommit?: { messages?: number; tokens?: number } | false;

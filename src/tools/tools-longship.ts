@@ -1,5 +1,5 @@
 // What the tools use of a Longship, by the engine's own signatures, loosened only where a page's
-// RemoteLongship (docs/worker.md) answers asynchronously: its session() resolves to a session proxy
+// RemoteLongship (docs/guide/worker.md) answers asynchronously: its session() resolves to a session proxy
 // and its jobs are promises too. Both a Longship and a RemoteLongship are ToolsLongships.
 
 import type { Longship } from '../engine.js';

@@ -1,4 +1,4 @@
-// Every agent tool, in the order MCP's tools/list gives them (docs/mcp.md, "Tools").
+// Every agent tool, in the order MCP's tools/list gives them (docs/guide/mcp.md, "Tools").
 
 import { addMemory } from './add-memory.js';
 import { addResource } from './add-resource.js';

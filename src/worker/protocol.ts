@@ -244,7 +244,7 @@ export function reviveError(wire: WireError): Error {
  * Replaces comlink's handler for thrown values, which keeps only `message`, `name` and `stack`:
  * a LongshipError arrives as a LongshipError with its code and cause.
  */
-/** @internal Not in the package's declarations, which name no comlink type (docs/package.md). */
+/** @internal Not in the package's declarations, which name no comlink type (docs/guide/package.md). */
 export const throwHandler: TransferHandler<{ value: unknown }, { isError: boolean; value: unknown }> = {
   canHandle: (value): value is { value: unknown } =>
     typeof value === 'object' && value !== null && Object.getOwnPropertySymbols(value).some(isThrowMarker),

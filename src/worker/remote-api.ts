@@ -1,7 +1,7 @@
 // What a page may call in the worker, written out: for each kind of object the worker serves (the
 // engine, a session), its methods by name and what each one's result becomes on the way back, and
 // the data properties that travel with it. The worker calls nothing that is not here, and the page
-// builds its proxies and their types (remote-types.ts) from the same table (docs/worker.md).
+// builds its proxies and their types (remote-types.ts) from the same table (docs/guide/worker.md).
 
 import type { Longship } from '../engine.js';
 import { LongshipError } from '../errors.js';
@@ -144,7 +144,7 @@ export function remoteMethod(name: RemoteName, method: unknown): Returns {
     const what = typeof method === 'string' ? `'${method.slice(0, 80)}'` : `a ${typeof method} method name`;
     throw new LongshipError(
       'INVALID_ARGUMENT',
-      `the ${name} in the worker has no method ${what} that a page may call (see docs/worker.md)`,
+      `the ${name} in the worker has no method ${what} that a page may call (see docs/guide/worker.md)`,
     );
   }
   return returns;

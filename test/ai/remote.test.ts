@@ -1,4 +1,4 @@
-// The tools over a page's RemoteLongship (docs/worker.md): the same calls through the worker
+// The tools over a page's RemoteLongship (docs/guide/worker.md): the same calls through the worker
 // protocol, here a host and a page in one process over a MessageChannel.
 import { generateText, stepCountIs } from 'ai';
 import { afterEach, expect, it } from 'vitest';

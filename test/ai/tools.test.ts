@@ -1,4 +1,4 @@
-// longshipTools() driven through the AI SDK itself (docs/ai-sdk.md): a scripted mock model asks for
+// longshipTools() driven through the AI SDK itself (docs/guide/ai-sdk.md): a scripted mock model asks for
 // tool calls, the SDK validates the input and runs them against a real Longship, and the results
 // reach the model's next step.
 import { generateText, stepCountIs } from 'ai';

@@ -1,6 +1,6 @@
 // Runs every benchmark in test/bench/smokes.ts at its tiny size, as its npm script runs it: a child
 // process that must exit 0 and leave well-formed JSON and markdown, with the figures a broken run
-// would lack, in a temporary folder. bench/results/ must be left as it was. docs/testing.md.
+// would lack, in a temporary folder. bench/results/ must be left as it was. docs/internals/testing.md.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
-/** What each asset import is bound as in workerd (the rules in docs/workerd.md). */
+/** What each asset import is bound as in workerd (the rules in docs/guide/workerd.md). */
 function moduleType(specifier: string): 'CompiledWasm' | 'Data' {
   return specifier.endsWith('.wasm') ? 'CompiledWasm' : 'Data';
 }

@@ -1,4 +1,4 @@
-// Which vector each change of the log put in, for a replay in the live order (docs/reliability-core.md).
+// Which vector each change of the log put in, for a replay in the live order (docs/internals/reliability-core.md).
 import { describe, expect, it } from 'vitest';
 import { vectorsAdded } from '../../src/derived/change-replay.js';
 import type { ChangeRecord, VectorRecord } from '../../src/store/store.js';

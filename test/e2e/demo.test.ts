@@ -126,7 +126,7 @@ describe('the demo page', () => {
         proxy.requested.filter((url) => !url.startsWith(`${server.origin}/`) && !browserOwn.test(url)),
       ).toEqual([]);
       const paths = proxy.requested.map((url) => new URL(url).pathname);
-      // Vite copied them into the build, found from Longship's own references (docs/assets.md).
+      // Vite copied them into the build, found from Longship's own references (docs/guide/assets.md).
       expect(paths.some((path) => /^\/assets\/model_quantized-[\w-]+\.onnx$/.test(path))).toBe(true);
       expect(paths.some((path) => /^\/assets\/ort-wasm-simd-threaded-[\w-]+\.wasm$/.test(path))).toBe(true);
       expect(paths.some((path) => /^\/assets\/usearch-[\w-]+\.wasm$/.test(path))).toBe(true);

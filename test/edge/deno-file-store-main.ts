@@ -1,5 +1,5 @@
 // Run by test/edge/deno-file-store.test.ts with `deno run --sloppy-imports` and only
-// --allow-read/--allow-write on the store's folder (docs/file-store.md). Modes:
+// --allow-read/--allow-write on the store's folder (docs/guide/file-store.md). Modes:
 //   write <dir>   opens the store Node wrote, checks it, commits more, snapshots, closes
 //   hold <dir>    opens it, says "open", holds it until stdin ends
 //   index <dir>   openLongship({ path }) with a hash embedder: writes two notes and finds one

@@ -1,4 +1,4 @@
-// Bundles a test Worker for Miniflare as wrangler would for workerd (docs/workerd.md): its package
+// Bundles a test Worker for Miniflare as wrangler would for workerd (docs/guide/workerd.md): its package
 // conditions, onnxruntime-web's plain WASM build for the engine's import, and the USearch .wasm
 // left as a module import, which workerd links as a compiled WebAssembly.Module.
 

@@ -3,7 +3,7 @@
 //
 // Each request opens its own Longship over one memory store kept by the isolate. One Longship for
 // every request fails its second write in workerd today: its close() signal, made by the request
-// that opened it, is an I/O object no other request may touch (docs/mcp.md, "workerd").
+// that opened it, is an I/O object no other request may touch (docs/guide/mcp.md, "workerd").
 
 import { createMcpFetchHandler, serveMcpStdio } from '../../src/exports/mcp.js';
 import { LongshipError, openLongship, openMemoryStore } from '../../src/index.js';

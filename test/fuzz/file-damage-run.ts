@@ -1,4 +1,4 @@
-// The file store's damage fuzz run long (docs/file-store.md, "Recovery"):
+// The file store's damage fuzz run long (docs/guide/file-store.md, "Recovery"):
 //
 //   npx tsx test/fuzz/file-damage-run.ts --cases 100000 [--seed 7] [--dir /dev/shm]
 //

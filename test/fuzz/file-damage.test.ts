@@ -1,4 +1,4 @@
-// The file store's damage fuzz (docs/file-store.md, "Recovery"), bounded: seeded cases, each a store
+// The file store's damage fuzz (docs/guide/file-store.md, "Recovery"), bounded: seeded cases, each a store
 // built, one of its files lost, truncated or corrupted, and the reopen checked against the recovery
 // table. LONGSHIP_FILE_FUZZ_SEED=<n> replays a seed; test/fuzz/file-damage-run.ts runs it long.
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The file store's damage fuzz (docs/file-store.md, "Recovery"): each case builds a store through
+// The file store's damage fuzz (docs/guide/file-store.md, "Recovery"): each case builds a store through
 // Longship (a few documents, maybe a removal, compactions or not, closed or crashed), then loses,
 // truncates or corrupts one of its files at a random point (or leaves a stale lock or a temporary
 // file behind), reopens it with openLongship({ path }), and checks the recovery table's row for it:

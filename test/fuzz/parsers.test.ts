@@ -1,4 +1,4 @@
-// The parser fuzz run (docs/model-test.md), bounded: seeded random and mutated documents of every
+// The parser fuzz run (docs/internals/model-test.md), bounded: seeded random and mutated documents of every
 // format, each parsed directly and through addResource() in a child process under a deadline.
 // A failure prints fast-check's report: the seed and the shrunk input.
 

@@ -1,4 +1,4 @@
-// The parser fuzz run (docs/model-test.md): random and mutated documents of every format, each
+// The parser fuzz run (docs/internals/model-test.md): random and mutated documents of every format, each
 // parsed directly and through addResource() in a child process under a deadline. Every outcome must
 // be a result or a typed LongshipError, never a hang; fast-check shrinks a failing input.
 

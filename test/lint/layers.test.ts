@@ -1,4 +1,4 @@
-// The layering rules of .dependency-cruiser.cjs (docs/layers.md), run on a small src/ made for
+// The layering rules of .dependency-cruiser.cjs (docs/internals/layers.md), run on a small src/ made for
 // them: each import that breaks a rule is reported under that rule's name, and the allowed ones
 // are not. `npm run lint` runs the same rules on the real src/.
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';

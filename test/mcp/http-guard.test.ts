@@ -1,4 +1,4 @@
-// What createMcpFetchHandler() refuses before any server runs (docs/mcp.md, "Security"): a Host or
+// What createMcpFetchHandler() refuses before any server runs (docs/guide/mcp.md, "Security"): a Host or
 // Origin that is not allowed (DNS rebinding), a missing or wrong bearer token, a body over the
 // message limit; and that what is allowed still works with the SDK's real client.
 

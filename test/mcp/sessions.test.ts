@@ -1,4 +1,4 @@
-// The MCP server's sessions (docs/mcp.md, "Sessions"): session_add_message auto-commits by default,
+// The MCP server's sessions (docs/guide/mcp.md, "Sessions"): session_add_message auto-commits by default,
 // refuses a session past its cap on pending messages or bytes until it is committed, and both are
 // options of the server.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';

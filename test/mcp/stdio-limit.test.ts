@@ -1,4 +1,4 @@
-// The stdio transport's message limit (docs/mcp.md, "Limits"), against a real server process
+// The stdio transport's message limit (docs/guide/mcp.md, "Limits"), against a real server process
 // (stdio-server.ts): a line over the limit is answered with a JSON-RPC error and the server goes
 // on; a document at the ingestion limit, however its JSON is escaped, fits in one message.
 

@@ -1,4 +1,4 @@
-// The MCP server on stdio, as a user's script would run it (docs/mcp.md): a Longship in the folder
+// The MCP server on stdio, as a user's script would run it (docs/guide/mcp.md): a Longship in the folder
 // named by argv[2], with the hashing test embedder, served until the client hangs up.
 
 import { serveMcpStdio } from '../../src/exports/mcp.js';

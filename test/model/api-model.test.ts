@@ -1,4 +1,4 @@
-// The model-based test of the public API (docs/model-test.md), bounded: seeded runs on each store,
+// The model-based test of the public API (docs/internals/model-test.md), bounded: seeded runs on each store,
 // batch after batch (the seed goes up by one each) until the store's share of 10,000 calls is made.
 // A failure prints fast-check's report: the seed, the path and the shrunk sequence of calls.
 

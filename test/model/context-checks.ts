@@ -1,4 +1,4 @@
-// What is checked of a context() result against the model (docs/context.md): the budget, counted
+// What is checked of a context() result against the model (docs/guide/context.md): the budget, counted
 // with the same tokenizer; each part a node the model has, shown at a layer it allows, with that
 // layer's text; no URI twice; the parts and what was left out account for the hits; and with a
 // session, nothing it was given before and unchanged since comes again at that layer or a poorer one.
@@ -122,14 +122,14 @@ async function checkLeftOut(
     case 'budget':
       if (!(typeof left.tokens === 'number' && left.tokens >= 1))
         fail(call, `${left.uri} costs ${left.tokens}`);
-      // docs/context.md, "Across turns": what was given is reported delivered when nothing richer fits.
+      // docs/guide/context.md, "Across turns": what was given is reported delivered when nothing richer fits.
       if (unchanged)
         fail(call, `${left.uri}, given ${shownAs(before!)} and unchanged, left out for the budget`);
       return;
     case 'quota': {
       const quota = call.quotas?.[quotaOf[left.type]];
       const shown = result.parts.filter((part) => part.type === left.type).length;
-      // A part chosen may go again when the whole block counts over the budget (docs/context.md, step 5).
+      // A part chosen may go again when the whole block counts over the budget (docs/guide/context.md, step 5).
       const trimmed = result.leftOut.some((other) => other.type === left.type && other.reason === 'budget');
       if (quota === undefined || shown > quota || (shown < quota && !trimmed))
         fail(call, `${left.uri} out for a quota of ${quota} (${shown} shown)`);

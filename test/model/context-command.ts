@@ -1,4 +1,4 @@
-// The model test's context() call (docs/context.md): a query under a budget from a single token to a
+// The model test's context() call (docs/guide/context.md): a query under a budget from a single token to a
 // few thousand, at times with maxLayer, quotas, a word-counting tokenizer, and a session (its id or
 // its Session object), whose deliveries the model keeps with the session's state (session-layout.ts).
 

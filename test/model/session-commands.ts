@@ -1,4 +1,4 @@
-// The model test's session calls (docs/sessions.md): sessions opened with and without an auto-commit
+// The model test's session calls (docs/guide/sessions.md): sessions opened with and without an auto-commit
 // policy, messages of every role (text, context and tool parts, a speaker's name, a time), several
 // added at once, commits by hand and automatic, used(), the listing, reading and deleting calls,
 // and search() with a session. After each, what the store holds is what the model has.
@@ -126,7 +126,7 @@ export function openSessionCmd() {
   );
 }
 
-/** Ids the API refuses before anything is read (docs/sessions.md, "Listing, reading, checking, deleting"). */
+/** Ids the API refuses before anything is read (docs/guide/sessions.md, "Listing, reading, checking, deleting"). */
 export function badSessionIdCmd() {
   return fc
     .record({
@@ -290,7 +290,7 @@ export function deleteSessionCmd() {
   );
 }
 
-/** search() with a session: without an LLM the session changes nothing (docs/retrieval.md). */
+/** search() with a session: without an LLM the session changes nothing (docs/guide/retrieval.md). */
 export function searchWithSessionCmd() {
   return fc
     .record({

@@ -1,4 +1,4 @@
-// Where the model keeps a session's state, and what of it the store's tree shows (docs/sessions.md).
+// Where the model keeps a session's state, and what of it the store's tree shows (docs/guide/sessions.md).
 // The state (the pending messages, what context() delivered) goes with an rm of the session's
 // directory, `viking://agent/memories/sessions/{id}`, travels with an mv, and survives a reopen or a
 // crash. What context() delivered is in the directory's meta; the pending messages are in chunks
@@ -32,7 +32,7 @@ export interface Delivery {
 export interface SessionState {
   /** Messages since the last commit, oldest first. */
   pending: readonly ModelMessage[];
-  /** URI → what context() gave this session, kept across commits (docs/context.md, "Across turns"). */
+  /** URI → what context() gave this session, kept across commits (docs/guide/context.md, "Across turns"). */
   delivered: ReadonlyMap<string, Delivery>;
 }
 

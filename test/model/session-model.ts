@@ -1,4 +1,4 @@
-// The model of the sessions (docs/sessions.md) on the tree model's nodes: each session's state is
+// The model of the sessions (docs/guide/sessions.md) on the tree model's nodes: each session's state is
 // kept in its directory's node (session-layout.ts says where, and what the tree shows of it), so
 // that it goes, moves and survives with that node as the store's does.
 
@@ -30,7 +30,7 @@ export class SessionsModel {
   readonly #tree: TreeModel;
   /**
    * The auto-commit policy of the Session object the calls for each id go through: it belongs to
-   * the object, not the store, so a reopen drops it (docs/sessions.md, "Auto-commit").
+   * the object, not the store, so a reopen drops it (docs/guide/sessions.md, "Auto-commit").
    */
   readonly autoCommit = new Map<string, { messages?: number; tokens?: number }>();
 

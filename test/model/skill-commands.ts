@@ -1,6 +1,6 @@
 // The model test's skill calls: addSkill of fields, of a SKILL.md and of a skill folder (with a name
 // the format refuses too), removeSkill, and listSkills() and getSkill() held to the model
-// (docs/skills.md, "Reading skills").
+// (docs/guide/skills.md, "Reading skills").
 
 import fc from 'fast-check';
 import type { VikingUri } from '../../src/context/uri.js';

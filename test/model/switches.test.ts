@@ -1,5 +1,5 @@
 // The model test's switches: those of fixed bugs on, those of open bugs off, each turned either way
-// by name (docs/model-test.md, "Switches").
+// by name (docs/internals/model-test.md, "Switches").
 import { describe, expect, it } from 'vitest';
 import { parseSwitches } from './switches.js';
 

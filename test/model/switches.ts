@@ -1,7 +1,7 @@
 // Switches of the model and fuzz tests. Those for calls that once reached bugs (issue 24's items 7,
 // 8 and 11; two of issue 33's), now fixed, are on by default: `-name` in LONGSHIP_MODEL_SWITCHES (comma-separated) or
 // with --switch turns one off, to tell a new failure from an old one. Those for bugs not fixed yet
-// are off, so that `npm test` passes: `name` (or `+name`) turns one on (docs/model-test.md).
+// are off, so that `npm test` passes: `name` (or `+name`) turns one on (docs/internals/model-test.md).
 
 export interface ModelSwitches {
   /** Item 7: addResource targets outside the roots (`viking://evil`, `viking://user`), refused like write(). */
@@ -12,7 +12,7 @@ export interface ModelSwitches {
   deepJson: boolean;
   /**
    * Issue 33: a node a session was given, which changed since and does not fit now, must be left
-   * out for the `budget`, not as `delivered` (a changed node comes back, docs/context.md).
+   * out for the `budget`, not as `delivered` (a changed node comes back, docs/guide/context.md).
    */
   changedIsBudget: boolean;
   /**

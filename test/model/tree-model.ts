@@ -1,4 +1,4 @@
-// The reference model of the public API (docs/model-test.md): a plain map of URIs to kinds and
+// The reference model of the public API (docs/internals/model-test.md): a plain map of URIs to kinds and
 // contents, the relations, each session directory's state (session-layout.ts) and what the meta of
 // skills says. Each operation either returns the error code the API must throw, leaving the model as
 // it was, or applies itself and returns its value.

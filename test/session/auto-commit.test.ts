@@ -1,4 +1,4 @@
-// Commits as jobs (docs/sessions.md): progress, awaiting, cancelling, and the auto-commit policy
+// Commits as jobs (docs/guide/sessions.md): progress, awaiting, cancelling, and the auto-commit policy
 // (after N messages, N tokens, or an idle time) starting them in the background.
 import { describe, expect, it } from 'vitest';
 import { functionEmbedder } from '../../src/embed/function-embedder.js';

@@ -1,4 +1,4 @@
-// How pending messages are kept (docs/sessions.md, "Pending messages are kept in chunks"): an append
+// How pending messages are kept (docs/guide/sessions.md, "Pending messages are kept in chunks"): an append
 // writes and reads one chunk whatever the number pending, context() reads the last chunks only, a
 // commit takes out exactly what it archived, and stores of the earlier layout (the messages in the
 // session directory's meta) still open, read and move them.

@@ -1,4 +1,4 @@
-// Sessions that persist (docs/sessions.md): each message is in the store when addMessage()
+// Sessions that persist (docs/guide/sessions.md): each message is in the store when addMessage()
 // resolves, every Session object of an id reads the same state, a new process on the same folder
 // too; sessions are listed, read, checked and deleted by id; bad input writes nothing.
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 // What an open makes of a file store that lost, or holds damaged, one of its files (issue 33): a
 // typed STORE_ERROR, or a store that passes verify() and whose every find() hit reads; never a log
-// deleted. The recovery table in docs/file-store.md; the fuzz over it: test/fuzz/file-damage.test.ts.
+// deleted. The recovery table in docs/guide/file-store.md; the fuzz over it: test/fuzz/file-damage.test.ts.
 import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

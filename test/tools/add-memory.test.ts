@@ -1,4 +1,4 @@
-// add_memory writes where a session's commit writes the memories it extracts (docs/retrieval.md,
+// add_memory writes where a session's commit writes the memories it extracts (docs/guide/retrieval.md,
 // "Sessions and memory"): a memory a model adds by hand and one extracted from a conversation, of
 // the same category and name, are one node.
 import { afterEach, describe, expect, it } from 'vitest';

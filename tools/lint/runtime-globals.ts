@@ -1,4 +1,4 @@
-// Only src/env/ touches the runtime's globals (docs/layers.md); src/cli/, the `longship` command, is a
+// Only src/env/ touches the runtime's globals (docs/internals/layers.md); src/cli/, the `longship` command, is a
 // Node program and is exempt, as in biome.json. Biome's noRestrictedGlobals
 // (biome.json) refuses them by name, as in `process.versions`; it cannot see them reached through
 // the global object, as in `(globalThis as { location?: … }).location`. This finds that form, for
@@ -85,7 +85,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   for (const file of files.sort())
     found.push(...globalReads(file, await readFile(join(repo, file), 'utf8'), denied));
   if (found.length > 0) {
-    console.error(`Only src/env/ touches the runtime's globals (docs/layers.md):\n  ${found.join('\n  ')}`);
+    console.error(
+      `Only src/env/ touches the runtime's globals (docs/internals/layers.md):\n  ${found.join('\n  ')}`,
+    );
     process.exit(1);
   }
 }

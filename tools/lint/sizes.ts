@@ -1,4 +1,4 @@
-// The house rules on size (docs/layers.md): no function over ~120 lines, and no source file over ~400
+// The house rules on size (docs/internals/layers.md): no function over ~120 lines, and no source file over ~400
 // lines without a comment at its top saying why. Lists what breaks them; exits 1 if anything does.
 //
 //   npx tsx tools/lint/sizes.ts [folder=src] [--functions=120] [--files=400]

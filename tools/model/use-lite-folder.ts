@@ -39,7 +39,7 @@ export function convertUseLite(out: string, source = defaultSource()): Record<st
 
 /**
  * Writes only the fp32 weights, onnx/model.onnx, into a model directory that has the rest: the
- * package ships without them (docs/package.md), and `longship-model-fp32` adds them.
+ * package ships without them (docs/guide/package.md), and `longship-model-fp32` adds them.
  */
 export function convertUseLiteFp32(out: string, source = defaultSource()): Record<string, number> {
   const weights = useLiteWeights(readTfjsGraph(source));

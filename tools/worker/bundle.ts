@@ -7,7 +7,7 @@
 // it as it is. It also copies onnxruntime-web's plain WASM
 // build into dist/ort/, from the onnxruntime-web that transformers.js imports (the one bundled
 // here), so that the glue and the binary match the JavaScript that loads them. Runs after tsc in
-// `npm run build`. See docs/assets.md.
+// `npm run build`. See docs/guide/assets.md.
 // Usage: tsx tools/worker/bundle.ts [--out <file>]   (default: dist/worker/entry.js)
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -21,7 +21,7 @@ export const defaultOut = fileURLToPath(new URL('../../dist/worker/entry.js', im
 export const ortOut = fileURLToPath(new URL('../../dist/ort/', import.meta.url));
 /**
  * onnxruntime-web's plain WASM build, what the embedder loads unless it runs on WebGPU; and its
- * WASM-only bundle, whose built-in glue matches that .wasm, for workerd (docs/workerd.md).
+ * WASM-only bundle, whose built-in glue matches that .wasm, for workerd (docs/guide/workerd.md).
  */
 export const ortFiles = [
   'ort-wasm-simd-threaded.mjs',

@@ -3,7 +3,7 @@ export interface UsearchModuleOptions {
   /** Instantiates the module ourselves, so the glue never guesses how to fetch it. */
   instantiateWasm?: (
     // Shapes, not WebAssembly's types: these declarations reach a user's project, which may have
-    // no DOM lib to define them (docs/package.md).
+    // no DOM lib to define them (docs/guide/package.md).
     imports: Record<string, Record<string, unknown>>,
     receive: (instance: { readonly exports: object }, module?: object) => void,
   ) => object;

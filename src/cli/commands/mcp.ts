@@ -1,4 +1,4 @@
-// `longship mcp`: the store served to an MCP client over stdin and stdout (docs/mcp.md), until the
+// `longship mcp`: the store served to an MCP client over stdin and stdout (docs/guide/mcp.md), until the
 // client hangs up or the process is told to stop.
 
 import { LongshipError } from '../../errors.js';
@@ -14,7 +14,7 @@ export const mcp: Command = {
     'For clients that start a server as a command (Claude Code, Claude Desktop, Cursor):\n' +
     '  claude mcp add longship -- npx longship mcp --store /abs/path/to/store\n' +
     "stdout is the protocol's; messages go to stderr. Needs @modelcontextprotocol/sdk and zod installed\n" +
-    'beside longship (optional peer dependencies). The tools and resources are those of docs/mcp.md.',
+    'beside longship (optional peer dependencies). The tools and resources are those of docs/guide/mcp.md.',
   options: {},
   positionals: { min: 0, max: 0, name: '' },
   json: false,
