@@ -19,7 +19,6 @@ import type { Embedder } from './embed/embedder.js';
 import { TransformersEmbedder, type TransformersEmbedderOptions } from './embed/transformers-embedder.js';
 import { defaultIndexedDB } from './env/indexeddb.js';
 import { LongshipError } from './errors.js';
-import { extractiveSummarizer } from './ingest/extractive-summarizer.js';
 import {
   type AddResourceOptions,
   type AddSkillOptions,
@@ -29,8 +28,9 @@ import {
 import { createIngestor } from './ingest/ingestor.js';
 import type { ResourceInput } from './ingest/input.js';
 import { createIngestQueue, type QueuedJob, type QueueProgress, type QueueSummary } from './ingest/queue.js';
-import type { SkillInput } from './ingest/skill.js';
-import { getSkill, listSkills, type SkillInfo, type SkillSummary } from './ingest/skill-reads.js';
+import type { SkillInput } from './ingest/skill/skill.js';
+import { getSkill, listSkills, type SkillInfo, type SkillSummary } from './ingest/skill/skill-reads.js';
+import { extractiveSummarizer } from './ingest/summary/extractive-summarizer.js';
 import { bm25Indexes } from './lexical/bm25-index.js';
 import type { LLM, Reranker } from './llm/llm.js';
 import { checkOptions } from './options.js';

@@ -33,10 +33,10 @@ export { type AddOptions, type Longship, type LongshipOptions, openLongship } fr
 export { type ErrorCode, LongshipError } from './errors.js';
 // The page's client is part of the root: an application may be a page.
 export * from './exports/client.js';
-export { type LlmSummarizerOptions, llmSummarizer } from './ingest/llm-summarizer.js';
-export type { SkillFields, SkillFolder, SkillInput } from './ingest/skill.js';
-export { parseSkillMd, type SkillMd } from './ingest/skill-md.js';
-export type { SkillInfo, SkillSummary } from './ingest/skill-reads.js';
+export type { SkillFields, SkillFolder, SkillInput } from './ingest/skill/skill.js';
+export { parseSkillMd, type SkillMd } from './ingest/skill/skill-md.js';
+export type { SkillInfo, SkillSummary } from './ingest/skill/skill-reads.js';
+export { type LlmSummarizerOptions, llmSummarizer } from './ingest/summary/llm-summarizer.js';
 export type {
   ChatMessage,
   CompleteOptions,

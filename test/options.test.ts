@@ -36,7 +36,7 @@ import {
   type LlmSummarizerOptions,
   llmSummarizer,
   llmSummarizerOptionsSchema,
-} from '../src/ingest/llm-summarizer.js';
+} from '../src/ingest/summary/llm-summarizer.js';
 import { OpenAiCompatibleLlm } from '../src/llm/openai-compatible.js';
 import { RemoteReranker } from '../src/llm/remote-reranker.js';
 import { checkOptions, type OptionsSchema, optionNames } from '../src/options.js';

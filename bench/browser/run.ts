@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
-import { nodesPerEmbedCall } from '../../src/ingest/commit-units.js';
+import { nodesPerEmbedCall } from '../../src/ingest/commit/commit-units.js';
 import { type DemoServer, serveBuiltDemo } from '../../test/e2e/demo-server.js';
 import { launchChromium, onnxruntimeWebDist } from '../../test/targets/browser.js';
 import { measureMachine } from '../lib/machine.js';

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { clampText } from '../../src/context/summarize.js';
-import { extractiveSummarizer } from '../../src/ingest/extractive-summarizer.js';
+import { extractiveSummarizer } from '../../src/ingest/summary/extractive-summarizer.js';
 import { readZip } from './zip.js';
 
 export interface Passage {

@@ -14,8 +14,8 @@ import { openDerivedIndexes, snapshotNames } from '../../src/derived/derived-ind
 import { NodeCatalogue } from '../../src/derived/node-catalogue.js';
 import { VectorOwners } from '../../src/derived/vector-owners.js';
 import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
-import { nodesPerEmbedCall } from '../../src/ingest/commit-units.js';
-import { keyPool } from '../../src/ingest/write-batch.js';
+import { nodesPerEmbedCall } from '../../src/ingest/commit/commit-units.js';
+import { keyPool } from '../../src/ingest/commit/write-batch.js';
 import { bm25Indexes, loadLexicalIndex } from '../../src/lexical/bm25-index.js';
 import { loadScope } from '../../src/retrieve/scope.js';
 import type { RetrievalSources } from '../../src/retrieve/sources.js';

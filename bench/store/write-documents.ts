@@ -1,6 +1,6 @@
 // The synthetic documents' records and their commits, shared by bench:store (Node) and bench:browser's
 // store worker (Chromium), so that both runtimes write exactly the same documents the same way.
-import type { KeySource } from '../../src/ingest/write-batch.js';
+import type { KeySource } from '../../src/ingest/commit/write-batch.js';
 import type { NodeRecord, Store, WriteBatch } from '../../src/store/store.js';
 import type { Documents } from './synthetic.js';
 

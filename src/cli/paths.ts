@@ -6,8 +6,8 @@ import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { checkSize, defaultMaxBytes } from '../context/text-checks.js';
 import { LongshipError } from '../errors.js';
-import { decodeText } from '../ingest/decode.js';
 import type { FolderEntry } from '../ingest/input.js';
+import { decodeText } from '../ingest/parse/decode.js';
 
 /** One path given to `add`, ready for addResource. */
 export type LocalInput =

@@ -1,7 +1,7 @@
 /**
  * The checks every text written into the tree passes, from ingestion or from write(): refused when
  * binary (`BINARY_INPUT`) or too large (`INPUT_TOO_LARGE`). Ingestion runs them on what it decodes
- * (ingest/decode.ts) before it parses.
+ * (ingest/parse/decode.ts) before it parses.
  */
 import { LongshipError } from '../errors.js';
 

@@ -1,19 +1,19 @@
 // addResource(): read the input, plan it against the stored subtrees it lands on, then embed and
-// commit it document by document (commit-units.ts) and refresh the directories above.
+// commit it document by document (commit/commit-units.ts) and refresh the directories above.
 import { contextTypeOf, isWithin, join, parseUri, roots, type VikingUri } from '../context/uri.js';
 import { LongshipError } from '../errors.js';
 import type { NodeRecord } from '../store/store.js';
-import { chainOf, missingDirectories } from './ancestors.js';
-import type { Unit } from './commit-parts.js';
-import { commitUnits } from './commit-units.js';
+import { chainOf, missingDirectories } from './commit/ancestors.js';
+import type { Unit } from './commit/commit-parts.js';
+import { commitUnits } from './commit/commit-units.js';
+import { refreshAfter } from './commit/refresh-parents.js';
+import type { NodeWrite } from './commit/write-batch.js';
 import type { AddResourceOptions, IngestResult } from './ingest.js';
 import { asPrevious, type IngestContext, type Report } from './ingest-context.js';
 import { type InputBatch, type InputDocument, type ResourceInput, readInput } from './input.js';
-import { parseDocument, parseProblem } from './parse.js';
+import { parseDocument, parseProblem } from './parse/parse.js';
 import { planResource, type ResourceNode, type ResourcePlan } from './plan.js';
-import { refreshAfter } from './refresh-parents.js';
 import { safeName, slugify } from './slug.js';
-import type { NodeWrite } from './write-batch.js';
 
 export async function addResource(
   ctx: IngestContext,

@@ -5,10 +5,10 @@ import type { Summarizer } from '../context/summarize.js';
 import type { ChunkOptions } from '../embed/chunk.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { NodeRecord, Store } from '../store/store.js';
-import { extractiveSummarizer } from './extractive-summarizer.js';
+import { defaultChunkTokens, type KeySource, keyPool } from './commit/write-batch.js';
 import type { IngestorParts, IngestProgress } from './ingest.js';
 import type { PreviousNode } from './plan.js';
-import { defaultChunkTokens, type KeySource, keyPool } from './write-batch.js';
+import { extractiveSummarizer } from './summary/extractive-summarizer.js';
 
 export interface IngestContext {
   readonly store: Store;

@@ -6,7 +6,8 @@
  * document. The queue (queue.ts) runs these one job at a time.
  *
  * This file is the Ingestor's interface; createIngestor (ingestor.ts) implements it, with a file per
- * job (add-resource.ts, add-skill.ts, refresh-parents.ts) and per step (commit-units.ts).
+ * job (add-resource.ts, skill/add-skill.ts, commit/refresh-parents.ts) and per step
+ * (commit/commit-units.ts); the readers of each format are in parse/, the summaries in summary/.
  */
 import * as v from 'valibot';
 import type { Summarizer } from '../context/summarize.js';
@@ -15,8 +16,8 @@ import type { LongshipError } from '../errors.js';
 import { functionSchema, signalSchema, wholeNumber } from '../options.js';
 import type { Store } from '../store/store.js';
 import type { InputOptions, ResourceInput } from './input.js';
-import type { SkillInput } from './skill.js';
-import type { SplitOptions } from './split.js';
+import type { SplitOptions } from './parse/split.js';
+import type { SkillInput } from './skill/skill.js';
 
 export interface IngestorParts {
   store: Store;

@@ -3,11 +3,11 @@
 import { contextTypeOf, parseUri } from '../context/uri.js';
 import { SerialQueue } from '../serial-queue.js';
 import { addResource } from './add-resource.js';
-import { addSkill } from './add-skill.js';
+import { refreshAbove } from './commit/refresh-parents.js';
 import type { Ingestor, IngestorParts } from './ingest.js';
 import { ingestContext } from './ingest-context.js';
-import { refreshAbove } from './refresh-parents.js';
 import { removeSkill } from './remove-skill.js';
+import { addSkill } from './skill/add-skill.js';
 
 /**
  * Creates an {@link Ingestor} writing to `parts.store`. Jobs on one ingestor run one at a time.

@@ -7,9 +7,9 @@ import { throwIfAborted } from '../abort.js';
 import type { Format } from '../context/summarize.js';
 import { checkSize, checkStringSize, checkText, defaultMaxBytes } from '../context/text-checks.js';
 import { LongshipError } from '../errors.js';
-import { decodeText } from './decode.js';
 import { fetchText } from './fetch-text.js';
-import { detectFormat } from './format.js';
+import { decodeText } from './parse/decode.js';
+import { detectFormat } from './parse/format.js';
 
 /** One file of a folder input. Bytes and Blobs are decoded and checked like any other input. */
 export interface FolderEntry {

@@ -8,13 +8,13 @@
 import { throwIfAborted } from '../abort.js';
 import { clampText, type Summarizer } from '../context/summarize.js';
 import { join, roots, type VikingUri } from '../context/uri.js';
-import { extractiveSummarizer } from './extractive-summarizer.js';
+import type { NodeContent } from './commit/write-batch.js';
 import { contentHash } from './hash.js';
 import type { InputDocument } from './input.js';
-import { parseDocument } from './parse.js';
+import { parseDocument } from './parse/parse.js';
+import { type SplitOptions, splitDocument } from './parse/split.js';
 import { safeName, slugify, uniqueName } from './slug.js';
-import { type SplitOptions, splitDocument } from './split.js';
-import type { NodeContent } from './write-batch.js';
+import { extractiveSummarizer } from './summary/extractive-summarizer.js';
 
 /** What the store holds for a node from an earlier ingestion, enough to reuse its summaries. */
 export interface PreviousNode {

@@ -14,7 +14,7 @@ import type {
   IngestResult,
 } from './ingest.js';
 import type { ResourceInput } from './input.js';
-import type { SkillInput } from './skill.js';
+import type { SkillInput } from './skill/skill.js';
 
 /**
  * A job: what to pass to {@link Ingestor.addResource}, {@link Ingestor.addSkill} or

@@ -1,10 +1,10 @@
 // removeSkill(): the skill's node and everything below it go in one commit, then the directories
 // above are brought up to date (their summaries named it).
 import { roots } from '../context/uri.js';
+import { refreshAfter } from './commit/refresh-parents.js';
 import type { IngestResult, RemoveSkillOptions } from './ingest.js';
 import type { IngestContext } from './ingest-context.js';
-import { refreshAfter } from './refresh-parents.js';
-import { skillNode } from './skill-reads.js';
+import { skillNode } from './skill/skill-reads.js';
 
 export async function removeSkill(
   ctx: IngestContext,

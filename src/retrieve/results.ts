@@ -2,8 +2,8 @@
 // and the OpenViking result shape (snake_case fields, kept because its users know them).
 import { parentOf, type VikingUri } from '../context/uri.js';
 import type { ContextType, NodeRecord } from '../store/store.js';
-import type { RawScores } from './fusion.js';
 import { blendHotness, hotnessOf } from './hotness.js';
+import type { RawScores } from './score/fusion.js';
 import type { Settings } from './settings.js';
 import type { RetrievalSources } from './sources.js';
 import { round4 } from './trace.js';

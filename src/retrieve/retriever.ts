@@ -9,15 +9,15 @@ import type { NodeKind } from '../store/store.js';
 import { calibrated, confidenceOf } from './calibrate.js';
 import { identifiersIn } from './identifiers.js';
 import { propagate } from './propagate.js';
-import { createQueryScorer, type QueryScorer } from './query-scorer.js';
-import { quickSearch } from './quick.js';
 import { listOf, type MatchedContext, rank, toMatched } from './results.js';
 import { loadScope, resolveRoots, ScopeCache } from './scope.js';
-import type { SearchContext, SearchOutcome, TraceLog } from './search-context.js';
+import { createQueryScorer, type QueryScorer } from './score/query-scorer.js';
 import { type FindOptions, resolveSettings, type Settings } from './settings.js';
 import type { RetrievalSources } from './sources.js';
 import { type FindTrace, round4 } from './trace.js';
-import { walk } from './walk.js';
+import { quickSearch } from './walk/quick.js';
+import type { SearchContext, SearchOutcome, TraceLog } from './walk/search-context.js';
+import { walk } from './walk/walk.js';
 
 /** What find() returns: the results split by context type, best first in each. */
 export interface FindResult {

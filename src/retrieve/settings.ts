@@ -3,8 +3,8 @@
 import * as v from 'valibot';
 import { LongshipError } from '../errors.js';
 import { checkOptions, signalSchema } from '../options.js';
-import type { FusionMethod } from './fusion.js';
 import { type FindFilter, findFilterSchema } from './scope.js';
+import type { FusionMethod } from './score/fusion.js';
 
 export type FindMode = 'quick' | 'thinking';
 
@@ -33,7 +33,7 @@ export interface HybridOptions {
    * a rule number: see `identifiersIn`), if it is higher. Default 0.9.
    */
   identifierWeight?: number;
-  /** Default `'minmax'`. See `createFuser` (src/retrieve/fusion.ts) for each method. */
+  /** Default `'minmax'`. See `createFuser` (src/retrieve/score/fusion.ts) for each method. */
   fusion?: FusionMethod;
   /** RRF's k, for `fusion: 'rrf'`. Default 60. */
   rrfK?: number;

@@ -1,6 +1,6 @@
 // The retrieval trajectory: every step of a find(), as plain data (structured-clonable, JSON-safe),
 // so a person or the demo can see why a result appeared. Scores are rounded to 4 decimals.
-import type { FusionMethod } from './fusion.js';
+import type { FusionMethod } from './score/fusion.js';
 
 /** Why the walk stopped. `flat` for QUICK mode, `empty` when there was nothing to search. */
 export type StopReason = 'flat' | 'empty' | 'queue-empty' | 'converged' | 'pool-stalled' | 'max-directories';

@@ -4,15 +4,15 @@
 
 import { openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
-import type { Section } from '../../src/ingest/document.js';
 import { readInput } from '../../src/ingest/input.js';
-import { parseDocument } from '../../src/ingest/parse.js';
-import { parseCode } from '../../src/ingest/parse-code.js';
-import { parseHtml } from '../../src/ingest/parse-html.js';
-import { parseJson } from '../../src/ingest/parse-json.js';
-import { parseMarkdown } from '../../src/ingest/parse-markdown.js';
-import { parseText } from '../../src/ingest/parse-text.js';
-import { splitDocument } from '../../src/ingest/split.js';
+import type { Section } from '../../src/ingest/parse/document.js';
+import { parseDocument } from '../../src/ingest/parse/parse.js';
+import { parseCode } from '../../src/ingest/parse/parse-code.js';
+import { parseHtml } from '../../src/ingest/parse/parse-html.js';
+import { parseJson } from '../../src/ingest/parse/parse-json.js';
+import { parseMarkdown } from '../../src/ingest/parse/parse-markdown.js';
+import { parseText } from '../../src/ingest/parse/parse-text.js';
+import { splitDocument } from '../../src/ingest/parse/split.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
 import { hashEmbedder } from '../context/hash-embedder.js';
 import type { Ended, FuzzAnswer, FuzzInput } from './fuzz-input.js';

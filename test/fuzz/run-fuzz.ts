@@ -17,7 +17,7 @@ function realDocuments(): { name: string; content: string }[] {
   const docs = readdirSync(`${root}docs`)
     .filter((n) => n.endsWith('.md'))
     .map((n) => `docs/${n}`);
-  const code = ['src/ingest/parse-markdown.ts', 'src/ingest/split.ts', 'src/context/uri.ts'];
+  const code = ['src/ingest/parse/parse-markdown.ts', 'src/ingest/parse/split.ts', 'src/context/uri.ts'];
   const pages = ['demo/index.html', 'examples/no-bundler/index.html'];
   const json = ['package.json', 'tsconfig.json', 'biome.json'];
   return [...docs, ...code, ...pages, ...json].map((path) => ({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { VikingUri } from '../../src/context/uri.js';
-import { commitParts, type Unit } from '../../src/ingest/commit-parts.js';
-import type { NodeWrite } from '../../src/ingest/write-batch.js';
+import { commitParts, type Unit } from '../../src/ingest/commit/commit-parts.js';
+import type { NodeWrite } from '../../src/ingest/commit/write-batch.js';
 
 const R = 'viking://resources/docs';
 const unit = (uri: string, writes: string[], deletions: string[] = []): Unit => ({

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { createContextTree } from '../../src/context/store-tree.js';
 import { bundledModel } from '../../src/embed/bundled-model.js';
 import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
-import { nodesPerEmbedCall } from '../../src/ingest/commit-units.js';
-import { extractiveSummarizer } from '../../src/ingest/extractive-summarizer.js';
+import { nodesPerEmbedCall } from '../../src/ingest/commit/commit-units.js';
 import type { Ingestor } from '../../src/ingest/ingest.js';
 import { createIngestor } from '../../src/ingest/ingestor.js';
+import { extractiveSummarizer } from '../../src/ingest/summary/extractive-summarizer.js';
 import type { Store } from '../../src/store/store.js';
 import { prose, rejectsWith } from './fixtures.js';
 import {

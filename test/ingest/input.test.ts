@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LongshipError } from '../../src/errors.js';
-import { decodeText } from '../../src/ingest/decode.js';
 import { normalisePath, readInput } from '../../src/ingest/input.js';
+import { decodeText } from '../../src/ingest/parse/decode.js';
 import { rejectsWith } from './fixtures.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);

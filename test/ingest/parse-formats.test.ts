@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { detectFormat, extensionOf } from '../../src/ingest/format.js';
-import { parseDocument } from '../../src/ingest/parse.js';
-import { parseCode } from '../../src/ingest/parse-code.js';
-import { parseHtml } from '../../src/ingest/parse-html.js';
-import { parseJson } from '../../src/ingest/parse-json.js';
-import { parseText } from '../../src/ingest/parse-text.js';
+import { detectFormat, extensionOf } from '../../src/ingest/parse/format.js';
+import { parseDocument } from '../../src/ingest/parse/parse.js';
+import { parseCode } from '../../src/ingest/parse/parse-code.js';
+import { parseHtml } from '../../src/ingest/parse/parse-html.js';
+import { parseJson } from '../../src/ingest/parse/parse-json.js';
+import { parseText } from '../../src/ingest/parse/parse-text.js';
 
 describe('detectFormat', () => {
   it('goes by extension, then MIME type, then content', () => {

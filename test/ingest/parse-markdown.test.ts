@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type DocumentTree, renderSection, type Section } from '../../src/ingest/document.js';
-import { parseMarkdown } from '../../src/ingest/parse-markdown.js';
+import { type DocumentTree, renderSection, type Section } from '../../src/ingest/parse/document.js';
+import { parseMarkdown } from '../../src/ingest/parse/parse-markdown.js';
 
 /** Headings as `level:text`, depth-first, to compare trees at a glance. */
 function outline(sections: readonly Section[]): string[] {

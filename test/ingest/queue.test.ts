@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { LongshipError } from '../../src/errors.js';
-import { nodesPerEmbedCall } from '../../src/ingest/commit-units.js';
+import { nodesPerEmbedCall } from '../../src/ingest/commit/commit-units.js';
 import type { Ingestor, IngestResult } from '../../src/ingest/ingest.js';
 import { createIngestor } from '../../src/ingest/ingestor.js';
 import { createIngestQueue, type QueueProgress } from '../../src/ingest/queue.js';

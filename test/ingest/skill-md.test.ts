@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LongshipError } from '../../src/errors.js';
-import { parseSkillMd, skillNameProblem } from '../../src/ingest/skill-md.js';
+import { parseSkillMd, skillNameProblem } from '../../src/ingest/skill/skill-md.js';
 
 const valid = `---
 name: pdf-tools

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planSkill } from '../../src/ingest/skill.js';
+import { planSkill } from '../../src/ingest/skill/skill.js';
 import { rejectsWith } from './fixtures.js';
 
 const skill = {

@@ -2,7 +2,7 @@
 // list, get, replace and remove, and every refusal leaving the store as it was.
 import { describe, expect, it } from 'vitest';
 import { createIngestor } from '../../src/ingest/ingestor.js';
-import { getSkill, listSkills } from '../../src/ingest/skill-reads.js';
+import { getSkill, listSkills } from '../../src/ingest/skill/skill-reads.js';
 import type { Store } from '../../src/store/store.js';
 import { rejectsWith } from './fixtures.js';
 import { dump, hashEmbedder, stores, touched } from './ingest-support.js';

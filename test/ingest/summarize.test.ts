@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { clampText, maxL0Length } from '../../src/context/summarize.js';
-import { extractiveSummarizer } from '../../src/ingest/extractive-summarizer.js';
-import { inlineText } from '../../src/ingest/markdown-inline.js';
-import { firstSentence, isInformative, proseOf, sentencesOf } from '../../src/ingest/prose.js';
-import { salientTerms } from '../../src/ingest/salient-terms.js';
+import { inlineText } from '../../src/ingest/parse/markdown-inline.js';
+import { extractiveSummarizer } from '../../src/ingest/summary/extractive-summarizer.js';
+import { firstSentence, isInformative, proseOf, sentencesOf } from '../../src/ingest/summary/prose.js';
+import { salientTerms } from '../../src/ingest/summary/salient-terms.js';
 import { prose } from './fixtures.js';
 
 const doc = [

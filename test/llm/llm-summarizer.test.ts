@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
-import { llmSummarizer } from '../../src/ingest/llm-summarizer.js';
+import { llmSummarizer } from '../../src/ingest/summary/llm-summarizer.js';
 import { OpenAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
 import { bagOfWordsEmbedder } from '../retrieve/fixture.js';

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { RemoteEmbedder } from '../../src/embed/remote-embedder.js';
 import { type Longship, openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
-import { llmSummarizer } from '../../src/ingest/llm-summarizer.js';
+import { llmSummarizer } from '../../src/ingest/summary/llm-summarizer.js';
 import { llmReranker } from '../../src/llm/llm-reranker.js';
 import { OpenAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
 import { RemoteReranker } from '../../src/llm/remote-reranker.js';

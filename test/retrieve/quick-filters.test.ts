@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { eligibleNodes } from '../../src/retrieve/quick.js';
 import { createRetriever, find } from '../../src/retrieve/retriever.js';
 import { type FindFilter, filterPredicate, loadScope, resolveRoots } from '../../src/retrieve/scope.js';
+import { eligibleNodes } from '../../src/retrieve/walk/quick.js';
 import { corpus } from './corpus.js';
 import { buildTree } from './fixture.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { topBy } from '../../src/retrieve/top.js';
+import { topBy } from '../../src/retrieve/score/top.js';
 
 it('selects what a stable sort would put first', () => {
   fc.assert(

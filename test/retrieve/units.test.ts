@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createFuser, type FusionReference, ranksOf } from '../../src/retrieve/fusion.js';
 import { blendHotness, hotnessOf } from '../../src/retrieve/hotness.js';
 import { identifiersIn } from '../../src/retrieve/identifiers.js';
-import { PriorityQueue } from '../../src/retrieve/priority-queue.js';
 import { categoryOf } from '../../src/retrieve/results.js';
+import { createFuser, type FusionReference, ranksOf } from '../../src/retrieve/score/fusion.js';
+import { PriorityQueue } from '../../src/retrieve/walk/priority-queue.js';
 import type { NodeRecord } from '../../src/store/store.js';
 
 const reference: FusionReference = {

@@ -1,5 +1,5 @@
 /** JSON to sections: one per top-level key (or array element), each stored as a pretty-printed JSON object. */
-import { LongshipError } from '../errors.js';
+import { LongshipError } from '../../errors.js';
 import type { DocumentTree, FlatSection } from './document.js';
 import { parseText } from './parse-text.js';
 

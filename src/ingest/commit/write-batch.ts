@@ -5,11 +5,11 @@
  * directory from `directory: <uri>` and its L0 and L1).
  */
 
-import type { Format, Summarizer } from '../context/summarize.js';
-import { basename, segments, type VikingUri } from '../context/uri.js';
-import { type ChunkOptions, chunkText } from '../embed/chunk.js';
-import type { Embedder } from '../embed/embedder.js';
-import { LongshipError } from '../errors.js';
+import type { Format, Summarizer } from '../../context/summarize.js';
+import { basename, segments, type VikingUri } from '../../context/uri.js';
+import { type ChunkOptions, chunkText } from '../../embed/chunk.js';
+import type { Embedder } from '../../embed/embedder.js';
+import { LongshipError } from '../../errors.js';
 import type {
   ContextType,
   NodeRecord,
@@ -17,7 +17,7 @@ import type {
   Store,
   VectorRecord,
   WriteBatch,
-} from '../store/store.js';
+} from '../../store/store.js';
 
 /**
  * The default chunk size, in estimated tokens. The bundled USE-lite reads 128 tokens; the estimate

@@ -4,7 +4,7 @@
  * gives identical summaries, and fast enough to run on every node of a large folder.
  */
 
-import { clampText, type Summarizer, type Summary, type SummaryInput } from '../context/summarize.js';
+import { clampText, type Summarizer, type Summary, type SummaryInput } from '../../context/summarize.js';
 import { firstSentence, type ProseSection, proseOf, sentencesOf } from './prose.js';
 import { codeKeywords, salientTerms } from './salient-terms.js';
 

@@ -1,8 +1,8 @@
 // QUICK mode: one flat search over every node in scope. BM25's best and the vector index's best
 // (a filtered search restricted to the scope's vector keys, best chunk per node) are pooled, each
 // scored exactly on both sides and fused; those above the threshold are the candidates.
-import type { NodeRecord } from '../store/store.js';
-import { type FindFilter, filterPredicate, type Scope } from './scope.js';
+import type { NodeRecord } from '../../store/store.js';
+import { type FindFilter, filterPredicate, type Scope } from '../scope.js';
 import type { SearchContext, SearchOutcome } from './search-context.js';
 import { traceScore } from './search-context.js';
 

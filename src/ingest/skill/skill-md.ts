@@ -7,7 +7,7 @@
  */
 
 import { load, YAMLException } from 'js-yaml';
-import { LongshipError } from '../errors.js';
+import { LongshipError } from '../../errors.js';
 
 /** The limits of the specification, in characters. */
 export const skillLimits = { name: 64, description: 1024, compatibility: 500 } as const;

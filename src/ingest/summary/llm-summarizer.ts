@@ -1,11 +1,11 @@
 // L0/L1 written by an LLM (docs/guide/retrieval.md, "Layers and what is embedded"), through the same client
 // and prompt file as everything else the LLM does.
 import * as v from 'valibot';
-import { clampText, maxL0Length, type Summarizer } from '../context/summarize.js';
-import type { LLM } from '../llm/llm.js';
-import { summaryPrompt } from '../llm/prompts.js';
-import { runPrompt } from '../llm/run-prompt.js';
-import { checkOptions, wholeNumber } from '../options.js';
+import { clampText, maxL0Length, type Summarizer } from '../../context/summarize.js';
+import type { LLM } from '../../llm/llm.js';
+import { summaryPrompt } from '../../llm/prompts.js';
+import { runPrompt } from '../../llm/run-prompt.js';
+import { checkOptions, wholeNumber } from '../../options.js';
 
 export interface LlmSummarizerOptions {
   /** Limit for each summary call (default: the LLM client's own). */

@@ -1,7 +1,7 @@
 // A query's BM25 score per node key. A long query matches thousands of nodes, and filling a Map
 // with them took 3–5 ms of an ObliQA query (most of it); keys come from one counter, so when the
 // matches are dense in their key range an array indexed by key is filled ~30× faster.
-import type { LexicalHit } from '../lexical/lexical-index.js';
+import type { LexicalHit } from '../../lexical/lexical-index.js';
 
 /** An array is used while it has at most this many slots per match (plus a small floor). */
 const SLOTS_PER_HIT = 16;

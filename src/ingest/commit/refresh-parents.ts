@@ -1,11 +1,11 @@
 // After a job: the directories from its target up to the root re-summarised and re-embedded where
 // their children changed.
-import { throwIfAborted } from '../abort.js';
-import type { VikingUri } from '../context/uri.js';
-import { LongshipError } from '../errors.js';
-import type { ContextType } from '../store/store.js';
+import { throwIfAborted } from '../../abort.js';
+import type { VikingUri } from '../../context/uri.js';
+import { LongshipError } from '../../errors.js';
+import type { ContextType } from '../../store/store.js';
+import type { IngestContext } from '../ingest-context.js';
 import { chainOf, refreshChain } from './ancestors.js';
-import type { IngestContext } from './ingest-context.js';
 import { type BatchContext, buildBatch, embedWrites } from './write-batch.js';
 
 /** Reads of a chain whose directories keep being replaced under the refresh, before it gives up. */

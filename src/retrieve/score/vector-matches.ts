@@ -1,9 +1,9 @@
 // One query's vector side: the query's vector against the vectors of any set of nodes in the
 // scope, by a search of the index or, for a small set, exactly.
-import type { NodeRecord } from '../store/store.js';
-import type { SearchHit } from '../vector/vector-index.js';
-import type { Scope } from './scope.js';
-import type { RetrievalSources } from './sources.js';
+import type { NodeRecord } from '../../store/store.js';
+import type { SearchHit } from '../../vector/vector-index.js';
+import type { Scope } from '../scope.js';
+import type { RetrievalSources } from '../sources.js';
 
 /** Sets of at most this many nodes have their vectors counted rather than estimated. */
 const SMALL_SET = 2048;

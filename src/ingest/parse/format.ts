@@ -1,5 +1,5 @@
 /** Which parser reads a document: by file extension first, then MIME type, then by sniffing the text. */
-import type { Format } from '../context/summarize.js';
+import type { Format } from '../../context/summarize.js';
 
 const MARKDOWN = ['md', 'markdown', 'mdx', 'mdown', 'mkd', 'mkdn'];
 const HTML = ['html', 'htm', 'xhtml'];

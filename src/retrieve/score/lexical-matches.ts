@@ -1,9 +1,9 @@
 // One query's BM25 side: every match in the scope, computed once (a node's BM25 does not depend on
 // which other nodes are allowed, so every later lookup is a read by key).
-import type { LexicalHit } from '../lexical/lexical-index.js';
+import type { LexicalHit } from '../../lexical/lexical-index.js';
+import type { Scope } from '../scope.js';
+import type { RetrievalSources } from '../sources.js';
 import { keyScores } from './key-scores.js';
-import type { Scope } from './scope.js';
-import type { RetrievalSources } from './sources.js';
 import { topBy } from './top.js';
 
 export class LexicalMatches {

@@ -4,9 +4,9 @@
  * files are skipped and listed); `SKILL.md` is parsed and checked (skill-md.ts). Nothing is written.
  */
 
-import { LongshipError } from '../errors.js';
-import type { IngestResult } from './ingest.js';
-import { type FolderEntry, type InputDocument, readInput } from './input.js';
+import { LongshipError } from '../../errors.js';
+import type { IngestResult } from '../ingest.js';
+import { type FolderEntry, type InputDocument, readInput } from '../input.js';
 import type { SkillFolder, SkillInput } from './skill.js';
 import { parseSkillMd, type SkillMd } from './skill-md.js';
 

@@ -1,8 +1,8 @@
 // The skills under viking://agent/skills, read back: listed with their descriptions, or one whole
 // (its SKILL.md's front matter and body, and its files). Reads only; writes go through the queue.
-import { join, relativeTo, roots, type VikingUri } from '../context/uri.js';
-import { LongshipError } from '../errors.js';
-import type { NodeRecord, Store } from '../store/store.js';
+import { join, relativeTo, roots, type VikingUri } from '../../context/uri.js';
+import { LongshipError } from '../../errors.js';
+import type { NodeRecord, Store } from '../../store/store.js';
 import { skillUri } from './skill.js';
 import { SKILL_MD } from './skill-folder.js';
 import { parseSkillMd } from './skill-md.js';

@@ -1,5 +1,5 @@
 // How the documents of one embedding call share commits: as many in one as can be applied together.
-import { isWithin, type VikingUri } from '../context/uri.js';
+import { isWithin, type VikingUri } from '../../context/uri.js';
 import type { NodeWrite } from './write-batch.js';
 
 /** One commit: a document's writes and deletions (or, last, what belongs to no single document). */

@@ -1,10 +1,10 @@
 // The last steps of a job: embed the planned writes several documents per call, and commit each
 // call's documents together, each document whole or absent (see ingest.ts's header).
-import { throwIfAborted } from '../abort.js';
-import type { ContextType, NodeRecord } from '../store/store.js';
+import { throwIfAborted } from '../../abort.js';
+import type { ContextType, NodeRecord } from '../../store/store.js';
+import type { IngestContext, Report } from '../ingest-context.js';
+import type { ResourceNode } from '../plan.js';
 import { commitParts, type Unit } from './commit-parts.js';
-import type { IngestContext, Report } from './ingest-context.js';
-import type { ResourceNode } from './plan.js';
 import { buildBatch, embedWrites, isEmptyBatch, type NodeWrite } from './write-batch.js';
 
 /**

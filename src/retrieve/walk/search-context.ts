@@ -1,10 +1,11 @@
 // What QUICK and THINKING searches share: the sources, the scope, the query's scorer, the settings
 // and, when asked for, the trace being written.
-import type { QueryScorer, ScoredNode } from './query-scorer.js';
-import type { Candidate } from './results.js';
-import type { Scope } from './scope.js';
-import type { Settings } from './settings.js';
-import type { RetrievalSources } from './sources.js';
+
+import type { Candidate } from '../results.js';
+import type { Scope } from '../scope.js';
+import type { QueryScorer, ScoredNode } from '../score/query-scorer.js';
+import type { Settings } from '../settings.js';
+import type { RetrievalSources } from '../sources.js';
 import {
   round4,
   type StopReason,
@@ -12,7 +13,7 @@ import {
   type TraceSeed,
   type TraceStep,
   type Verdict,
-} from './trace.js';
+} from '../trace.js';
 
 /** The parts of the trace a search fills in. */
 export interface TraceLog {

@@ -1,18 +1,18 @@
 // addSkill(): a skill given as fields is one file at viking://agent/skills/<slug of its name>; a
 // SKILL.md or a skill folder is a directory there (plan-skill-folder.ts). Either is planned against
 // what is stored there, then embedded and committed in one commit, whole or not at all.
-import { join, roots } from '../context/uri.js';
-import type { NodeRecord } from '../store/store.js';
-import { chainOf, missingDirectories } from './ancestors.js';
-import { commitUnits } from './commit-units.js';
-import type { AddSkillOptions, IngestResult } from './ingest.js';
-import { asPrevious, type IngestContext, type Report } from './ingest-context.js';
-import type { ResourceNode } from './plan.js';
+import { join, roots } from '../../context/uri.js';
+import type { NodeRecord } from '../../store/store.js';
+import { chainOf, missingDirectories } from '../commit/ancestors.js';
+import { commitUnits } from '../commit/commit-units.js';
+import { refreshAfter } from '../commit/refresh-parents.js';
+import type { NodeWrite } from '../commit/write-batch.js';
+import type { AddSkillOptions, IngestResult } from '../ingest.js';
+import { asPrevious, type IngestContext, type Report } from '../ingest-context.js';
+import type { ResourceNode } from '../plan.js';
 import { planSkillFolder } from './plan-skill-folder.js';
-import { refreshAfter } from './refresh-parents.js';
 import { planSkill, type SkillFields, type SkillInput, skillUri } from './skill.js';
 import { isAgentSkill, readSkill } from './skill-folder.js';
-import type { NodeWrite } from './write-batch.js';
 
 export async function addSkill(
   ctx: IngestContext,

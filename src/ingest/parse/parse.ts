@@ -1,8 +1,8 @@
 /** Picks the parser for a document's format and settles its title. */
 
-import type { LongshipError } from '../errors.js';
+import type { LongshipError } from '../../errors.js';
+import type { InputDocument } from '../input.js';
 import type { DocumentTree } from './document.js';
-import type { InputDocument } from './input.js';
 import { parseCode } from './parse-code.js';
 import { parseHtml } from './parse-html.js';
 import { jsonProblem, parseJson } from './parse-json.js';

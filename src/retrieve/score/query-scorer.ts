@@ -1,12 +1,12 @@
 // One query's scoring: the query embedded once, its BM25 side (lexical-matches.ts) and vector side
 // (vector-matches.ts), the global searches that set each side's reference, and exact scoring of any
 // set of nodes.
-import { LongshipError } from '../errors.js';
-import type { NodeKind, NodeRecord } from '../store/store.js';
+import { LongshipError } from '../../errors.js';
+import type { NodeKind, NodeRecord } from '../../store/store.js';
+import type { Scope } from '../scope.js';
+import type { RetrievalSources } from '../sources.js';
 import { createFuser, type Fuser, type FusionSettings, type RawScores, ranksOf } from './fusion.js';
 import { LexicalMatches } from './lexical-matches.js';
-import type { Scope } from './scope.js';
-import type { RetrievalSources } from './sources.js';
 import { VectorMatches } from './vector-matches.js';
 
 export interface ScoredNode {

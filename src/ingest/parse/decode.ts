@@ -1,9 +1,9 @@
 /**
  * Bytes to text for ingestion, with the tree's text checks (context/text-checks.ts). Kept apart from
- * input.ts so that a caller holding bytes (a store export, a queue job) can decode the same way.
+ * ../input.ts so that a caller holding bytes (a store export, a queue job) can decode the same way.
  */
-import { checkSize, checkText, SCAN_CHARS } from '../context/text-checks.js';
-import { LongshipError } from '../errors.js';
+import { checkSize, checkText, SCAN_CHARS } from '../../context/text-checks.js';
+import { LongshipError } from '../../errors.js';
 
 /** The decoder label for `bytes`: a byte-order mark wins over a declared charset, which wins over UTF-8. */
 function encodingOf(bytes: Uint8Array, charset: string | undefined): string {

@@ -5,15 +5,15 @@
  * whole, by the path `SKILL.md` names it by).
  */
 
-import type { Summarizer } from '../context/summarize.js';
-import { clampText } from '../context/summarize.js';
-import { join, roots, type VikingUri } from '../context/uri.js';
-import type { NodeRecord } from '../store/store.js';
-import { headingsOf } from './document.js';
-import { contentHash } from './hash.js';
-import { asPrevious } from './ingest-context.js';
-import { parseMarkdown } from './parse-markdown.js';
-import { planResource, type ResourceNode } from './plan.js';
+import type { Summarizer } from '../../context/summarize.js';
+import { clampText } from '../../context/summarize.js';
+import { join, roots, type VikingUri } from '../../context/uri.js';
+import type { NodeRecord } from '../../store/store.js';
+import { contentHash } from '../hash.js';
+import { asPrevious } from '../ingest-context.js';
+import { headingsOf } from '../parse/document.js';
+import { parseMarkdown } from '../parse/parse-markdown.js';
+import { planResource, type ResourceNode } from '../plan.js';
 import { type ReadSkill, SKILL_MD } from './skill-folder.js';
 
 export interface SkillFolderPlan {

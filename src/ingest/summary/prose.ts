@@ -2,8 +2,8 @@
  * The readable sentences of stored text, for extractive summaries: Markdown-like text loses its
  * code, tables, markup and headings; source code keeps only its comments.
  */
-import type { Format } from '../context/summarize.js';
-import { inlineText } from './markdown-inline.js';
+import type { Format } from '../../context/summarize.js';
+import { inlineText } from '../parse/markdown-inline.js';
 
 /** A run of prose under one heading; `heading` is `''` before the first heading. */
 export interface ProseSection {

@@ -4,12 +4,12 @@
  * their children changed, so a hierarchical search can still tell what is inside them.
  */
 
-import { throwIfAborted } from '../abort.js';
-import { clampText, type Summarizer } from '../context/summarize.js';
-import { join, segments, type VikingUri } from '../context/uri.js';
-import { LongshipError } from '../errors.js';
-import type { Store } from '../store/store.js';
-import { contentHash } from './hash.js';
+import { throwIfAborted } from '../../abort.js';
+import { clampText, type Summarizer } from '../../context/summarize.js';
+import { join, segments, type VikingUri } from '../../context/uri.js';
+import { LongshipError } from '../../errors.js';
+import type { Store } from '../../store/store.js';
+import { contentHash } from '../hash.js';
 import { type NodeWrite, titleOf } from './write-batch.js';
 
 /**

@@ -3,7 +3,7 @@
  * (`parse-*.ts`) produce it; `split.ts` turns it into files and directories.
  */
 
-import type { Format } from '../context/summarize.js';
+import type { Format } from '../../context/summarize.js';
 
 /**
  * One section of a document. `text` is the section's own content as it will be stored, from its

@@ -3,14 +3,14 @@
 // max-priority queue with the roots; each popped directory's children are scored exactly with the
 // fused score, and `α · child + (1 − α) · parent` decides what is kept and which subdirectories are
 // queued.
-import { throwIfAborted } from '../abort.js';
-import type { NodeRecord } from '../store/store.js';
+import { throwIfAborted } from '../../abort.js';
+import type { NodeRecord } from '../../store/store.js';
+import type { Candidate } from '../results.js';
+import { type FindFilter, filterPredicate } from '../scope.js';
+import { topBy } from '../score/top.js';
+import { round4, type StopReason, type TraceScore, type Verdict } from '../trace.js';
 import { PriorityQueue } from './priority-queue.js';
-import type { Candidate } from './results.js';
-import { type FindFilter, filterPredicate } from './scope.js';
 import { type SearchContext, type SearchOutcome, traceScore } from './search-context.js';
-import { topBy } from './top.js';
-import { round4, type StopReason, type TraceScore, type Verdict } from './trace.js';
 
 interface Entry {
   uri: string;

@@ -5,18 +5,18 @@
  * when deciding to load the skill, so no summariser should rewrite it.
  */
 
-import { clampText, type Summarizer } from '../context/summarize.js';
-import { checkStringSize, checkText, defaultMaxBytes } from '../context/text-checks.js';
-import { basename, join, roots, type VikingUri } from '../context/uri.js';
-import { LongshipError } from '../errors.js';
-import { headingsOf } from './document.js';
-import { extractiveSummarizer } from './extractive-summarizer.js';
-import { contentHash } from './hash.js';
-import type { FolderEntry } from './input.js';
-import { parseMarkdown } from './parse-markdown.js';
-import type { PreviousNode, ResourceNode } from './plan.js';
+import { clampText, type Summarizer } from '../../context/summarize.js';
+import { checkStringSize, checkText, defaultMaxBytes } from '../../context/text-checks.js';
+import { basename, join, roots, type VikingUri } from '../../context/uri.js';
+import { LongshipError } from '../../errors.js';
+import { contentHash } from '../hash.js';
+import type { FolderEntry } from '../input.js';
+import { headingsOf } from '../parse/document.js';
+import { parseMarkdown } from '../parse/parse-markdown.js';
+import type { PreviousNode, ResourceNode } from '../plan.js';
+import { slugify } from '../slug.js';
+import { extractiveSummarizer } from '../summary/extractive-summarizer.js';
 import { skillNameProblem } from './skill-md.js';
-import { slugify } from './slug.js';
 
 /** A skill as fields: one file at `viking://agent/skills/<slug of name>`. */
 export interface SkillFields {

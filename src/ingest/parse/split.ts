@@ -4,10 +4,10 @@
  * directory of its sections, recursively for large sections; sections under `mergeBelow` merge
  * with their neighbours; text too long for any heading is cut at paragraphs.
  */
-import { LongshipError } from '../errors.js';
+import { LongshipError } from '../../errors.js';
+import { slugify, uniqueName } from '../slug.js';
 import { type DocumentTree, headingsOf, renderSection, type Section } from './document.js';
 import { captionOf, isCaption, repeatedLines } from './part-title.js';
-import { slugify, uniqueName } from './slug.js';
 import { estimateTokens } from './tokens.js';
 
 /** A file or directory of a split document; paths are relative to the document's own node. */
