@@ -2,7 +2,6 @@
 // embedded (docs/guide/retrieval.md, "Layers and what is embedded"), and the records of a moved subtree.
 import type { Embedder } from '../embed/embedder.js';
 import type { NodeRecord, RelationRecord, Store, SummaryKind, WriteBatch } from '../store/store.js';
-import { firstSentence, opening } from './plain-summary.js';
 import type { Summarizer } from './summarize.js';
 import type { MkdirOptions, WriteOptions } from './tree.js';
 import { basename, contextTypeOf, join, parentOf, relativeTo, type VikingUri } from './uri.js';
@@ -117,4 +116,28 @@ export async function movedBatch(
   }
   for (const r of relations.values()) batch.putRelations.push({ ...r, from: moved(r.from), to: moved(r.to) });
   return batch;
+}
+
+// L0 and L1 of a file written without a summarizer: plain cuts of its text.
+
+const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** Cuts at a word boundary with an ellipsis. */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const room = text.slice(0, max - 1);
+  const space = room.lastIndexOf(' ');
+  return `${space > max / 2 ? room.slice(0, space) : room}…`;
+}
+
+/** The L0 without a summarizer: the first sentence, at most 256 characters. */
+function firstSentence(content: string): string {
+  const text = flat(content.replace(/^#+\s*/gm, ''));
+  const end = text.search(/[.!?](\s|$)/);
+  return cut(end >= 0 ? text.slice(0, end + 1) : text, 256);
+}
+
+/** The L1 without a summarizer: the opening of the content. */
+function opening(content: string): string {
+  return cut(flat(content), 1500);
 }

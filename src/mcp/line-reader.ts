@@ -1,6 +1,6 @@
 // Newline-delimited messages out of a byte stream (MCP's stdio framing), with a limit on a line's
 // size. A line over the limit is not kept: only its first and last bytes are, so that its id can
-// still be read and answered (message-id.ts) while the rest streams past.
+// still be read and answered (stdio-transport.ts, recoverMessageId) while the rest streams past.
 
 /** How much of an oversized line's start and end is kept: an id sits within a few dozen bytes. */
 const KEPT_BYTES = 1024;

@@ -4,6 +4,7 @@
 // the one definition in src/tools/, which the AI SDK tools and the CLI share.
 
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -15,12 +16,13 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import * as v from 'valibot';
 import type { Longship } from '../engine.js';
+import { LongshipError } from '../errors.js';
 import { checkOptions, wholeNumber } from '../options.js';
+import { toJsonSchema } from '../tools/json-schema.js';
+import { type AgentTool, outputText } from '../tools/tool.js';
 import { checkToolInput } from '../tools/tool-input.js';
 import { agentToolNamed, agentToolNames } from '../tools/tools.js';
 import { listResources, readResource, resourceTemplate } from './resources.js';
-import { describeTool, toolResult } from './tool.js';
-import { toolError } from './tool-results.js';
 
 export interface McpServerOptions {
   /** What the server calls itself to clients (`serverInfo.name`). Default `longship`. */
@@ -102,4 +104,45 @@ export function createMcpServer(longship: Longship, options: McpServerOptions = 
   }));
   server.setRequestHandler(ReadResourceRequestSchema, ({ params }) => readResource(longship, params.uri));
   return server;
+}
+
+// How a failed tool call travels: an error result that names the LongshipError's code.
+
+/**
+ * A failed call as an MCP tool error: `isError`, the text `CODE: message`, and
+ * `structuredContent.error` = `{ code, message }`. Errors that are not Longship's are INTERNAL.
+ */
+function toolError(error: unknown): CallToolResult {
+  const code = error instanceof LongshipError ? error.code : 'INTERNAL';
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    content: [{ type: 'text', text: `${code}: ${message}` }],
+    structuredContent: { error: { code, message } },
+    isError: true,
+  };
+}
+
+// An agent tool (src/tools/, docs/guide/mcp.md "Tools") as MCP offers it: tools/list's description,
+// with the input as JSON Schema derived from the tool's one schema, and its output as a result.
+
+/** The tool as tools/list describes it. */
+function describeTool(tool: AgentTool): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: toJsonSchema(tool.input),
+    annotations: { readOnlyHint: tool.readOnly, openWorldHint: false },
+  };
+}
+
+/**
+ * A tool's output as MCP's result: the text a model reads (the output's JSON, or the text itself
+ * for read and context) and the output as `structuredContent`, for programs.
+ */
+function toolResult(tool: AgentTool, output: object): CallToolResult {
+  return {
+    content: [{ type: 'text', text: outputText(tool, output) }],
+    structuredContent: output as Record<string, unknown>,
+  };
 }

@@ -1,10 +1,14 @@
-// From scored candidates to what find() returns: the hotness blend, the top `limit`, relations,
-// and the OpenViking result shape (snake_case fields, kept because its users know them).
+// From scored candidates to what find() returns, in find()'s order: each score takes its directory's
+// share (propagate), the hotness blend and the top `limit` (rank), the calibration that makes scores
+// mean the same across queries (confidenceOf, calibrated), and the OpenViking result shape
+// (toMatched: snake_case fields, kept because its users know them).
 import { parentOf, type VikingUri } from '../context/uri.js';
+import { analyze } from '../lexical/analyzer.js';
 import type { ContextType, NodeRecord } from '../store/store.js';
-import { blendHotness, hotnessOf } from './hotness.js';
+import { type PlaceIndex, placeIndex, placeScores } from './place.js';
+import type { Scope } from './scope.js';
 import type { RawScores } from './score/fusion.js';
-import type { Settings } from './settings.js';
+import type { Calibration, Settings } from './settings.js';
 import type { RetrievalSources } from './sources.js';
 import { round4 } from './trace.js';
 
@@ -57,8 +61,65 @@ export interface Candidate {
 export interface Ranked extends Candidate {
   final: number;
   hotness?: number;
-  /** The query's calibration factor (calibrate.ts), when applied. */
+  /** The query's calibration factor (confidenceOf), when applied. */
   confidence?: number;
+}
+
+// Where the hierarchy enters a score (docs/guide/retrieval.md, "Where a node sits"): a node keeps `α` of
+// its own fused score and takes the rest from its directory, whose score is what its place says
+// (place.ts) blended with its best content. The best content is the best fused score of a file
+// below it among the candidates, so a directory can lift its children but never sink the best of
+// them below what a directory that holds nothing better would give: the file that is plainly the
+// best match in a poorly named directory still carries that directory's share at its own score.
+
+/**
+ * The candidates rescored: `α · fused + (1 − α) · directory`. A node whose parent is outside the
+ * scope (a root) keeps its fused score, as every node does at α 1.
+ *
+ * @example
+ * const rescored = propagate(outcome.candidates, scope, 'FY2018 capex for 3M', settings);
+ */
+export function propagate(
+  candidates: readonly Candidate[],
+  scope: Scope,
+  query: string,
+  settings: Pick<Settings, 'alpha' | 'placeWeight'>,
+): Candidate[] {
+  const { alpha, placeWeight } = settings;
+  // The flat search: nothing to take from directories, so no place index to build.
+  if (alpha === 1) return candidates.map((candidate) => ({ ...candidate, score: candidate.fused }));
+  const index = placeIndex(scope);
+  const place = placeScores(index, query);
+  const best = bestBelow(candidates, index);
+  const rescored: Candidate[] = [];
+  for (const candidate of candidates) {
+    const parent = candidate.node.parent;
+    let score = candidate.fused;
+    let via: Candidate['via'];
+    if (parent !== null && index.directories.has(parent)) {
+      const directory = placeWeight * (place.get(parent) ?? 0) + (1 - placeWeight) * (best.get(parent) ?? 0);
+      score = alpha * candidate.fused + (1 - alpha) * directory;
+      via = { uri: parent, score: directory };
+    }
+    rescored.push({ ...candidate, score, ...(via ? { via } : {}) });
+  }
+  return rescored;
+}
+
+/** The best fused score of a file candidate below each directory. */
+function bestBelow(candidates: readonly Candidate[], index: PlaceIndex): Map<string, number> {
+  const best = new Map<string, number>();
+  for (const { node, fused } of candidates) {
+    if (node.kind !== 'file') continue;
+    let uri = node.parent;
+    while (uri !== null) {
+      const directory = index.directories.get(uri);
+      if (!directory || (best.get(uri) ?? -1) >= fused) break;
+      best.set(uri, fused);
+      uri = directory.parent;
+    }
+  }
+  return best;
 }
 
 /** Applies the hotness blend and keeps the best `limit`, best first (ties by URI). */
@@ -92,6 +153,90 @@ export function rank(candidates: Iterable<Candidate>, settings: Settings): Ranke
   return ranked
     .filter((item) => item.node.kind === 'file' || !covered.has(item.node.uri))
     .slice(0, settings.limit);
+}
+
+// docs/guide/retrieval.md, "Hotness": a node used often and recently is "hot". The blend is off by default: no
+// dataset here records usage, so no weight could be chosen by measurement.
+
+const DAY_MS = 86_400_000;
+
+/**
+ * `(n / (n + 1)) · exp(−ln 2 · age_days / halfLifeDays)`: `n` is the node's use count, the age runs
+ * from its last use (its last update if never used). In [0, 1); 0 for a node never used.
+ *
+ * @example
+ * hotnessOf({ useCount: 3, updatedAt: now, lastUsedAt: now - 7 * 86_400_000 }, now); // 0.375
+ */
+export function hotnessOf(
+  node: Pick<NodeRecord, 'useCount' | 'updatedAt' | 'lastUsedAt'>,
+  now: number,
+  halfLifeDays = 7,
+): number {
+  const n = Math.max(0, node.useCount);
+  if (n === 0) return 0;
+  const ageDays = Math.max(0, now - (node.lastUsedAt ?? node.updatedAt)) / DAY_MS;
+  return (n / (n + 1)) * Math.exp((-Math.LN2 * ageDays) / halfLifeDays);
+}
+
+/** `(1 − weight) · score + weight · hotness`. */
+export function blendHotness(score: number, hotness: number, weight: number): number {
+  return (1 - weight) * score + weight * hotness;
+}
+
+// Scores that mean the same across queries (docs/guide/retrieval.md, "What a score means"). Fusion
+// normalises each side against the query's own best matches, so the best hit of any query scores
+// near 1, however poor it is. The calibration scales a query's scores by how good its best hit is
+// in absolute terms: the cosine similarity of its best-matching chunk, mapped from what the
+// embedder gives unrelated text (0) to what it gives a relevant passage (1), or, for a query the
+// embedder reads poorly (an error code), the share of the query's terms the hit contains. The
+// order of a query's results never changes; a `scoreThreshold` can then say "no good match".
+
+const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
+
+/**
+ * How good the best of `ranked` is, in [0, 1]: the mapped similarity of the best similarity among
+ * them, or the share of the query's terms in the first result's text, whichever is higher. The
+ * term share counts from one half: a hit that has half of a long question's words is common.
+ *
+ * @example
+ * const confidence = await confidenceOf(sources, 'what does the user like?', ranked, findDefaults.calibration);
+ */
+export async function confidenceOf(
+  sources: RetrievalSources,
+  query: string,
+  ranked: readonly Ranked[],
+  calibration: Calibration,
+): Promise<number> {
+  const first = ranked[0];
+  if (!first) return 0;
+  let similarity = Number.NEGATIVE_INFINITY;
+  for (const item of ranked)
+    if (item.raw.vector !== undefined) similarity = Math.max(similarity, item.raw.vector);
+  const span = calibration.related - calibration.unrelated;
+  const semantic =
+    similarity === Number.NEGATIVE_INFINITY ? 0 : clamp01((similarity - calibration.unrelated) / span);
+  if (semantic >= 1) return 1;
+  const terms = new Set(analyze(query));
+  if (terms.size === 0) return semantic;
+  const node = await sources.store.node(first.node.uri);
+  const title = typeof node?.meta.title === 'string' ? node.meta.title : '';
+  const words = new Set(
+    analyze(`${node?.name ?? ''} ${title} ${node?.l0 ?? ''} ${node?.l2 ?? node?.l1 ?? ''}`),
+  );
+  let found = 0;
+  for (const term of terms) if (words.has(term)) found++;
+  const lexical = clamp01((found / terms.size - 0.5) / 0.5);
+  return Math.max(semantic, lexical);
+}
+
+/**
+ * The ranked items with their final scores scaled by `confidence`, those at or under a threshold
+ * above 0 dropped: at the default 0, a query without a good match still gets its best tries,
+ * scored 0 when they are no better than unrelated text. The order stays.
+ */
+export function calibrated(ranked: readonly Ranked[], confidence: number, threshold: number): Ranked[] {
+  const scaled = ranked.map((item) => ({ ...item, confidence, final: item.final * confidence }));
+  return threshold > 0 ? scaled.filter((item) => item.final > threshold) : scaled;
 }
 
 /** `preferences` for `viking://user/memories/preferences/x`, `profile` for `…/memories/profile`. */

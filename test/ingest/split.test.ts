@@ -2,8 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseMarkdown } from '../../src/ingest/parse/parse-markdown.js';
 import { parseText } from '../../src/ingest/parse/parse-text.js';
-import { type PlannedNode, splitDocument, splitText } from '../../src/ingest/parse/split.js';
-import { estimateTokens } from '../../src/ingest/parse/tokens.js';
+import { estimateTokens, type PlannedNode, splitDocument, splitText } from '../../src/ingest/parse/split.js';
 import { prose } from './fixtures.js';
 
 const paths = (nodes: readonly PlannedNode[]) => nodes.map((n) => `${n.kind}:${n.relativePath.join('/')}`);

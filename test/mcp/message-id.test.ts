@@ -2,7 +2,7 @@
 // members, or last in the top-level object; never an "id" nested in params or inside a string.
 
 import { expect, it } from 'vitest';
-import { recoverMessageId } from '../../src/mcp/message-id.js';
+import { recoverMessageId } from '../../src/mcp/stdio-transport.js';
 
 it('reads an id written first, after jsonrpc and method, or last', () => {
   expect(recoverMessageId('{"id":3,"jsonrpc":"2.0","method":"tools/call","params":{"a', '')).toBe(3);

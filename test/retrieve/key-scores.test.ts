@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { keyScores } from '../../src/retrieve/score/key-scores.js';
+import { keyScores } from '../../src/retrieve/score/lexical-matches.js';
 
 describe('keyScores', () => {
   it('gives each hit its score and every other key 0, whether the keys are dense or sparse', () => {

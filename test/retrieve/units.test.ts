@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { blendHotness, hotnessOf } from '../../src/retrieve/hotness.js';
-import { identifiersIn } from '../../src/retrieve/identifiers.js';
-import { categoryOf } from '../../src/retrieve/results.js';
+import { blendHotness, categoryOf, hotnessOf } from '../../src/retrieve/results.js';
+import { identifiersIn } from '../../src/retrieve/retriever.js';
 import { createFuser, type FusionReference, ranksOf } from '../../src/retrieve/score/fusion.js';
 import { PriorityQueue } from '../../src/retrieve/walk/priority-queue.js';
 import type { NodeRecord } from '../../src/store/store.js';
