@@ -15,7 +15,10 @@ const belowMiddle = ['derived/', ...bottom, ...base];
 /** What the agent tools stand on, and the surfaces over them (MCP, the AI SDK) too: a Longship's parts. */
 const overEngine = ['engine.ts', 'assemble/', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle];
 
-/** A layer: its modules (paths under src/) and the paths it may import besides its own. */
+/**
+ * A layer: its modules (paths under src/) and the paths it may import besides its own. A folder is a
+ * prefix, so its folders are in its layer too (`ingest/` covers `ingest/parse/`).
+ */
 const layers = {
   // The `longship` command (package.json `bin`): a Node program at the very top, over the engine
   // and the MCP server, as an app is. Nothing imports it.
