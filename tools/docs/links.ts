@@ -32,6 +32,8 @@ export const linkedHosts = [
   'ai-sdk.dev',
   'modelcontextprotocol.io',
   'valibot.dev',
+  'keepachangelog.com',
+  'semver.org',
 ] as const;
 
 /** Fenced blocks and inline code, blanked with their line breaks kept, so that no link is found in code. */
