@@ -67,7 +67,11 @@ describe('README', () => {
           .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
       ),
     );
-    const pages = ['README.md', 'CHANGELOG.md', ...[...tracked].filter((file) => /^docs\/.*\.md$/.test(file))];
+    const pages = [
+      'README.md',
+      'CHANGELOG.md',
+      ...[...tracked].filter((file) => /^docs\/.*\.md$/.test(file)),
+    ];
     const targets = {
       has: (path: string) => tracked.has(path) || folders.has(path),
       read: (path: string) =>

@@ -53,7 +53,7 @@ interface Row {
 }
 
 /** context() recall less the plain cut at 1k / 2k / 4k tokens, per RAG set. */
-function contextGains(root: string): { set: string; gains: number[]; p50: number[] }[] {
+function contextGains(root: string): { set: (typeof ragSets)[number]; gains: number[]; p50: number[] }[] {
   return ragSets.map((set) => {
     const { assembly } = readResults<Rag>(root, `rag-${set}`);
     return {
