@@ -2,29 +2,47 @@
 // each marked block must hold its file's text exactly (`npm run readme:sync` copies them), and the
 // README stays short enough to read (measurements live in docs/benchmarks.md). Its other TypeScript
 // programs are compiled against src/, and its links and the docs' must lead somewhere.
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { brokenLinks, linkedHosts } from '../tools/docs/links.js';
 import { exampleBlocks, fillExamples } from '../tools/readme/examples.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const readme = readFileSync(`${root}README.md`, 'utf8');
+
+/** The repository's tracked files and those git would add (new, not ignored). */
+function gitFiles(): Set<string> {
+  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+    cwd: root,
+  });
+  return new Set(listed.toString('utf8').split('\n').filter(Boolean));
+}
 
 describe('README', () => {
   const blocks = exampleBlocks(readme);
 
   it('shows a quick start for each runtime', () => {
     expect([...new Set(blocks.map((block) => block.path.split('/')[1]))]).toEqual([
+      'node',
       'vite',
       'no-bundler',
-      'node',
       'deno',
       'workerd',
     ]);
+  });
+
+  it('opens with an install and a quick start on its first screen', () => {
+    const lines = readme.split('\n');
+    expect(lines.indexOf('npm install longship')).toBeLessThan(12);
+    const first = blocks[0]!;
+    const last = readme.slice(0, first.end).split('\n').length;
+    expect(last).toBeLessThanOrEqual(25);
+    expect(first.body.split('\n').length).toBeLessThanOrEqual(15);
   });
 
   it.each(blocks.map((block) => [block.path, block] as const))(
@@ -39,17 +57,30 @@ describe('README', () => {
     expect(readme.split('\n').length).toBeLessThanOrEqual(420);
   });
 
-  it('and the docs link only to files that exist', () => {
-    const docs = readdirSync(`${root}docs`).filter((name) => name.endsWith('.md'));
-    const missing = ['README.md', ...docs.map((name) => `docs/${name}`)].flatMap((page) => {
-      const text = readFileSync(`${root}${page}`, 'utf8');
-      const links = [...text.matchAll(/\]\((?!https?:|#)([^)#\s]+)/g)].map((match) =>
-        join(dirname(page), match[1]!),
-      );
-      const broken = links.filter((link) => !existsSync(`${root}${link}`));
-      return broken.map((link) => `${page}: ${link}`);
-    });
-    expect(missing).toEqual([]);
+  it('and the docs link only to files and headings that are there, and to known hosts', () => {
+    const tracked = gitFiles();
+    const folders = new Set(
+      [...tracked].flatMap((file) =>
+        file
+          .split('/')
+          .slice(0, -1)
+          .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+      ),
+    );
+    const pages = [
+      'README.md',
+      'CHANGELOG.md',
+      ...[...tracked].filter((file) => /^docs\/.*\.md$/.test(file)),
+    ];
+    const targets = {
+      has: (path: string) => tracked.has(path) || folders.has(path),
+      read: (path: string) =>
+        path.endsWith('.md') && tracked.has(path) ? readFileSync(`${root}${path}`, 'utf8') : undefined,
+      hosts: linkedHosts,
+    };
+    expect(
+      pages.flatMap((page) => brokenLinks(page, readFileSync(`${root}${page}`, 'utf8'), targets)),
+    ).toEqual([]);
   });
   // The quick starts run in the consumer tests; the API section's whole programs are compiled here.
   it('has API snippets that type-check against the source', async () => {

@@ -1,14 +1,17 @@
-// The packed package itself: what a user's install gets, and the fp32 weights it leaves out.
+// The packed package itself: what a user's install gets, what it names, how its README reads on the
+// registry, and the fp32 weights it leaves out.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
+import { brokenLinks, linkedHosts } from '../../tools/docs/links.js';
 
 const run = promisify(execFile);
-/** The issue's limit on the packed size, with room for onnxruntime-web's WASM (14 MB unpacked). */
+/** The limit on the packed size, 12 MiB (docs/guide/package.md), onnxruntime-web's WASM and the model in it. */
 const maxPackedBytes = 12 * 1024 * 1024;
 
 /** Every file in the tarball, relative to the package root. */
@@ -18,6 +21,10 @@ async function packedFiles(tarball: string): Promise<string[]> {
     .split('\n')
     .filter((line) => line && !line.endsWith('/'))
     .map((line) => line.replace(/^package\//, ''));
+}
+
+function readFileSyncOrUndefined(path: string): string | undefined {
+  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
 }
 
 async function tarballIn(root: string): Promise<string> {
@@ -43,7 +50,7 @@ describe('the installed package', () => {
     expect(existsSync(join(installed, 'model/use-lite/onnx/model_quantized.onnx'))).toBe(true);
   });
 
-  it('ships a LICENSE, no fp32 model, no source map without its source, and stays under 12 MB', async () => {
+  it('ships a LICENSE, no fp32 model, no source map without its source, and stays under 12 MiB', async () => {
     const tarball = await tarballIn(root);
     const files = await packedFiles(tarball);
     expect(files).toContain('LICENSE');
@@ -67,6 +74,56 @@ describe('the installed package', () => {
       }
     }
     expect((await stat(tarball)).size).toBeLessThan(maxPackedBytes);
+  });
+});
+
+describe('what the package names', () => {
+  const root = inject('consumerRoot');
+  const installed = join(root, 'node_modules', 'longship');
+
+  it('names no hub and no CDN in any file, the worker script’s transformers.js included', async () => {
+    const files = await packedFiles(await tarballIn(root));
+    expect(files.some((file) => /^dist\/worker\/chunk-\w+\.js$/.test(file))).toBe(true);
+    // `cdnjs` alone is a token of the o200k_base vocabulary in the worker script; its host is `cdnjs.…`.
+    const hosts = /huggingface\.co|\bhf\.co\b|cdn\.jsdelivr|unpkg\.com|cdnjs\./gi;
+    const found: string[] = [];
+    for (const file of files) {
+      const text = await readFile(join(installed, file), 'latin1');
+      for (const match of text.matchAll(hosts)) {
+        found.push(`${file}: ${text.slice(Math.max(0, match.index - 30), match.index + 30)}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});
+
+describe('the README on the registry', () => {
+  const root = inject('consumerRoot');
+  const installed = join(root, 'node_modules', 'longship');
+  const repository = 'https://github.com/longship/longship';
+
+  it('names the repository, so that npm’s page resolves relative links against it', async () => {
+    const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'));
+    expect(manifest.repository).toEqual({ type: 'git', url: `git+${repository}.git` });
+    expect(manifest.homepage).toBe(`${repository}#readme`);
+    expect(manifest.bugs).toEqual({ url: `${repository}/issues` });
+  });
+
+  it('links only to files the tarball holds and git tracks, their headings, and known hosts', async () => {
+    const packed = new Set(await packedFiles(await tarballIn(root)));
+    const repo = fileURLToPath(new URL('../../', import.meta.url));
+    const { stdout } = await run('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+      cwd: repo,
+      maxBuffer: 16 << 20,
+    });
+    const tracked = new Set(stdout.split('\n').filter(Boolean));
+    const readme = await readFile(join(installed, 'README.md'), 'utf8');
+    const problems = brokenLinks('README.md', readme, {
+      has: (path) => packed.has(path) && tracked.has(path),
+      read: (path) => (path.endsWith('.md') ? readFileSyncOrUndefined(join(installed, path)) : undefined),
+      hosts: linkedHosts,
+    });
+    expect(problems).toEqual([]);
   });
 });
 

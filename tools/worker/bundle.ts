@@ -52,12 +52,35 @@ export function hideFallbackUrls(source: string): string {
 }
 
 /**
- * transformers.js points onnxruntime-web at a CDN when its WASM paths are unset. Longship always
- * sets them (src/embed/transformers-env.ts); without the CDN in the bundle, a load that somehow
- * missed them fails on this origin instead of fetching code from elsewhere.
+ * transformers.js names hosts to fetch from: a CDN for onnxruntime-web's files when its WASM paths
+ * are unset, the Hugging Face hub for a model named by id, and the hub's documentation in two error
+ * messages. Longship always sets the WASM paths and loads its models from files it is given
+ * (src/embed/transformers-env.ts), so the worker script carries none of those hosts: remote models
+ * are off by default and have no host, and a load that somehow missed its files fails on this
+ * origin instead of fetching code or weights from elsewhere (docs/guide/assets.md).
  */
-export function dropCdnDefault(source: string): string {
-  return source.replace(/`https:\/\/cdn\.jsdelivr\.net\/npm\/onnxruntime-web@\$\{[^}]+\}\/dist\/`/g, '""');
+export function dropRemoteHosts(source: string): string {
+  return source
+    .replace(/`https:\/\/cdn\.jsdelivr\.net\/npm\/onnxruntime-web@\$\{[^}]+\}\/dist\/`/g, '""')
+    .replace(
+      /allowRemoteModels: true,(\s*)remoteHost: "https:\/\/huggingface\.co\/",/,
+      'allowRemoteModels: false,$1remoteHost: "",',
+    )
+    .replace(/\["huggingface\.co", "hf\.co"\]/g, '[]')
+    .replace(/https:\/\/huggingface\.co\/docs\/[^\s"'`]*[^\s"'`.]/g, 'the transformers.js documentation');
+}
+
+/**
+ * The hub's hosts and the CDNs scripts are commonly loaded from, which nothing the package ships
+ * may name (`cdnjs` alone is a token of the o200k_base vocabulary the worker script holds).
+ */
+const remoteHosts = /huggingface\.co|\bhf\.co\b|cdn\.jsdelivr|unpkg\.com|cdnjs\./gi;
+
+/** Where `text` names one of {@link remoteHosts}, each as `file: …excerpt…`. */
+export function remoteHostsIn(file: string, text: string): string[] {
+  return [...text.matchAll(remoteHosts)].map(
+    (match) => `${file}: …${text.slice(Math.max(0, match.index - 40), match.index + 40)}…`,
+  );
 }
 
 /** The files {@link hideFallbackUrls} applies to: onnxruntime-web's bundles and USearch's glue. */
@@ -71,7 +94,7 @@ const hideOrtFallbackUrls: Plugin = {
       loader: 'js',
     }));
     plugin.onLoad({ filter: /@huggingface[\\/]transformers[\\/]dist[\\/].*\.js$/ }, async (args) => ({
-      contents: dropCdnDefault(await readFile(args.path, 'utf8')),
+      contents: dropRemoteHosts(await readFile(args.path, 'utf8')),
       loader: 'js',
     }));
   },
@@ -106,6 +129,9 @@ export const workerBundleOptions: BuildOptions = {
   // load; names stay, for stack traces.
   minifyWhitespace: true,
   minifySyntax: true,
+  // Text as UTF-8, not \u escapes: the tokenizer's vocabulary is 0.7 MB smaller so. A module
+  // script is always read as UTF-8, whatever its server says.
+  charset: 'utf8',
   // What is imported on demand (the tokenizer's tables, 3 MB) stays out of what every worker loads:
   // a chunk beside the entry, two levels below the package root like it, so the URLs it finds the
   // package's files by still hold.
@@ -130,6 +156,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     metafile: true,
   });
   await copyOrtFiles();
+  const outputs = [...Object.keys(result.metafile.outputs), ...ortFiles.map((file) => join(ortOut, file))];
+  const named = (
+    await Promise.all(outputs.map(async (file) => remoteHostsIn(file, await readFile(file, 'latin1'))))
+  ).flat();
+  if (named.length > 0) throw new Error(`the worker script names remote hosts:\n${named.join('\n')}`);
   for (const [file, { bytes }] of Object.entries(result.metafile.outputs)) {
     console.log(`${resolve(file)}: ${(bytes / 1024) | 0} KB`);
   }
