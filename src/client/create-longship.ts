@@ -4,7 +4,7 @@
 import { LongshipError } from '../errors.js';
 import type { MessageEndpoint, Port, WebSharedWorker, WebWorker } from '../web-types.js';
 import { type ConnectOptions, connectLongship, type RemoteLongship } from '../worker/connect.js';
-import type { WorkerOptions } from '../worker/protocol.js';
+import type { WorkerOptions } from '../worker/worker-options.js';
 
 export interface CreateLongshipOptions extends WorkerOptions {
   /**

@@ -11,4 +11,4 @@ export {
   type RemoteResult,
   transfer,
 } from '../worker/connect.js';
-export type { WorkerOptions } from '../worker/protocol.js';
+export type { WorkerOptions } from '../worker/worker-options.js';

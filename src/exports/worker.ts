@@ -7,4 +7,4 @@ export {
   exposeLongship,
   type LongshipHost,
 } from '../worker/expose.js';
-export type { WorkerOptions } from '../worker/protocol.js';
+export type { WorkerOptions } from '../worker/worker-options.js';

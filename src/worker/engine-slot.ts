@@ -3,11 +3,12 @@
 
 import type { Longship } from '../engine.js';
 import type { Locks } from '../web-types.js';
-import type { OpenedInfo, WorkerOptions } from './protocol.js';
+import type { WorkerOptions } from './worker-options.js';
 
 export interface Opened {
   longship: Longship;
-  info: OpenedInfo;
+  /** What a page learns once the engine is open: `persistent` says whether its store outlives it. */
+  info: { embedder: { id: string; dimensions: number }; persistent: boolean };
   release: () => void;
 }
 

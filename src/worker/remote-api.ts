@@ -129,11 +129,6 @@ export function remoteMethods(name: RemoteName): string[] {
   return [...(served.get(name)?.keys() ?? [])];
 }
 
-/** Whether `name` is a kind of object the table knows. */
-export function isRemoteName(name: unknown): name is RemoteName {
-  return typeof name === 'string' && served.has(name);
-}
-
 /**
  * What `method` of a `name` object returns across the boundary. Anything the table does not name
  * (an internal method, `constructor`, `toString`, a non-string) is INVALID_ARGUMENT, named.

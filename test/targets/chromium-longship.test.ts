@@ -115,8 +115,10 @@ async function compileWithoutBundling(): Promise<Record<string, { body: string }
   const sources = [
     'client/create-longship',
     'worker/connect',
-    'worker/protocol',
     'worker/remote-api',
+    'worker/serve',
+    'worker/wire',
+    'worker/worker-options',
     'errors',
   ];
   const result = await build({

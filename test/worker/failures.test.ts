@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLongship } from '../../src/client/create-longship.js';
 import { bundledModel, bundledModelFiles } from '../../src/embed/bundled-model.js';
 import { LongshipError } from '../../src/errors.js';
-import type { WorkerOptions } from '../../src/worker/protocol.js';
+import type { WorkerOptions } from '../../src/worker/worker-options.js';
 import { bundleThreadScript } from './thread-script.js';
 
 const usearch = new URL('../../wasm/dist/usearch.wasm', import.meta.url).href;
