@@ -8,16 +8,7 @@ import type { MessageEndpoint, Movable } from '../web-types.js';
 import { remoteMethod, remoteMethods } from './remote-api.js';
 import type { RemoteLongship } from './remote-types.js';
 import { asFunction, serve } from './serve.js';
-import {
-  decode,
-  encode,
-  MARK,
-  marksOf,
-  moving,
-  registerThrowHandler,
-  type Served,
-  type ServedObject,
-} from './wire.js';
+import { decode, encode, MARK, marksOf, moving, registerThrowHandler, type ServedObject } from './wire.js';
 import { urlsForWorker, type WorkerOptions } from './worker-options.js';
 
 export type { Remote, RemoteJob, RemoteLongship, RemoteResult } from './remote-types.js';
@@ -52,39 +43,32 @@ export async function connectLongship(
   registerThrowHandler();
   const { onWait, lost, dispose, signal, ...workerOptions } = options;
   const root = Comlink.wrap<{ open: Fn; close: Fn }>(endpoint as Comlink.Endpoint);
-  /** What the worker sent that this page holds: let go of on close. */
+  /** What the worker sent that this page holds, let go of on close. */
   const remotes = new Set<Comlink.Remote<unknown>>([root]);
-  lost?.catch(() => {});
-  // After close() no reply can arrive (the port is let go): what is still pending fails then.
+  // Pending calls fail when the worker is lost, or when close() lets go of the port.
   let hangUp: (error: LongshipError) => void = () => {};
-  const hungUp = new Promise<never>((_, reject) => {
+  const gone = new Promise<never>((_, reject) => {
     hangUp = reject;
+    lost?.catch(reject);
   });
-  hungUp.catch(() => {});
-  let closed = false;
+  gone.catch(() => {});
 
-  /** Calls what `remote` names (comlink lets go of it on close) with `args` in wire form. */
+  /** Calls `remote` (looked up only while open) with `args` in wire form, and reads the reply. */
   const invoke = (remote: () => Fn, args: unknown[]): Promise<unknown> => {
-    if (closed) return Promise.reject(new LongshipError('STORE_CLOSED', 'this Longship was closed'));
+    if (!remotes.has(root))
+      return Promise.reject(new LongshipError('STORE_CLOSED', 'this Longship was closed'));
     const moves = new Set<Movable>();
-    const wire = encode(args, (value) => send(value, moves));
-    const reply = remote()(moving(wire, moves));
-    return Promise.race([reply, hungUp, ...(lost ? [lost] : [])]).then((value) => decode(value, revive));
-  };
-
-  /** What the worker sent: a function it returned (called once), an object from the table. */
-  const revive = (marked: Served): unknown => {
-    const remote = Comlink.wrap<Fn & Record<string, Fn>>(marked.port as Comlink.Endpoint);
-    remotes.add(remote);
-    if (marked[MARK] !== 'fn') return proxyOf(marked as ServedObject, remote);
-    let called = false;
-    return (...args: unknown[]) => {
-      if (called) return Promise.reject(new LongshipError('NOT_FOUND', 'this function was already called'));
-      called = true;
-      return invoke(() => remote, args).finally(() => {
-        if (remotes.delete(remote)) remote[Comlink.releaseProxy]();
-      });
-    };
+    const wire = encode(args, (value) => lend(value, moves));
+    const reply = Promise.race([remote()(moving(wire, moves)), gone]);
+    return reply.then((value) =>
+      decode(value, (served) => {
+        const port = Comlink.wrap<Fn & Record<string, Fn>>(served.port as Comlink.Endpoint);
+        remotes.add(port);
+        return served[MARK] === 'fn'
+          ? (...a: unknown[]) => invoke(() => port, a)
+          : proxyOf(served as ServedObject, port);
+      }),
+    );
   };
 
   const proxyOf = ({ [MARK]: name, data }: ServedObject, remote: Record<string, Fn>) => {
@@ -100,42 +84,33 @@ export async function connectLongship(
         const result = invoke(() => remote[method]!, [...args, (id: number) => heard(id)]);
         const id = Promise.race([told, result.then(() => Number.NaN)]);
         // Like the engine's QueuedJob: a failure nobody listens to is not an unhandled rejection.
-        result.catch(() => {});
-        id.catch(() => {});
+        for (const promise of [result, id]) promise.catch(() => {});
         return Object.assign(result, { id });
       };
     }
     return proxy;
   };
 
-  let opened: { embedder: RemoteLongship['embedder']; persistent: boolean; longship: object };
-  const stop = signal && abortion(signal);
-  try {
-    const options = urlsForWorker(workerOptions, pageLocation()?.href);
-    const opening = invoke(() => root.open, [options, onWait && (() => onWait())]);
-    opened = (await Promise.race([opening, ...(stop ? [stop.promise] : [])])) as typeof opened;
-  } catch (error) {
-    closed = true;
-    root[Comlink.releaseProxy]();
+  const close = () => {
+    hangUp(new LongshipError('STORE_CLOSED', 'this Longship was closed before the call finished'));
+    for (const remote of remotes) remote[Comlink.releaseProxy]();
+    remotes.clear();
     dispose?.();
-    throw error;
-  } finally {
-    stop?.done();
-  }
+  };
+  const url = pageLocation()?.href;
+  const opening = invoke(() => root.open, [urlsForWorker(workerOptions, url), onWait && (() => onWait())]);
+  const opened = (await Promise.race([opening, ...(signal ? [abortion(signal, opening)] : [])]).catch(
+    (error: unknown) => {
+      close();
+      throw error;
+    },
+  )) as { embedder: RemoteLongship['embedder']; persistent: boolean; longship: object };
   return Object.assign(opened.longship, {
     embedder: Object.freeze({ ...opened.embedder }),
     persistent: opened.persistent,
     async close() {
-      if (closed) return;
-      closed = true;
-      try {
-        await Promise.race([root.close(), ...(lost ? [lost] : [])]);
-      } finally {
-        hangUp(new LongshipError('STORE_CLOSED', 'this Longship was closed before the call finished'));
-        for (const remote of remotes) remote[Comlink.releaseProxy]();
-        remotes.clear();
-        dispose?.();
-      }
+      if (!remotes.has(root)) return;
+      await Promise.race([root.close(), gone]).finally(close);
     },
   }) as unknown as RemoteLongship;
 }
@@ -144,40 +119,34 @@ export async function connectLongship(
  * A page's function or AbortSignal in the arguments, served on a port of its own until the worker
  * lets go of it (when the call is over); and what asked to move with `transfer()`.
  */
-function send(value: object, moves: Set<Movable>): unknown {
+function lend(value: object, moves: Set<Movable>): unknown {
   for (const movable of marksOf(value)) moves.add(movable);
-  let port: MessageEndpoint;
   if (typeof value === 'function') {
     const fn = value as (...args: unknown[]) => unknown;
-    port = serve(async (wire: unknown) => encode(await fn(...(decode(wire) as unknown[]))), asFunction);
+    const port = serve(async (wire: unknown) => encode(await fn(...(decode(wire) as unknown[]))), asFunction);
     moves.add(port);
     return { [MARK]: 'fn', port };
   }
   if (!(value instanceof AbortSignal)) return value;
-  let stop = () => {};
-  const aborted = new Promise((resolve) => {
-    const listener = () => resolve(encode(value.reason));
-    value.addEventListener('abort', listener, { once: true });
-    stop = () => value.removeEventListener('abort', listener);
+  const listening = new AbortController();
+  const reason = new Promise((resolve) => {
+    value.addEventListener('abort', () => resolve(encode(value.reason)), { signal: listening.signal });
   });
-  port = serve(
-    Object.assign(() => aborted, { [Comlink.finalizer]: stop }),
+  const port = serve(
+    Object.assign(() => reason, { [Comlink.finalizer]: () => listening.abort() }),
     asFunction,
   );
   moves.add(port);
   return { [MARK]: 'signal', port, aborted: value.aborted, reason: encode(value.reason) };
 }
 
-/** A promise that rejects with `ABORTED` when `signal` fires, and `done` to stop listening. */
-function abortion(signal: AbortSignal): { promise: Promise<never>; done: () => void } {
-  let done = () => {};
-  const promise = new Promise<never>((_, reject) => {
+/** Rejects with `ABORTED` when `signal` fires before `opening` settles. */
+function abortion(signal: AbortSignal, opening: Promise<unknown>): Promise<never> {
+  return new Promise<never>((_, reject) => {
     const fail = () =>
       reject(new LongshipError('ABORTED', 'opening Longship was aborted', { cause: signal.reason }));
     if (signal.aborted) return fail();
     signal.addEventListener('abort', fail, { once: true });
-    done = () => signal.removeEventListener('abort', fail);
+    opening.finally(() => signal.removeEventListener('abort', fail)).catch(() => {});
   });
-  promise.catch(() => {});
-  return { promise, done };
 }

@@ -1,5 +1,5 @@
-// One page's connection to the worker's engine: `open` and `close`, the objects and functions its
-// calls returned (each served on a port of its own), and the page's callbacks each call holds.
+// One page's connection to the worker's engine: `open` and `close`, what its calls returned (the
+// engine, a session, an unsubscribe: each served on a port of its own), and the callbacks it lent.
 
 import * as Comlink from 'comlink';
 import { LongshipError } from '../errors.js';
@@ -12,7 +12,7 @@ import type { WorkerOptions } from './worker-options.js';
 
 type Fn = (...args: unknown[]) => unknown;
 
-/** What one call holds until it is over: the page's callbacks, and their answers still on the way. */
+/** A call's callbacks from the page, and their answers still on the way. */
 interface Call {
   remotes: Comlink.Remote<Fn>[];
   pending: Set<Promise<unknown>>;
@@ -22,11 +22,11 @@ interface Call {
 export class Connection {
   readonly #engine: EngineSlot;
   #state: 'new' | 'opening' | 'open' | 'closed' = 'new';
-  /** The served ends of what this page was sent; closed with the connection. */
+  /** The served ends of the ports this page was sent. */
   readonly #ports = new Set<Port>();
   readonly #calls = new Set<Call>();
 
-  /** What the page's comlink calls; each takes its arguments as one array in wire form. */
+  /** What the page calls first and last; like every call, each takes one array of arguments. */
   readonly root = {
     open: (wire: unknown) => this.#run(wire, 'value', (options, onWait) => this.#open(options, onWait)),
     close: () => this.#close(),
@@ -41,33 +41,36 @@ export class Connection {
     this.#state = 'opening';
     try {
       const heard = typeof onWait === 'function' ? () => void onWait() : undefined;
-      const opened = await this.#engine.join((options ?? {}) as WorkerOptions, heard);
+      const longship = await this.#engine.join((options ?? {}) as WorkerOptions, heard);
       if ((this.#state as string) === 'closed') {
         await this.#engine.leave();
         throw new LongshipError('STORE_CLOSED', 'closed while opening');
       }
       this.#state = 'open';
-      return { ...opened.info, longship: this.#object('longship', opened.longship) };
+      const { id, dimensions } = longship.embedder;
+      return {
+        embedder: { id, dimensions },
+        persistent: longship.persistent,
+        longship: this.#object('longship', longship),
+      };
     } finally {
       if (this.#state === 'opening') this.#state = 'new';
     }
   }
 
   async #close(): Promise<void> {
-    if (this.#state === 'closed') return;
     const wasOpen = this.#state === 'open';
     this.#state = 'closed';
-    for (const call of this.#calls) this.#release(call);
+    for (const call of this.#calls) release(call);
     for (const port of this.#ports) port.close();
-    this.#ports.clear();
     if (wasOpen) await this.#engine.leave();
   }
 
   /**
-   * Runs `run` on the call's arguments, revived, and answers with its result in wire form. A job
-   * tells its id to the page's last argument first; a function it returns (an unsubscribe) and an
-   * object of the table (a session) are served on ports of their own. The page's callbacks are let
-   * go when the call is over, or for a returned function when that is called.
+   * Runs `run` on the call's arguments and answers with its result in wire form, once the call's
+   * callbacks have all run on the page (they travel on ports of their own). A job first tells its
+   * id to the last argument, a function of the page's; an unsubscribe it returns keeps the call's
+   * callbacks until it is called.
    */
   async #run(wire: unknown, returns: Returns, run: (...args: unknown[]) => unknown): Promise<unknown> {
     if (this.#state === 'closed') throw new LongshipError('STORE_CLOSED', 'this Longship was closed');
@@ -75,25 +78,27 @@ export class Connection {
       throw new LongshipError('INVALID_ARGUMENT', 'a call takes an array of arguments');
     const call: Call = { remotes: [], pending: new Set(), released: false };
     this.#calls.add(call);
-    let held = false;
+    let kept = false;
     try {
-      const args = decode(wire, (marked) => this.#revive(marked, call)) as unknown[];
+      const args = decode(wire, (served) => this.#revive(served, call)) as unknown[];
       const onId = returns === 'job' ? args.pop() : undefined;
       const result = run(...args);
       if (typeof onId === 'function') onId((result as { id?: unknown }).id);
       const value = await result;
-      // Callbacks travel on ports of their own: the result waits for the last progress event.
-      await drained(call);
+      while (call.pending.size > 0 && !call.released) await Promise.allSettled([...call.pending]);
       if (returns === 'function' && typeof value === 'function') {
-        held = true;
-        const once = async (...a: unknown[]) => {
-          try {
-            return await value(...a);
-          } finally {
-            this.#release(call);
-          }
+        kept = true;
+        // An unsubscribe: it lets go of the call's callbacks, and a second call finds nothing.
+        const once = (...a: unknown[]) => {
+          if (call.released) throw new LongshipError('NOT_FOUND', 'this function was already called');
+          this.#calls.delete(call);
+          release(call);
+          return (value as Fn)(...a);
         };
-        return send(this.#function(once));
+        return send({
+          [MARK]: 'fn',
+          port: this.#serve((w: unknown) => this.#run(w, 'value', once), asFunction),
+        });
       }
       return send(
         returns === 'value' || returns === 'job'
@@ -101,20 +106,21 @@ export class Connection {
           : this.#object(returns as RemoteName, value as object),
       );
     } finally {
-      if (!held) this.#release(call);
+      if (!kept) release(call);
+      if (call.released) this.#calls.delete(call);
     }
   }
 
   /** A page's function or AbortSignal, from its mark in the arguments. */
-  #revive(marked: Served, call: Call): unknown {
-    if (marked[MARK] !== 'fn' && marked[MARK] !== 'signal') return undefined;
-    const remote = Comlink.wrap<Fn>(marked.port as Comlink.Endpoint);
+  #revive(served: Served, call: Call): unknown {
+    if (served[MARK] !== 'fn' && served[MARK] !== 'signal') return undefined;
+    const remote = Comlink.wrap<Fn>(served.port as Comlink.Endpoint);
     call.remotes.push(remote);
-    if (marked[MARK] === 'signal') {
+    if (served[MARK] === 'signal') {
       const controller = new AbortController();
-      if (marked.aborted) controller.abort(decode(marked.reason));
+      if (served.aborted) controller.abort(decode(served.reason));
       else
-        Promise.resolve(remote([])).then(
+        Promise.resolve(remote()).then(
           (reason) => controller.abort(decode(reason)),
           () => {},
         );
@@ -125,73 +131,49 @@ export class Connection {
     return (...args: unknown[]) => {
       if (call.released) return undefined;
       const answer = Promise.resolve(remote(encode(args))).then((value) => decode(value));
+      const settled = () => call.pending.delete(answer);
       call.pending.add(answer);
-      const done = () => call.pending.delete(answer);
-      answer.then(done, done);
+      answer.then(settled, settled);
       return answer;
     };
   }
 
-  /** `value` (a session, the engine), served on a port with the table's methods for `name`. */
+  /** `value` (the engine, a session), served with the table's methods for `name`, and its data. */
   #object(name: RemoteName, value: object): Served {
     const target = value as Record<string, Fn>;
-    const methods = Object.fromEntries(
-      remoteMethods(name).map((method) => [
-        method,
-        (wire: unknown) =>
-          this.#run(wire, remoteMethod(name, method), (...args) => {
-            if (typeof target[method] !== 'function')
-              throw new LongshipError(
-                'INVALID_ARGUMENT',
-                `the ${name} in this worker has no method '${method}'`,
-              );
-            return target[method](...args);
-          }),
-      ]),
-    );
+    const methods = remoteMethods(name).map((method) => {
+      const run = (...args: unknown[]) => target[method]!(...args);
+      return [method, (wire: unknown) => this.#run(wire, remoteMethod(name, method), run)];
+    });
     const data = Object.fromEntries(
       (remoteApi[name].data as readonly string[]).map((key) => [key, target[key]]),
     );
     const allow: Allow = (path) => remoteMethod(name, path.length === 1 ? path[0] : path.join('.'));
-    return { [MARK]: name, data, port: this.#serve(methods, allow) };
-  }
-
-  #function(fn: Fn): Served {
-    return { [MARK]: 'fn', port: this.#serve((wire: unknown) => this.#run(wire, 'value', fn), asFunction) };
+    return { [MARK]: name, data, port: this.#serve(Object.fromEntries(methods), allow) };
   }
 
   #serve(target: object, allow: Allow): Port {
     if (this.#state === 'closed') throw new LongshipError('STORE_CLOSED', 'this Longship was closed');
     return serve(target, allow, this.#ports);
   }
-
-  #release(call: Call): void {
-    if (call.released) return;
-    call.released = true;
-    this.#calls.delete(call);
-    for (const remote of call.remotes) remote[Comlink.releaseProxy]();
-  }
 }
 
-/** A reply in wire form, with the buffers and ports in it moved: the engine made them for this caller. */
+function release(call: Call): void {
+  if (call.released) return;
+  call.released = true;
+  for (const remote of call.remotes) remote[Comlink.releaseProxy]();
+}
+
+/** A reply in wire form, its buffers and ports moved: the engine made them for this caller. */
 function send(value: unknown): unknown {
   const moves = new Set<Movable>();
   const wire = encode(value, (leaf) => {
     if (leaf instanceof ArrayBuffer || leaf instanceof MessagePort) moves.add(leaf);
     // A view into a larger buffer shares it with whatever else lives there: that one is copied.
-    else if (
-      ArrayBuffer.isView(leaf) &&
-      leaf.byteOffset === 0 &&
-      leaf.byteLength === leaf.buffer.byteLength
-    ) {
-      if (leaf.buffer instanceof ArrayBuffer) moves.add(leaf.buffer);
-    }
+    const { buffer, byteOffset, byteLength } = ArrayBuffer.isView(leaf) ? leaf : { byteOffset: -1 };
+    if (buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength)
+      moves.add(buffer);
     return leaf;
   });
   return moving(wire, moves);
-}
-
-/** Resolves once every callback the call made has run on the page. */
-async function drained(call: Call): Promise<void> {
-  while (call.pending.size > 0 && !call.released) await Promise.allSettled([...call.pending]);
 }

@@ -31,9 +31,9 @@ export interface LongshipHost {
 /**
  * Serves a Longship from this worker. A dedicated Worker serves the page that started it; a
  * SharedWorker serves every page that connects, all on one engine. The engine opens with the first
- * page's options (later pages share it as it is) and closes when the last page closes it. It opens under the Web Lock
- * `longship:<name>`, so that two workers (tabs without a SharedWorker, or two versions of an app)
- * never write one store at once: the second waits until the first closes.
+ * page's options (later pages share it as it is) and closes when the last page closes it. It opens
+ * under the Web Lock `longship:<name>`, so that two workers (tabs without a SharedWorker, or two
+ * versions of an app) never write one store at once: the second waits until the first closes.
  *
  * @example
  * // my-worker.ts, started with openLongshipInWorker({ worker: new Worker(new URL('./my-worker.ts', import.meta.url), { type: 'module' }) })
@@ -64,26 +64,21 @@ export function exposeLongship(options: ExposeLongshipOptions = {}): LongshipHos
  */
 export function createLongshipHost(options: ExposeLongshipOptions = {}): LongshipHost {
   registerThrowHandler();
-  const engine = engineSlot(
-    options.open ?? openFromOptions,
-    options.locks === undefined ? (defaultLocks() ?? null) : options.locks,
-  );
+  const locks = options.locks === undefined ? (defaultLocks() ?? null) : options.locks;
+  const engine = engineSlot(options.open ?? openFromOptions, locks);
   const allow = (path: unknown[]) => {
-    if (path.length !== 1 || (path[0] !== 'open' && path[0] !== 'close')) {
+    if (!(path.length === 1 && (path[0] === 'open' || path[0] === 'close'))) {
       refuse(`a connection to the worker has no method '${path.join('.')}'`);
     }
   };
   return { connect: (endpoint) => serveOn(endpoint, new Connection(engine).root, allow) };
 }
 
-/**
- * The default: the engine opened from the page's options, the model's among them (the engine
- * chooses and owns the embedder). Only the wire form is undone here: a URL arrives as a string.
- */
-function openFromOptions(options: WorkerOptions): Promise<Longship> {
-  const { name, usearch, transformers } = options;
+/** The default: the engine opened from the page's options (it chooses and owns the embedder). */
+function openFromOptions({ name, usearch, transformers }: WorkerOptions): Promise<Longship> {
   return openLongship({
     ...(name ? { name } : {}),
+    // A URL arrives as a string (worker-options.ts).
     ...(usearch === undefined ? {} : { usearch: typeof usearch === 'string' ? new URL(usearch) : usearch }),
     ...(transformers === undefined ? {} : { transformers }),
   });

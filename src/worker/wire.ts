@@ -1,6 +1,6 @@
 // What structured clone would damage between a page and its worker, and how it travels instead:
-// an error keeps its class, code and cause, a URL its href; a function, an AbortSignal or an
-// object left in the worker becomes a MessagePort that comlink serves (docs/guide/worker.md).
+// an error keeps its class, code and cause, a URL its href; a function, an AbortSignal or an object
+// left in the worker becomes a MessagePort that comlink serves (docs/guide/worker.md).
 
 import * as Comlink from 'comlink';
 import { type ErrorCode, LongshipError } from '../errors.js';
@@ -10,20 +10,18 @@ import type { RemoteName } from './remote-api.js';
 /** The key that marks a value in wire form: structured clone keeps string keys, not symbols. */
 export const MARK = '__longship';
 
-/** What travels as a port that comlink serves. */
+/**
+ * What travels as a port: a function; an AbortSignal, as a function that resolves with its reason
+ * once it aborts; an object left in the worker, with the table's methods for its kind and its data.
+ */
 export type Served =
-  /** A function: a page's callback, or one a worker's method returned. */
   | { [MARK]: 'fn'; port: Port }
-  /** An AbortSignal: `port` serves a function that resolves with the reason once it aborts. */
   | { [MARK]: 'signal'; port: Port; aborted: boolean; reason?: unknown }
-  /** An object left in the worker: the table's methods for its kind, and its data as it was. */
   | ServedObject;
 
 export type ServedObject = { [MARK]: RemoteName; port: Port; data: Record<string, unknown> };
 
-type Marked = { [MARK]: 'error'; error: WireError } | { [MARK]: 'url'; href: string } | Served;
-
-export interface WireError {
+interface WireError {
   name: string;
   message: string;
   stack?: string;
@@ -38,12 +36,12 @@ function isPlain(value: unknown): value is Record<string, unknown> | unknown[] {
   return Array.isArray(value) || proto === Object.prototype || proto === null;
 }
 
-function walk(value: unknown, step: (item: unknown) => unknown): unknown {
+function walk(value: object, step: (item: unknown) => unknown): unknown {
   if (Array.isArray(value)) return value.map(step);
-  return Object.fromEntries(Object.entries(value as object).map(([key, item]) => [key, step(item)]));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, step(item)]));
 }
 
-/** Copies `value` in wire form; `leaf` writes every other object and function it meets (or keeps it). */
+/** `value` in wire form; `leaf` writes each other object and function in it (or keeps it). */
 export function encode(value: unknown, leaf: (value: object) => unknown = (v) => v, depth = 0): unknown {
   if (value instanceof Error) return { [MARK]: 'error', error: wireError(value) };
   if (value instanceof URL) return { [MARK]: 'url', href: value.href };
@@ -53,18 +51,17 @@ export function encode(value: unknown, leaf: (value: object) => unknown = (v) =>
   return walk(value, (item) => encode(item, leaf, depth + 1));
 }
 
-/** The inverse of {@link encode}; `leaf` revives the marks it does not know (functions, signals, objects). */
+/** The inverse of {@link encode}; `leaf` revives what travels as a port. */
 export function decode(
   value: unknown,
-  leaf: (marked: Served) => unknown = () => undefined,
+  leaf: (served: Served) => unknown = () => undefined,
   depth = 0,
 ): unknown {
-  if (isPlain(value) && MARK in value) {
-    const marked = value as Marked;
-    if (marked[MARK] === 'error') return reviveError(marked.error);
-    return marked[MARK] === 'url' ? new URL(marked.href) : leaf(marked);
-  }
-  return depth < 32 && isPlain(value) ? walk(value, (item) => decode(item, leaf, depth + 1)) : value;
+  if (!isPlain(value) || depth >= 32) return value;
+  if (!(MARK in value)) return walk(value, (item) => decode(item, leaf, depth + 1));
+  const { [MARK]: kind, error, href } = value as { [MARK]: string; error: WireError; href: string };
+  if (kind === 'error') return reviveError(error);
+  return kind === 'url' ? new URL(href) : leaf(value as Served);
 }
 
 const transferMarks = new WeakMap<object, Movable[]>();
@@ -87,7 +84,7 @@ export function marksOf(value: object): Movable[] {
   return transferMarks.get(value) ?? [];
 }
 
-/** `wire`, told to comlink with what moves rather than copies. */
+/** `wire`, for comlink to send with `moves` moved rather than copied. */
 export function moving<T>(wire: T, moves: Set<Movable>): T {
   return moves.size > 0 ? Comlink.transfer(wire, [...moves] as Transferable[]) : wire;
 }
@@ -96,19 +93,18 @@ function wireError(error: Error, depth = 0): WireError {
   const wire: WireError = { name: error.name, message: error.message };
   if (error.stack !== undefined) wire.stack = error.stack;
   if (error instanceof LongshipError) wire.code = error.code;
-  if (error.cause !== undefined)
-    wire.cause = depth < 4 ? wireCause(error.cause, depth + 1) : String(error.cause);
-  return wire;
-}
-
-function wireCause(cause: unknown, depth: number): unknown {
-  if (cause instanceof Error) return { [MARK]: 'error', error: wireError(cause, depth) };
-  // A cause can be anything (a Response, a WASM status); what cannot be cloned is kept as text.
-  try {
-    return structuredClone(cause);
-  } catch {
-    return String(cause);
+  const { cause } = error;
+  if (cause instanceof Error && depth < 4)
+    wire.cause = { [MARK]: 'error', error: wireError(cause, depth + 1) };
+  else if (cause !== undefined) {
+    // A cause can be anything (a Response, a WASM status); what cannot be cloned is kept as text.
+    try {
+      wire.cause = structuredClone(cause);
+    } catch {
+      wire.cause = String(cause);
+    }
   }
+  return wire;
 }
 
 const errorClasses: Record<string, ErrorConstructor> = { TypeError, RangeError, SyntaxError, ReferenceError };
@@ -131,9 +127,8 @@ function reviveError(wire: WireError): Error {
  */
 export const throwHandler: Comlink.TransferHandler<{ value: unknown }, unknown> = {
   canHandle: (value): value is { value: unknown } =>
-    typeof value === 'object' &&
-    value !== null &&
-    Object.getOwnPropertySymbols(value).some((symbol) => symbol.description === 'Comlink.thrown'),
+    value instanceof Object &&
+    Object.getOwnPropertySymbols(value).some((s) => s.description === 'Comlink.thrown'),
   serialize: ({ value }) => [encode(value), []],
   deserialize: (wire) => {
     throw decode(wire);
