@@ -1,5 +1,5 @@
 // `longship/worker`: the worker's side, for a worker script of your own (docs/guide/worker.md). The
-// worker script createLongship() starts by default is another file, `longship/worker-script.js`.
+// worker script openLongshipInWorker() starts by default is another file, `longship/worker-script.js`.
 
 export {
   createLongshipHost,

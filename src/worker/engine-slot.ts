@@ -24,7 +24,8 @@ export function engineSlot(open: (options: WorkerOptions) => Promise<Longship>, 
     /** The engine, opened with the first member's options: later ones share it as it is. */
     async join(options: WorkerOptions, onWait?: () => void): Promise<Longship> {
       members++;
-      const opening = (current ??= start(options, onWait));
+      current ??= start(options, onWait);
+      const opening = current;
       try {
         return (await opening).longship;
       } catch (error) {
