@@ -48,9 +48,7 @@ export async function openLongshipInWorker(
   }
   const name = rest.name ?? 'longship';
   const started = start(worker, shared ?? typeof SharedWorker !== 'undefined', name);
-  const connect: ConnectOptions = { ...rest, lost: started.lost, dispose: started.dispose };
-  if (onWait) connect.onWait = onWait;
-  if (signal) connect.signal = signal;
+  const connect: ConnectOptions = { ...rest, lost: started.lost, dispose: started.dispose, onWait, signal };
   const longship = await connectLongship(started.endpoint, connect);
   started.opened();
   return longship;

@@ -39,23 +39,16 @@ export class Connection {
   async #open(options: unknown, onWait: unknown): Promise<unknown> {
     if (this.#state !== 'new') throw new LongshipError('INVALID_ARGUMENT', 'this connection is already open');
     this.#state = 'opening';
-    try {
-      const heard = typeof onWait === 'function' ? () => void onWait() : undefined;
-      const longship = await this.#engine.join((options ?? {}) as WorkerOptions, heard);
-      if ((this.#state as string) === 'closed') {
-        await this.#engine.leave();
-        throw new LongshipError('STORE_CLOSED', 'closed while opening');
-      }
-      this.#state = 'open';
-      const { id, dimensions } = longship.embedder;
-      return {
-        embedder: { id, dimensions },
-        persistent: longship.persistent,
-        longship: this.#object('longship', longship),
-      };
-    } finally {
-      if (this.#state === 'opening') this.#state = 'new';
+    const heard = typeof onWait === 'function' ? () => void onWait() : undefined;
+    const longship = await this.#engine.join((options ?? {}) as WorkerOptions, heard);
+    if ((this.#state as string) === 'closed') {
+      await this.#engine.leave();
+      throw new LongshipError('STORE_CLOSED', 'closed while opening');
     }
+    this.#state = 'open';
+    const { id, dimensions } = longship.embedder;
+    const served = this.#object('longship', longship);
+    return { embedder: { id, dimensions }, persistent: longship.persistent, longship: served };
   }
 
   async #close(): Promise<void> {
@@ -120,7 +113,7 @@ export class Connection {
       const controller = new AbortController();
       if (served.aborted) controller.abort(decode(served.reason));
       else
-        Promise.resolve(remote()).then(
+        remote().then(
           (reason) => controller.abort(decode(reason)),
           () => {},
         );
@@ -130,7 +123,7 @@ export class Connection {
     // caller that wants the answer gets a promise of it.
     return (...args: unknown[]) => {
       if (call.released) return undefined;
-      const answer = Promise.resolve(remote(encode(args))).then((value) => decode(value));
+      const answer = remote(encode(args)).then((value) => decode(value));
       const settled = () => call.pending.delete(answer);
       call.pending.add(answer);
       answer.then(settled, settled);

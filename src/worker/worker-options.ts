@@ -18,47 +18,28 @@ export interface WorkerOptions {
   transformers?: TransformersEmbedderOptions;
 }
 
+/** The options whose strings are URLs, and every file of a model folder's `files`. */
+const urlKeys = new Set(['usearch', 'directory', 'localModelPath', 'wasmPaths', 'mjs', 'wasm']);
+
 /**
  * `options` with every URL in it as an absolute string. A `URL` object does not survive structured
  * clone, and a relative URL would be resolved in the worker against the worker's script, which a
- * bundler moves (to /assets/): so both are resolved here, against `base` (the page's address). Hub
- * model ids (`'Xenova/all-MiniLM-L6-v2'`) are not URLs and stay as they are.
+ * bundler moves (to /assets/): so both are resolved here, against `base` (the page's address). A
+ * `model` is a URL only as a path (`'./models/x/'`): hub ids (`'Xenova/all-MiniLM-L6-v2'`) stay.
  */
 export function urlsForWorker(options: WorkerOptions, base?: string): WorkerOptions {
-  const absolute = (url: string | URL): string => {
-    if (url instanceof URL) return url.href;
-    return base === undefined ? url : new URL(url, base).href;
-  };
-  const wire: WorkerOptions = { ...options };
-  if (typeof wire.usearch === 'string' || wire.usearch instanceof URL) wire.usearch = absolute(wire.usearch);
-  const transformers = options.transformers;
-  if (transformers === undefined || typeof transformers !== 'object') return wire;
-  const embedder: TransformersEmbedderOptions = { ...transformers };
-  const { model, localModelPath, wasmPaths } = transformers;
-  if (model instanceof URL || (typeof model === 'string' && /^\.{0,2}\//.test(model))) {
-    embedder.model = absolute(model);
-  } else if (model !== undefined && typeof model === 'object') {
-    const folder = { ...model };
-    if (folder.directory !== undefined) folder.directory = absolute(folder.directory);
-    if (folder.files !== undefined && typeof folder.files === 'object') {
-      folder.files = Object.fromEntries(
-        Object.entries(folder.files).map(([name, file]) => [
-          name,
-          typeof file === 'string' || file instanceof URL ? absolute(file) : file,
-        ]),
-      );
+  const resolve = (value: unknown, key: string, isFile: boolean): unknown => {
+    if (value instanceof URL) return value.href;
+    if (typeof value === 'string') {
+      const isUrl = isFile || urlKeys.has(key) || (key === 'model' && /^\.{0,2}\//.test(value));
+      return isUrl && base !== undefined ? new URL(value, base).href : value;
     }
-    embedder.model = folder;
-  }
-  if (localModelPath !== undefined) embedder.localModelPath = absolute(localModelPath);
-  if (typeof wasmPaths === 'string' || wasmPaths instanceof URL) embedder.wasmPaths = absolute(wasmPaths);
-  else if (wasmPaths !== undefined && typeof wasmPaths === 'object') {
-    const { mjs, wasm } = wasmPaths;
-    embedder.wasmPaths = {
-      ...(mjs === undefined ? {} : { mjs: absolute(mjs) }),
-      wasm: wasm instanceof WebAssembly.Module ? wasm : absolute(wasm),
-    };
-  }
-  wire.transformers = embedder;
-  return wire;
+    // Bytes, a compiled module and the like go as they are.
+    if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype)
+      return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([k, item]) => [k, resolve(item, k, key === 'files')]),
+    );
+  };
+  return resolve(options, '', false) as WorkerOptions;
 }
