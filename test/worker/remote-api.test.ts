@@ -171,6 +171,13 @@ describe('the worker’s table of remote methods', () => {
         await refusal(send(port, { type: 'SET', path: polluting, value: { type: 'RAW', value: 1 } }));
         await refusal(send(port, { type: 'SET', path: [method], value: { type: 'RAW', value: 1 } }));
         expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+        // Each kind of message on an unlisted path, as a page without the proxy would send it.
+        for (const type of ['GET', 'SET', 'APPLY', 'CONSTRUCT']) {
+          for (const path of [['store', 'commit'], ['__proto__'], ['constructor'], ['store']]) {
+            const value = { type: 'RAW', value: 1 };
+            await refusal(send(port, { type, path, value, argumentList: [{ type: 'RAW', value: [] }] }));
+          }
+        }
         // A thrown value where an argument goes: refused before comlink would throw it in the worker.
         const thrown = { type: 'HANDLER', name: 'throw', value: {} };
         await refusal(send(port, { type: 'APPLY', path: [method], argumentList: [thrown] }));
