@@ -15,7 +15,6 @@ const entries: Record<string, { source: string; values: string[] }> = {
       'TransformersEmbedder',
       'bundledModel',
       'connectLongship',
-      'createLongship',
       'findDefaults',
       'functionEmbedder',
       'llmReranker',
@@ -23,12 +22,16 @@ const entries: Record<string, { source: string; values: string[] }> = {
       'openFileStore',
       'openIdbStore',
       'openLongship',
+      'openLongshipInWorker',
       'openMemoryStore',
       'parseSkillMd',
       'transfer',
     ],
   },
-  './client': { source: 'src/exports/client.ts', values: ['connectLongship', 'createLongship', 'transfer'] },
+  './client': {
+    source: 'src/exports/client.ts',
+    values: ['connectLongship', 'openLongshipInWorker', 'transfer'],
+  },
   './worker': { source: 'src/exports/worker.ts', values: ['createLongshipHost', 'exposeLongship'] },
   './vector': {
     source: 'src/exports/vector.ts',
@@ -78,7 +81,7 @@ it('names in package.json every entry point, each built from its source file', a
       }),
     ),
   );
-  // The worker script createLongship() starts, as a file (the host is `./worker`).
+  // The worker script openLongshipInWorker() starts, as a file (the host is `./worker`).
   expect(manifest.exports['./worker-script.js']).toBe('./dist/worker/entry.js');
   expect(manifest.types).toBe(manifest.exports['.'].types);
 });

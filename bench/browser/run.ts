@@ -8,7 +8,7 @@
 //    after its launch (synthetic 512-d clustered vectors through a function embedder: building 100k
 //    documents with the model is out of reach here);
 // 2. on the demo's sample corpus (the npm docs) with the bundled model, through the demo page,
-//    createLongship() and its SharedWorker: ingestion documents/s, find() end to end (query
+//    openLongshipInWorker() and its SharedWorker: ingestion documents/s, find() end to end (query
 //    embedding included) p50/p95 in both modes, and a cold page to its first result;
 // 3. ingestion with the hashed-words embedder: the pipeline without the model.
 // Writes bench/results/browser.json and bench/results/browser.md (--json: elsewhere).
@@ -47,7 +47,7 @@ interface Args {
   /** Where to keep (and find) the large store's profile; default a temporary one, removed after. */
   profile: string | undefined;
   /**
-   * The large store in a SharedWorker (createLongship()'s default kind), which reads its snapshots
+   * The large store in a SharedWorker (openLongshipInWorker()'s default kind), which reads its snapshots
    * as Files: its cold opens are kept apart (`largeShared`), and the dedicated Worker's kept.
    */
   shared: boolean;
@@ -567,7 +567,8 @@ function report(json: Saved) {
       `cold open of a ${args.n.toLocaleString('en-US')}-vector store to the first find() result`,
     );
   const { largeShared } = json;
-  if (largeShared) coldOpen(largeShared.runs, "the same in a SharedWorker (createLongship()'s default)");
+  if (largeShared)
+    coldOpen(largeShared.runs, "the same in a SharedWorker (openLongshipInWorker()'s default)");
   if (large?.ingest?.length) {
     const shares = large.ingest.map((r) => (100 * r.storeIndexMsPerDoc) / r.embedMsPerDoc);
     rows.push([
@@ -645,14 +646,14 @@ function report(json: Saved) {
         : []),
       ...(largeShared
         ? [
-            `- **In a SharedWorker** (\`--shared\`: \`createLongship()\`'s default kind, which has no sync access handles: it writes its snapshots' OPFS files through writable streams and reads them as Files: the graph through the File's stream into one reused buffer, the others whole), on a store of the same documents. Of which ${breakdown(largeShared.runs)}. Indexes opened from: ${JSON.stringify(largeShared.runs[0]?.openedFrom)}.${json.largeSharedDate ? ` Measured ${json.largeSharedDate}.` : ''}`,
+            `- **In a SharedWorker** (\`--shared\`: \`openLongshipInWorker()\`'s default kind, which has no sync access handles: it writes its snapshots' OPFS files through writable streams and reads them as Files: the graph through the File's stream into one reused buffer, the others whole), on a store of the same documents. Of which ${breakdown(largeShared.runs)}. Indexes opened from: ${JSON.stringify(largeShared.runs[0]?.openedFrom)}.${json.largeSharedDate ? ` Measured ${json.largeSharedDate}.` : ''}`,
           ]
         : []),
       `- The ${args.n.toLocaleString('en-US')} documents are synthetic (a 60-word text and a 512-d unit vector near one of 100 cluster centres, bench/store/synthetic.ts) written through a function embedder in commits of 1,000: ${cell(large.build.ms / 1000, 0)} s to write, ${cell(large.build.closeMs / 1000, 1)} s to close (snapshots). Embedding 100k documents with the bundled model would take hours on this machine.`,
     );
   }
   lines.push(
-    '- **find() end to end**: called from the demo page through `createLongship()` (comlink, SharedWorker), the query embedded by the bundled USE-lite (WASM, one thread), 40 questions × 3 rounds, after a warm-up round.',
+    '- **find() end to end**: called from the demo page through `openLongshipInWorker()` (comlink, SharedWorker), the query embedded by the bundled USE-lite (WASM, one thread), 40 questions × 3 rounds, after a warm-up round.',
     '- **Ingestion**: `addResource()` of the 91 pages from the page, to its result (read, split, summarise, embed, one commit per embedding call of ~32 nodes), fresh IndexedDB each run.',
   );
   if (json.corporaDate && json.corporaDate !== json.date)

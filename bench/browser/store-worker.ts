@@ -431,7 +431,7 @@ async function answer(data: StoreWorkerRequest): Promise<void> {
   }
 }
 
-// As a SharedWorker (bench:browser --shared, createLongship()'s default kind), requests come on a port.
+// As a SharedWorker (bench:browser --shared, openLongshipInWorker()'s default kind), requests come on a port.
 if ('onconnect' in scope) {
   scope.onconnect = ({ ports }) => {
     const port = ports[0]!;

@@ -1,7 +1,7 @@
-// The page's handle on Longship: createLongship() with one of the demo's worker scripts, started
+// The page's handle on Longship: openLongshipInWorker() with one of the demo's worker scripts, started
 // here in the literal form Vite recognises and bundles. One SharedWorker serves every tab, or with
 // `?worker=dedicated` a Worker of the tab's own (whose snapshots go to OPFS files; tabs take turns).
-import { createLongship } from '../../src/client/create-longship.js';
+import { openLongshipInWorker } from '../../src/client/open-longship-in-worker.js';
 import type { RemoteLongship } from '../../src/worker/connect.js';
 
 export type Backend = RemoteLongship;
@@ -40,5 +40,5 @@ export function startBackend({ name, embedder, worker: kind, onWait }: BackendCo
           });
   // The model's files and the WASM are found from the package (docs/guide/assets.md): Vite serves them
   // in development and copies them into a build.
-  return createLongship({ worker, name, ...(onWait ? { onWait } : {}) });
+  return openLongshipInWorker({ worker, name, ...(onWait ? { onWait } : {}) });
 }

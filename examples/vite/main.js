@@ -1,7 +1,7 @@
-import { createLongship } from 'longship/client';
+import { openLongshipInWorker } from 'longship/client';
 
 // The page needs only the client; the worker, the model and the WASM come from the package.
-const longship = await createLongship();
+const longship = await openLongshipInWorker();
 
 // Stored in IndexedDB: on the next visit these come back unchanged, not embedded again.
 const job = await longship.addResource([

@@ -1,7 +1,7 @@
 // `longship/client`: the page's side of a Longship in a worker, and nothing of the engine, so that
 // a page loads only this and comlink (docs/guide/package.md, docs/internals/layers.md).
 
-export { type CreateLongshipOptions, createLongship } from '../client/create-longship.js';
+export { type OpenLongshipInWorkerOptions, openLongshipInWorker } from '../client/open-longship-in-worker.js';
 export {
   type ConnectOptions,
   connectLongship,
@@ -11,4 +11,4 @@ export {
   type RemoteResult,
   transfer,
 } from '../worker/connect.js';
-export type { WorkerOptions } from '../worker/protocol.js';
+export type { WorkerOptions } from '../worker/worker-options.js';

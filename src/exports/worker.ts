@@ -1,5 +1,5 @@
 // `longship/worker`: the worker's side, for a worker script of your own (docs/guide/worker.md). The
-// worker script createLongship() starts by default is another file, `longship/worker-script.js`.
+// worker script openLongshipInWorker() starts by default is another file, `longship/worker-script.js`.
 
 export {
   createLongshipHost,
@@ -7,4 +7,4 @@ export {
   exposeLongship,
   type LongshipHost,
 } from '../worker/expose.js';
-export type { WorkerOptions } from '../worker/protocol.js';
+export type { WorkerOptions } from '../worker/worker-options.js';

@@ -4,23 +4,15 @@
 import * as Comlink from 'comlink';
 import { pageLocation } from '../env/runtime.js';
 import { LongshipError } from '../errors.js';
-import type { MessageEndpoint } from '../web-types.js';
-import { transferablesIn, watchSignals, wireArgs } from './call-args.js';
-import {
-  type CallRequest,
-  decode,
-  encode,
-  type HostApi,
-  type Reply,
-  registerThrowHandler,
-  urlsForWorker,
-  type WorkerOptions,
-} from './protocol.js';
-import { type RemoteName, remoteMethods } from './remote-api.js';
+import type { MessageEndpoint, Movable } from '../web-types.js';
+import { remoteMethod, remoteMethods } from './remote-api.js';
 import type { RemoteLongship } from './remote-types.js';
+import { asFunction, serve } from './serve.js';
+import { decode, encode, MARK, marksOf, moving, registerThrowHandler, type ServedObject } from './wire.js';
+import { urlsForWorker, type WorkerOptions } from './worker-options.js';
 
-export { transfer } from './call-args.js';
 export type { Remote, RemoteJob, RemoteLongship, RemoteResult } from './remote-types.js';
+export { transfer } from './wire.js';
 
 export interface ConnectOptions extends WorkerOptions {
   /** Another tab's worker holds the store; this one waits until it lets go. */
@@ -33,9 +25,11 @@ export interface ConnectOptions extends WorkerOptions {
   dispose?: () => void;
 }
 
+type Fn = (...args: unknown[]) => Promise<unknown>;
+
 /**
  * Connects to a worker that runs `exposeLongship` (`longship/worker`) over `endpoint` and opens its engine.
- * {@link createLongship} starts the worker and calls this; call it yourself for a transport of your own.
+ * {@link openLongshipInWorker} starts the worker and calls this; call it yourself for a transport of your own.
  *
  * @example
  * const { port1, port2 } = new MessageChannel();
@@ -46,125 +40,113 @@ export async function connectLongship(
   endpoint: MessageEndpoint,
   options: ConnectOptions = {},
 ): Promise<RemoteLongship> {
-  registerThrowHandler(Comlink.transferHandlers);
+  registerThrowHandler();
   const { onWait, lost, dispose, signal, ...workerOptions } = options;
-  const host = Comlink.wrap<HostApi>(endpoint as Comlink.Endpoint);
-  lost?.catch(() => {});
-  // After close() no reply can arrive (the port is let go): what is still pending fails then.
+  const root = Comlink.wrap<{ open: Fn; close: Fn }>(endpoint as Comlink.Endpoint);
+  /** What the worker sent that this page holds, let go of on close. */
+  const remotes = new Set<Comlink.Remote<unknown>>([root]);
+  // Pending calls fail when the worker is lost, or when close() lets go of the port.
   let hangUp: (error: LongshipError) => void = () => {};
-  const hungUp = new Promise<never>((_, reject) => {
+  const gone = new Promise<never>((_, reject) => {
     hangUp = reject;
+    lost?.catch(reject);
   });
-  hungUp.catch(() => {});
-  const race = <T>(promise: Promise<T>): Promise<T> =>
-    Promise.race([promise, hungUp, ...(lost ? [lost] : [])]);
-  let closed = false;
-  let nextCall = 1;
+  gone.catch(() => {});
 
-  const invoke = (target: number, method: string | undefined, args: unknown[]): Promise<unknown> => {
-    if (closed) return Promise.reject(new LongshipError('STORE_CLOSED', 'this Longship was closed'));
-    const id = nextCall++;
-    const { wire, callbacks, signals } = wireArgs(args);
-    const request: CallRequest = { id, target, args: wire, ...(method === undefined ? {} : { method }) };
-    const unwatch = watchSignals(signals, (slot, reason) => {
-      if (!closed) void host.abort(id, slot, encode(reason)).catch(() => {});
-    });
-    const reply = race(
-      host.call(
-        Comlink.transfer(request, transferablesIn(args) as Transferable[]),
-        ...callbacks,
-      ) as Promise<Reply>,
+  /** Calls `remote` (looked up only while open) with `args` in wire form, and reads the reply. */
+  const invoke = (remote: () => Fn, args: unknown[]): Promise<unknown> => {
+    if (!remotes.has(root))
+      return Promise.reject(new LongshipError('STORE_CLOSED', 'this Longship was closed'));
+    const moves = new Set<Movable>();
+    const wire = encode(args, (value) => lend(value, moves));
+    const reply = Promise.race([remote()(moving(wire, moves)), gone]);
+    return reply.then((value) =>
+      decode(value, (served) => {
+        const port = Comlink.wrap<Fn & Record<string, Fn>>(served.port as Comlink.Endpoint);
+        remotes.add(port);
+        return served[MARK] === 'fn'
+          ? (...a: unknown[]) => invoke(() => port, a)
+          : proxyOf(served as ServedObject, port);
+      }),
     );
-    let jobId: Promise<number> | undefined;
-    const result = reply
-      .then((answer: Reply): unknown => {
-        if ('job' in answer) {
-          // Like the engine's QueuedJob: a failure nobody listens to is not an unhandled rejection.
-          result.catch(() => {});
-          return race(host.job(answer.job)).then((r) => decode((r as { value: unknown }).value));
-        }
-        if ('callable' in answer) return (...a: unknown[]) => invoke(answer.handle, undefined, a);
-        if ('object' in answer) return proxyOf(answer.handle, answer.object, answer.data);
-        if (answer.data) Object.assign(proxies.get(target) ?? {}, decode(answer.data));
-        return decode(answer.value);
-      })
-      .finally(unwatch);
-    // Every call's promise has it; only a method that returns a QueuedJob says so in its type.
-    Object.defineProperty(result, 'id', {
-      get: () => {
-        if (!jobId) {
-          jobId = reply.then((answer) => ('job' in answer ? answer.job : Number.NaN));
-          jobId.catch(() => {});
-        }
-        return jobId;
-      },
-    });
-    return result;
   };
 
-  /** The objects made for handles, by handle: their data is refreshed by each call on them. */
-  const proxies = new Map<number, Record<string, unknown>>();
-  const proxyOf = (target: number, object: RemoteName, data: Record<string, unknown> = {}) => {
-    const proxy: Record<string, unknown> = decode(data) as Record<string, unknown>;
-    for (const name of remoteMethods(object))
-      proxy[name] = (...args: unknown[]) => invoke(target, name, args);
-    if (target !== 0) proxies.set(target, proxy);
+  const proxyOf = ({ [MARK]: name, data }: ServedObject, remote: Record<string, Fn>) => {
+    const proxy = decode(data) as Record<string, unknown>;
+    for (const method of remoteMethods(name)) {
+      proxy[method] = (...args: unknown[]) => {
+        if (remoteMethod(name, method) !== 'job') return invoke(() => remote[method]!, args);
+        // A job's id comes first, to a last argument of its own; its result is the reply.
+        let heard: (id: number) => void = () => {};
+        const told = new Promise<number>((resolve) => {
+          heard = resolve;
+        });
+        const result = invoke(() => remote[method]!, [...args, (id: number) => heard(id)]);
+        const id = Promise.race([told, result.then(() => Number.NaN)]);
+        // Like the engine's QueuedJob: a failure nobody listens to is not an unhandled rejection.
+        for (const promise of [result, id]) promise.catch(() => {});
+        return Object.assign(result, { id });
+      };
+    }
     return proxy;
   };
 
-  let info: Awaited<ReturnType<HostApi['open']>>;
-  const stop = signal && abortion(signal);
-  try {
-    info = await Promise.race([
-      race(
-        host.open(
-          encode(urlsForWorker(workerOptions, pageAddress())) as WorkerOptions,
-          onWait && Comlink.proxy(() => onWait()),
-        ),
-      ),
-      ...(stop ? [stop.promise] : []),
-    ]);
-  } catch (error) {
-    closed = true;
-    host[Comlink.releaseProxy]();
+  const close = () => {
+    hangUp(new LongshipError('STORE_CLOSED', 'this Longship was closed before the call finished'));
+    for (const remote of remotes) remote[Comlink.releaseProxy]();
+    remotes.clear();
     dispose?.();
-    throw error;
-  } finally {
-    stop?.done();
-  }
-  const longship = proxyOf(0, 'longship');
-  return Object.assign(longship, {
-    embedder: Object.freeze({ ...info.embedder }),
-    persistent: info.persistent,
+  };
+  const url = pageLocation()?.href;
+  const opening = invoke(() => root.open, [urlsForWorker(workerOptions, url), onWait && (() => onWait())]);
+  const opened = (await Promise.race([opening, ...(signal ? [abortion(signal, opening)] : [])]).catch(
+    (error: unknown) => {
+      close();
+      throw error;
+    },
+  )) as { embedder: RemoteLongship['embedder']; persistent: boolean; longship: object };
+  return Object.assign(opened.longship, {
+    embedder: Object.freeze({ ...opened.embedder }),
+    persistent: opened.persistent,
     async close() {
-      if (closed) return;
-      closed = true;
-      try {
-        await race(host.close());
-      } finally {
-        hangUp(new LongshipError('STORE_CLOSED', 'this Longship was closed before the call finished'));
-        host[Comlink.releaseProxy]();
-        dispose?.();
-      }
+      if (!remotes.has(root)) return;
+      await Promise.race([root.close(), gone]).finally(close);
     },
   }) as unknown as RemoteLongship;
 }
 
-/** Where relative URLs in the options point from: the page (or worker) that connects, if any. */
-function pageAddress(): string | undefined {
-  return pageLocation()?.href;
+/**
+ * A page's function or AbortSignal in the arguments, served on a port of its own until the worker
+ * lets go of it (when the call is over); and what asked to move with `transfer()`.
+ */
+function lend(value: object, moves: Set<Movable>): unknown {
+  for (const movable of marksOf(value)) moves.add(movable);
+  if (typeof value === 'function') {
+    const fn = value as (...args: unknown[]) => unknown;
+    const port = serve(async (wire: unknown) => encode(await fn(...(decode(wire) as unknown[]))), asFunction);
+    moves.add(port);
+    return { [MARK]: 'fn', port };
+  }
+  if (!(value instanceof AbortSignal)) return value;
+  const listening = new AbortController();
+  const reason = new Promise((resolve) => {
+    value.addEventListener('abort', () => resolve(encode(value.reason)), { signal: listening.signal });
+  });
+  const port = serve(
+    Object.assign(() => reason, { [Comlink.finalizer]: () => listening.abort() }),
+    asFunction,
+  );
+  moves.add(port);
+  return { [MARK]: 'signal', port, aborted: value.aborted, reason: encode(value.reason) };
 }
 
-/** A promise that rejects with `ABORTED` when `signal` fires, and `done` to stop listening. */
-function abortion(signal: AbortSignal): { promise: Promise<never>; done: () => void } {
-  let done = () => {};
-  const promise = new Promise<never>((_, reject) => {
+/** Rejects with `ABORTED` when `signal` fires before `opening` settles. */
+function abortion(signal: AbortSignal, opening: Promise<unknown>): Promise<never> {
+  return new Promise<never>((_, reject) => {
     const fail = () =>
       reject(new LongshipError('ABORTED', 'opening Longship was aborted', { cause: signal.reason }));
     if (signal.aborted) return fail();
     signal.addEventListener('abort', fail, { once: true });
-    done = () => signal.removeEventListener('abort', fail);
+    opening.finally(() => signal.removeEventListener('abort', fail)).catch(() => {});
   });
-  promise.catch(() => {});
-  return { promise, done };
 }

@@ -1,188 +1,172 @@
-// One page's connection to the worker's engine: the five calls comlink carries (open, call, job,
-// abort, close), and what the page's calls hold between them (callbacks, signals, handles, jobs).
+// One page's connection to the worker's engine: `open` and `close`, what its calls returned (the
+// engine, a session, an unsubscribe: each served on a port of its own), and the callbacks it lent.
 
 import * as Comlink from 'comlink';
 import { LongshipError } from '../errors.js';
-import { type CallState, callState, drained, type RemoteCallback, release, revive } from './call-state.js';
-import type { EngineSlot, Opened } from './engine-slot.js';
-import {
-  type CallRequest,
-  decode,
-  encode,
-  type HostApi,
-  movableBuffers,
-  type OpenedInfo,
-  type Reply,
-  type WorkerOptions,
-} from './protocol.js';
-import { isRemoteName } from './remote-api.js';
-import { type Bound, bind, dataOf, Handles } from './served.js';
+import type { Movable, Port } from '../web-types.js';
+import type { EngineSlot } from './engine-slot.js';
+import { type RemoteName, type Returns, remoteApi, remoteMethod, remoteMethods } from './remote-api.js';
+import { type Allow, asFunction, serve } from './serve.js';
+import { decode, encode, MARK, moving, type Served } from './wire.js';
+import type { WorkerOptions } from './worker-options.js';
 
-export class Connection implements HostApi {
+type Fn = (...args: unknown[]) => unknown;
+
+/** A call's callbacks from the page, and their answers still on the way. */
+interface Call {
+  remotes: Comlink.Remote<Fn>[];
+  pending: Set<Promise<unknown>>;
+  released: boolean;
+}
+
+export class Connection {
   readonly #engine: EngineSlot;
-  #opened: Opened | undefined;
   #state: 'new' | 'opening' | 'open' | 'closed' = 'new';
-  readonly #calls = new Map<number, CallState>();
-  readonly #handles = new Handles();
-  readonly #jobs = new Map<number, { job: PromiseLike<unknown>; call: CallState }>();
+  /** The served ends of the ports this page was sent. */
+  readonly #ports = new Set<Port>();
+  readonly #calls = new Set<Call>();
+
+  /** What the page calls first and last; like every call, each takes one array of arguments. */
+  readonly root = {
+    open: (wire: unknown) => this.#run(wire, 'value', (options, onWait) => this.#open(options, onWait)),
+    close: () => this.#close(),
+  };
 
   constructor(engine: EngineSlot) {
     this.#engine = engine;
   }
 
-  async open(options: WorkerOptions, onWait?: () => void): Promise<OpenedInfo> {
-    try {
-      if (this.#state !== 'new')
-        throw new LongshipError('INVALID_ARGUMENT', 'this connection is already open');
-      this.#state = 'opening';
-      const heard = onWait && (() => void Promise.resolve(onWait()).catch(() => {}));
-      const joined = await this.#engine.join(options ?? {}, heard);
-      if ((this.#state as string) === 'closed') {
-        await this.#engine.leave();
-        throw new LongshipError('STORE_CLOSED', 'closed while opening');
-      }
-      this.#opened = joined;
-      this.#state = 'open';
-      return joined.info;
-    } catch (error) {
-      if (this.#state === 'opening') this.#state = 'new';
-      throw error;
-    } finally {
-      (onWait as Comlink.Remote<RemoteCallback> | undefined)?.[Comlink.releaseProxy]();
+  async #open(options: unknown, onWait: unknown): Promise<unknown> {
+    if (this.#state !== 'new') throw new LongshipError('INVALID_ARGUMENT', 'this connection is already open');
+    this.#state = 'opening';
+    const heard = typeof onWait === 'function' ? () => void onWait() : undefined;
+    const longship = await this.#engine.join((options ?? {}) as WorkerOptions, heard);
+    if ((this.#state as string) === 'closed') {
+      await this.#engine.leave();
+      throw new LongshipError('STORE_CLOSED', 'closed while opening');
     }
+    this.#state = 'open';
+    const { id, dimensions } = longship.embedder;
+    const served = this.#object('longship', longship);
+    return { embedder: { id, dimensions }, persistent: longship.persistent, longship: served };
   }
 
-  async call(request: CallRequest, ...callbacks: Array<(...args: unknown[]) => unknown>): Promise<Reply> {
-    const call = callState(callbacks);
-    // Registered before anything awaits: an abort sent right after this call finds it.
-    this.#calls.set(request.id, call);
-    const forget = () => {
-      this.#calls.delete(request.id);
-      release(call);
-    };
-    try {
-      // The table is asked first: a refused call decodes nothing and runs nothing.
-      const bound = this.#bind(request);
-      const args = decode(request.args, (marked) => revive(marked, call)) as unknown[];
-      const result = bound.run(args);
-      if (bound.returns === 'job' && isJob(result)) {
-        this.#jobs.set(result.id, { job: result, call });
-        const settle = () => drained(call).then(forget);
-        result.then(settle, settle);
-        return { job: result.id };
-      }
-      const value = await result;
-      const handle = this.#handleOf(bound, value, call);
-      if (handle) {
-        this.#calls.delete(request.id);
-        return handle;
-      }
-      await drained(call);
-      forget();
-      const entry = this.#handles.get(request.target);
-      if (entry?.kind === 'object')
-        return moved({ value: encode(value), data: dataOf(entry.name, entry.value) });
-      return moved({ value: encode(value) });
-    } catch (error) {
-      forget();
-      throw error;
-    }
-  }
-
-  async job(id: number): Promise<unknown> {
-    const entry = this.#jobs.get(id);
-    if (!entry) throw new LongshipError('NOT_FOUND', `no job ${id} on this connection`);
-    try {
-      const value = await entry.job.then(
-        (result) => result,
-        async (error: unknown) => {
-          await drained(entry.call);
-          throw error;
-        },
-      );
-      await drained(entry.call);
-      return moved({ value: encode(value) });
-    } finally {
-      this.#jobs.delete(id);
-    }
-  }
-
-  abort(callId: number, slot: number, reason: unknown): void {
-    const controller = this.#calls.get(callId)?.controllers[slot];
-    controller?.abort(decode(reason));
-  }
-
-  async close(): Promise<void> {
-    if (this.#state === 'closed') return;
+  async #close(): Promise<void> {
     const wasOpen = this.#state === 'open';
     this.#state = 'closed';
-    for (const call of this.#calls.values()) release(call);
-    this.#calls.clear();
-    for (const key of this.#handles.keys()) this.#drop(key);
-    this.#jobs.clear();
-    this.#opened = undefined;
+    for (const call of this.#calls) release(call);
+    for (const port of this.#ports) port.close();
     if (wasOpen) await this.#engine.leave();
   }
 
-  /** The request's target and method, if the table serves them. */
-  #bind(request: CallRequest): Bound {
-    if (this.#state !== 'open' || !this.#opened) {
-      const closed = this.#state === 'closed';
-      throw new LongshipError('STORE_CLOSED', closed ? 'this Longship was closed' : 'not open yet');
-    }
-    if (!Array.isArray(request.args))
+  /**
+   * Runs `run` on the call's arguments and answers with its result in wire form, once the call's
+   * callbacks have all run on the page (they travel on ports of their own). A job first tells its
+   * id to the last argument, a function of the page's; an unsubscribe it returns keeps the call's
+   * callbacks until it is called.
+   */
+  async #run(wire: unknown, returns: Returns, run: (...args: unknown[]) => unknown): Promise<unknown> {
+    if (this.#state === 'closed') throw new LongshipError('STORE_CLOSED', 'this Longship was closed');
+    if (!Array.isArray(wire))
       throw new LongshipError('INVALID_ARGUMENT', 'a call takes an array of arguments');
-    if (request.target === 0) return bind('longship', this.#opened.longship, request.method);
-    const entry = this.#handles.get(request.target);
-    if (!entry) throw new LongshipError('NOT_FOUND', `handle ${request.target} was released`);
-    if (entry.kind === 'object') return bind(entry.name, entry.value, request.method);
-    if (request.method !== undefined) {
-      throw new LongshipError('INVALID_ARGUMENT', `handle ${request.target} is a function, with no methods`);
+    const call: Call = { remotes: [], pending: new Set(), released: false };
+    this.#calls.add(call);
+    let kept = false;
+    try {
+      const args = decode(wire, (served) => this.#revive(served, call)) as unknown[];
+      const onId = returns === 'job' ? args.pop() : undefined;
+      const result = run(...args);
+      if (typeof onId === 'function') onId((result as { id?: unknown }).id);
+      const value = await result;
+      while (call.pending.size > 0 && !call.released) await Promise.allSettled([...call.pending]);
+      if (returns === 'function' && typeof value === 'function') {
+        kept = true;
+        // An unsubscribe: it lets go of the call's callbacks, and a second call finds nothing.
+        const once = (...a: unknown[]) => {
+          if (call.released) throw new LongshipError('NOT_FOUND', 'this function was already called');
+          this.#calls.delete(call);
+          release(call);
+          return (value as Fn)(...a);
+        };
+        return send({
+          [MARK]: 'fn',
+          port: this.#serve((w: unknown) => this.#run(w, 'value', once), asFunction),
+        });
+      }
+      return send(
+        returns === 'value' || returns === 'job'
+          ? value
+          : this.#object(returns as RemoteName, value as object),
+      );
+    } finally {
+      if (!kept) release(call);
+      if (call.released) this.#calls.delete(call);
     }
-    return {
-      returns: 'value',
-      run: (args) => {
-        // A function a method returned undoes that method (onProgress's unsubscribe): once called,
-        // the callbacks it kept are let go.
-        try {
-          return entry.fn(...args);
-        } finally {
-          this.#drop(request.target);
-        }
-      },
+  }
+
+  /** A page's function or AbortSignal, from its mark in the arguments. */
+  #revive(served: Served, call: Call): unknown {
+    if (served[MARK] !== 'fn' && served[MARK] !== 'signal') return undefined;
+    const remote = Comlink.wrap<Fn>(served.port as Comlink.Endpoint);
+    call.remotes.push(remote);
+    if (served[MARK] === 'signal') {
+      const controller = new AbortController();
+      if (served.aborted) controller.abort(decode(served.reason));
+      else
+        remote().then(
+          (reason) => controller.abort(decode(reason)),
+          () => {},
+        );
+      return controller.signal;
+    }
+    // The engine never waits on a listener (a page that is gone or slow must not hold it up); a
+    // caller that wants the answer gets a promise of it.
+    return (...args: unknown[]) => {
+      if (call.released) return undefined;
+      const answer = remote(encode(args)).then((value) => decode(value));
+      const settled = () => call.pending.delete(answer);
+      call.pending.add(answer);
+      answer.then(settled, settled);
+      return answer;
     };
   }
 
-  /** A handle for a result the table says stays in the worker (a function, a session); else undefined. */
-  #handleOf(bound: Bound, value: unknown, call: CallState): Reply | undefined {
-    if (bound.returns === 'function' && typeof value === 'function') {
-      const fn = value as (...args: unknown[]) => unknown;
-      return { handle: this.#handles.add({ kind: 'function', fn, state: call }), callable: true };
-    }
-    if (isRemoteName(bound.returns) && typeof value === 'object' && value !== null) {
-      const name = bound.returns;
-      const handle = this.#handles.add({ kind: 'object', name, value, state: call });
-      return { handle, object: name, data: dataOf(name, value) };
-    }
-    return undefined;
+  /** `value` (the engine, a session), served with the table's methods for `name`, and its data. */
+  #object(name: RemoteName, value: object): Served {
+    const target = value as Record<string, Fn>;
+    const methods = remoteMethods(name).map((method) => {
+      const run = (...args: unknown[]) => target[method]!(...args);
+      return [method, (wire: unknown) => this.#run(wire, remoteMethod(name, method), run)];
+    });
+    const data = Object.fromEntries(
+      (remoteApi[name].data as readonly string[]).map((key) => [key, target[key]]),
+    );
+    const allow: Allow = (path) => remoteMethod(name, path.length === 1 ? path[0] : path.join('.'));
+    return { [MARK]: name, data, port: this.#serve(Object.fromEntries(methods), allow) };
   }
 
-  #drop(key: number): void {
-    const entry = this.#handles.drop(key);
-    if (entry) release(entry.state);
+  #serve(target: object, allow: Allow): Port {
+    if (this.#state === 'closed') throw new LongshipError('STORE_CLOSED', 'this Longship was closed');
+    return serve(target, allow, this.#ports);
   }
 }
 
-/** The reply, with the buffers it holds moved rather than copied: the engine made them for this caller. */
-function moved<T extends object>(reply: T): T {
-  return Comlink.transfer(reply, movableBuffers(reply));
+function release(call: Call): void {
+  if (call.released) return;
+  call.released = true;
+  for (const remote of call.remotes) remote[Comlink.releaseProxy]();
 }
 
-function isJob(value: unknown): value is PromiseLike<unknown> & { id: number } {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as PromiseLike<unknown>).then === 'function' &&
-    typeof (value as { id?: unknown }).id === 'number'
-  );
+/** A reply in wire form, its buffers and ports moved: the engine made them for this caller. */
+function send(value: unknown): unknown {
+  const moves = new Set<Movable>();
+  const wire = encode(value, (leaf) => {
+    if (leaf instanceof ArrayBuffer || leaf instanceof MessagePort) moves.add(leaf);
+    // A view into a larger buffer shares it with whatever else lives there: that one is copied.
+    const { buffer, byteOffset, byteLength } = ArrayBuffer.isView(leaf) ? leaf : { byteOffset: -1 };
+    if (buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength)
+      moves.add(buffer);
+    return leaf;
+  });
+  return moving(wire, moves);
 }

@@ -1,66 +1,50 @@
-// The one engine a worker holds for all its connections, opened under a Web Lock by the first and
-// closed when the last one leaves.
+// The one engine a worker holds for all its connections: opened under the Web Lock of its store by
+// the first, closed when the last one leaves, and only then is the lock let go.
 
 import type { Longship } from '../engine.js';
 import type { Locks } from '../web-types.js';
-import type { OpenedInfo, WorkerOptions } from './protocol.js';
+import type { WorkerOptions } from './worker-options.js';
 
-export interface Opened {
-  longship: Longship;
-  info: OpenedInfo;
-  release: () => void;
-}
+export type EngineSlot = ReturnType<typeof engineSlot>;
 
-export interface EngineSlot {
-  join(options: WorkerOptions, onWait?: () => void): Promise<Opened>;
-  leave(): Promise<void>;
-}
-
-/** One engine for every connection: opened by the first, closed when the last one leaves. */
-export function engineSlot(
-  open: (options: WorkerOptions) => Promise<Longship>,
-  locks: Locks | null,
-): EngineSlot {
-  let current: Promise<Opened> | undefined;
+export function engineSlot(open: (options: WorkerOptions) => Promise<Longship>, locks: Locks | null) {
+  let current: Promise<{ longship: Longship; release: () => void }> | undefined;
   let members = 0;
-  const start = async (options: WorkerOptions, onWait?: () => void): Promise<Opened> => {
-    const release = locks
-      ? await holdLock(locks as LockManager, `longship:${options.name ?? 'longship'}`, onWait)
-      : () => {};
+  const start = async (options: WorkerOptions, onWait?: () => void) => {
+    const name = `longship:${options.name ?? 'longship'}`;
+    const release = locks ? await holdLock(locks as LockManager, name, onWait) : () => {};
     try {
-      const longship = await open(options);
-      const { id, dimensions } = longship.embedder;
-      return { longship, release, info: { embedder: { id, dimensions }, persistent: longship.persistent } };
+      return { longship: await open(options), release };
     } catch (error) {
       release();
       throw error;
     }
   };
   return {
-    async join(options, onWait) {
+    /** The engine, opened with the first member's options: later ones share it as it is. */
+    async join(options: WorkerOptions, onWait?: () => void): Promise<Longship> {
       members++;
       current ??= start(options, onWait);
       const opening = current;
       try {
-        return await opening;
+        return (await opening).longship;
       } catch (error) {
         members--;
         if (current === opening) current = undefined;
         throw error;
       }
     },
-    async leave() {
-      members--;
-      if (members > 0 || !current) return;
-      const closing = current;
+    /** Closes the engine when the last member leaves. */
+    async leave(): Promise<void> {
+      const closing = --members > 0 ? undefined : current;
+      if (!closing) return;
       current = undefined;
       const opened = await closing.catch(() => undefined);
-      if (!opened) return;
       try {
-        await opened.longship.close();
+        await opened?.longship.close();
       } finally {
         // Only now may the next worker (another tab's) open the store.
-        opened.release();
+        opened?.release();
       }
     },
   };

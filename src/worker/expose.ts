@@ -1,17 +1,15 @@
 // The worker's side: one Longship per worker, held under a Web Lock, served over comlink to every
-// page that connects (one for a dedicated Worker, any number for a SharedWorker). Calls arrive as
-// CallRequests (protocol.ts) so that callbacks, AbortSignals, queued jobs and returned handles
-// work across the boundary, which comlink alone does only for top-level arguments; what a page may
+// page that connects (one for a dedicated Worker, any number for a SharedWorker); what a page may
 // call is the table in remote-api.ts.
 
-import * as Comlink from 'comlink';
 import { type Longship, openLongship } from '../engine.js';
 import { defaultLocks } from '../env/locks.js';
 import type { Locks, MessageEndpoint } from '../web-types.js';
 import { Connection } from './connection.js';
 import { engineSlot } from './engine-slot.js';
-import { guardedEndpoint } from './message-guard.js';
-import { registerThrowHandler, type WorkerOptions } from './protocol.js';
+import { refuse, serveOn } from './serve.js';
+import { registerThrowHandler } from './wire.js';
+import type { WorkerOptions } from './worker-options.js';
 
 export interface ExposeLongshipOptions {
   /**
@@ -33,12 +31,12 @@ export interface LongshipHost {
 /**
  * Serves a Longship from this worker. A dedicated Worker serves the page that started it; a
  * SharedWorker serves every page that connects, all on one engine. The engine opens with the first
- * page's options (later pages share it as it is) and closes when the last page closes it. It opens under the Web Lock
- * `longship:<name>`, so that two workers (tabs without a SharedWorker, or two versions of an app)
- * never write one store at once: the second waits until the first closes.
+ * page's options (later pages share it as it is) and closes when the last page closes it. It opens
+ * under the Web Lock `longship:<name>`, so that two workers (tabs without a SharedWorker, or two
+ * versions of an app) never write one store at once: the second waits until the first closes.
  *
  * @example
- * // my-worker.ts, started with createLongship({ worker: new Worker(new URL('./my-worker.ts', import.meta.url), { type: 'module' }) })
+ * // my-worker.ts, started with openLongshipInWorker({ worker: new Worker(new URL('./my-worker.ts', import.meta.url), { type: 'module' }) })
  * import { functionEmbedder, openLongship } from 'longship';
  * import { exposeLongship } from 'longship/worker';
  * const embedder = functionEmbedder({ id: 'my-model@1', dimensions: 768, embed: myEmbed });
@@ -46,11 +44,11 @@ export interface LongshipHost {
  */
 export function exposeLongship(options: ExposeLongshipOptions = {}): LongshipHost {
   const host = createLongshipHost(options);
-  const scope = globalThis as unknown as Comlink.Endpoint;
+  const scope = globalThis as unknown as MessageEndpoint;
   // A SharedWorker's scope has no messages of its own: each page arrives as a port on 'connect'.
   if ('onconnect' in scope) {
-    scope.addEventListener('connect', (event) => {
-      for (const port of (event as MessageEvent).ports) host.connect(port);
+    scope.addEventListener('connect', (event: MessageEvent) => {
+      for (const port of event.ports) host.connect(port);
     });
   } else host.connect(scope);
   return host;
@@ -65,25 +63,22 @@ export function exposeLongship(options: ExposeLongshipOptions = {}): LongshipHos
  * chrome.runtime.onConnect.addListener((port) => host.connect(toEndpoint(port)));
  */
 export function createLongshipHost(options: ExposeLongshipOptions = {}): LongshipHost {
-  registerThrowHandler(Comlink.transferHandlers);
-  const engine = engineSlot(
-    options.open ?? openFromOptions,
-    options.locks === undefined ? (defaultLocks() ?? null) : options.locks,
-  );
-  return {
-    connect: (endpoint) =>
-      Comlink.expose(new Connection(engine), guardedEndpoint(endpoint) as Comlink.Endpoint),
+  registerThrowHandler();
+  const locks = options.locks === undefined ? (defaultLocks() ?? null) : options.locks;
+  const engine = engineSlot(options.open ?? openFromOptions, locks);
+  const allow = (path: unknown[]) => {
+    if (!(path.length === 1 && (path[0] === 'open' || path[0] === 'close'))) {
+      refuse(`a connection to the worker has no method '${path.join('.')}'`);
+    }
   };
+  return { connect: (endpoint) => serveOn(endpoint, new Connection(engine).root, allow) };
 }
 
-/**
- * The default: the engine opened from the page's options, the model's among them (the engine
- * chooses and owns the embedder). Only the wire form is undone here: a URL arrives as a string.
- */
-function openFromOptions(options: WorkerOptions): Promise<Longship> {
-  const { name, usearch, transformers } = options;
+/** The default: the engine opened from the page's options (it chooses and owns the embedder). */
+function openFromOptions({ name, usearch, transformers }: WorkerOptions): Promise<Longship> {
   return openLongship({
     ...(name ? { name } : {}),
+    // A URL arrives as a string (worker-options.ts).
     ...(usearch === undefined ? {} : { usearch: typeof usearch === 'string' ? new URL(usearch) : usearch }),
     ...(transformers === undefined ? {} : { transformers }),
   });

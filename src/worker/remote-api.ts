@@ -60,6 +60,11 @@ type RemoteApi = {
   readonly session: Entry<Session, MethodKeys<Session>>;
 };
 
+/** `methods`, each crossing as `returns`: the table lists them by kind. */
+function each<R extends Returns, K extends string>(returns: R, ...methods: K[]): { readonly [M in K]: R } {
+  return Object.fromEntries(methods.map((method) => [method, returns])) as { [M in K]: R };
+}
+
 /**
  * The table. A method added to {@link Longship} or {@link Session} fails the type check until it is
  * added here, with the kind of result its signature has.
@@ -67,51 +72,22 @@ type RemoteApi = {
 export const remoteApi = {
   longship: {
     methods: {
-      mkdir: 'value',
-      write: 'value',
-      ls: 'value',
-      tree: 'value',
-      stat: 'value',
-      read: 'value',
-      abstract: 'value',
-      overview: 'value',
-      rm: 'value',
-      mv: 'value',
-      grep: 'value',
-      glob: 'value',
-      link: 'value',
-      relations: 'value',
-      unlink: 'value',
-      find: 'value',
-      search: 'value',
-      context: 'value',
+      ...each('value', 'mkdir', 'write', 'ls', 'tree', 'stat', 'read', 'abstract', 'overview', 'rm', 'mv'),
+      ...each('value', 'grep', 'glob', 'link', 'relations', 'unlink', 'find', 'search', 'context', 'verify'),
+      ...each('value', 'listSessions', 'sessionInfo', 'sessionExists', 'deleteSession', 'waitProcessed'),
+      ...each('value', 'listSkills', 'getSkill'),
+      ...each('job', 'addResource', 'addSkill', 'removeSkill'),
       session: 'session',
-      listSessions: 'value',
-      sessionInfo: 'value',
-      sessionExists: 'value',
-      deleteSession: 'value',
-      addResource: 'job',
-      addSkill: 'job',
-      listSkills: 'value',
-      getSkill: 'value',
-      removeSkill: 'job',
       onProgress: 'function',
-      waitProcessed: 'value',
-      verify: 'value',
     },
     // `embedder` and `persistent` arrive once, when the page connects; `store` and `indexes` stay.
     data: [],
   },
   session: {
     methods: {
-      addMessage: 'value',
-      messages: 'value',
-      used: 'value',
+      ...each('value', 'addMessage', 'messages', 'used', 'waitCommitted', 'cancelCommits', 'context'),
       commit: 'job',
       onCommitProgress: 'function',
-      waitCommitted: 'value',
-      cancelCommits: 'value',
-      context: 'value',
     },
     data: ['id', 'uri'],
   },
@@ -127,11 +103,6 @@ const served = new Map<string, Map<string, Returns>>(
 /** The names of what a `name` object serves. */
 export function remoteMethods(name: RemoteName): string[] {
   return [...(served.get(name)?.keys() ?? [])];
-}
-
-/** Whether `name` is a kind of object the table knows. */
-export function isRemoteName(name: unknown): name is RemoteName {
-  return typeof name === 'string' && served.has(name);
 }
 
 /**

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createLongship } from '../../src/client/create-longship.js';
+import { openLongshipInWorker } from '../../src/client/open-longship-in-worker.js';
 import { LongshipError } from '../../src/errors.js';
 import { bundleThreadScript } from '../worker/thread-script.js';
 
@@ -26,7 +26,7 @@ it('assembles context in the worker, for a session named by id or by its proxy',
   const { port1, port2 } = new MessageChannel();
   const thread = new Worker(script, { workerData: { port: port1 }, transferList: [port1 as never] });
   try {
-    const longship = await createLongship({
+    const longship = await openLongshipInWorker({
       worker: port2,
       usearch: new URL('../../wasm/dist/usearch.wasm', import.meta.url).href,
     });

@@ -42,7 +42,7 @@ describe('types without the DOM lib, from the installed package', () => {
     await cp(example, fixture, { recursive: true });
     await writeFile(
       join(fixture, 'subpaths.ts'),
-      `import { type RemoteLongship, connectLongship, createLongship, transfer } from 'longship/client';
+      `import { type RemoteLongship, connectLongship, openLongshipInWorker, transfer } from 'longship/client';
 import { type LexicalHit, createLexicalIndex, loadLexicalIndex } from 'longship/lexical';
 import { type StoreHarness, storeContract } from 'longship/testing';
 import { type VikingUri, contextTypeOf, join, parseUri, roots } from 'longship/uri';
@@ -51,7 +51,7 @@ import { type LongshipHost, createLongshipHost, exposeLongship } from 'longship/
 import { openFileStore } from 'longship';
 
 const connect = (port: Parameters<typeof connectLongship>[0]): Promise<RemoteLongship> => connectLongship(port);
-const create: typeof createLongship = createLongship;
+const create: typeof openLongshipInWorker = openLongshipInWorker;
 const moved = transfer({ bytes: new Uint8Array(4) }, []);
 const lexical = createLexicalIndex();
 const hits: LexicalHit[] = lexical.search('rivers', { limit: 5 });
@@ -138,10 +138,10 @@ console.log(tools, run);
     await cp(example, fixture, { recursive: true });
     await writeFile(
       join(fixture, 'dom.ts'),
-      `import type { CreateLongshipOptions, IdbStoreOptions, WasmSource } from 'longship';
+      `import type { OpenLongshipInWorkerOptions, IdbStoreOptions, WasmSource } from 'longship';
 const factory: IdbStoreOptions['indexedDB'] = indexedDB;
 const back: IDBFactory = factory;
-const worker: CreateLongshipOptions['worker'] = new SharedWorker('worker.js');
+const worker: OpenLongshipInWorkerOptions['worker'] = new SharedWorker('worker.js');
 const module: WasmSource = new WebAssembly.Module(new Uint8Array());
 // @ts-expect-error: with the DOM lib, indexedDB is an IDBFactory, not any object
 const wrong: IdbStoreOptions['indexedDB'] = new Worker('worker.js');

@@ -1,4 +1,4 @@
-// createLongship() in Chromium: a real module Worker (and SharedWorker), real IndexedDB, real Web
+// openLongshipInWorker() in Chromium: a real module Worker (and SharedWorker), real IndexedDB, real Web
 // Locks. An app built by Vite indexes with the bundled model, reloads and finds again; a page
 // without a bundler runs the compiled files; two tabs write at once; a tab without a SharedWorker
 // waits for the store and takes it over when the owner's tab closes.
@@ -74,10 +74,14 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** The size of what a page that imports createLongship from the package entry loads on its main thread. */
+/** The size of what a page that imports openLongshipInWorker from the package entry loads on its main thread. */
 async function mainThreadBytes(): Promise<number> {
   const result = await build({
-    stdin: { contents: "export { createLongship } from './src/index.js';", resolveDir: root, loader: 'ts' },
+    stdin: {
+      contents: "export { openLongshipInWorker } from './src/index.js';",
+      resolveDir: root,
+      loader: 'ts',
+    },
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -88,7 +92,7 @@ async function mainThreadBytes(): Promise<number> {
   return result.outputFiles[0]!.contents.byteLength;
 }
 
-/** The test page built by Vite, under /vite/: Vite finds createLongship's worker and bundles it. */
+/** The test page built by Vite, under /vite/: Vite finds openLongshipInWorker's worker and bundles it. */
 async function buildWithVite(): Promise<{
   entry: string;
   files: Record<string, { body: string | Uint8Array }>;
@@ -113,10 +117,12 @@ async function buildWithVite(): Promise<{
 /** What tsc -p tsconfig.build.json writes for the client's modules: each file on its own, types stripped. */
 async function compileWithoutBundling(): Promise<Record<string, { body: string }>> {
   const sources = [
-    'client/create-longship',
+    'client/open-longship-in-worker',
     'worker/connect',
-    'worker/protocol',
     'worker/remote-api',
+    'worker/serve',
+    'worker/wire',
+    'worker/worker-options',
     'errors',
   ];
   const result = await build({
@@ -141,7 +147,7 @@ async function openPage(context: BrowserContext, script = '/bundle/page.js'): Pr
 const isLocal = (url: string) => url.startsWith(`${server.origin}/`) || url.startsWith('blob:');
 
 // The model loads in each of the first two tests: seconds alone, a minute on a busy machine.
-describe('createLongship in Chromium', () => {
+describe('openLongshipInWorker in Chromium', () => {
   it('keeps the main thread light: the page bundle holds the client, not the engine', () => {
     // The engine (transformers.js, USearch glue, the parsers) is megabytes; the client is comlink and a proxy.
     expect(pageBundleBytes).toBeLessThan(40_000);
@@ -160,8 +166,8 @@ describe('createLongship in Chromium', () => {
       // Nothing but a name: Vite bundled the worker and emitted the .wasm, the model's files and
       // onnxruntime-web's beside it.
       const open = `
-        const { createLongship } = globalThis.longshipPage;
-        const longship = await createLongship({ name: 'reload-test' });`;
+        const { openLongshipInWorker } = globalThis.longshipPage;
+        const longship = await openLongshipInWorker({ name: 'reload-test' });`;
       const page = await openPage(context, viteEntry);
       const first = (await page.evaluate(`(async () => {
         ${open}
@@ -233,10 +239,10 @@ describe('createLongship in Chromium', () => {
       const page = await context.newPage();
       await page.goto(`${server.origin}/plain.html`);
       const answer = (await page.evaluate(`(async () => {
-        const { createLongship } = await import('/dist/client/create-longship.js');
+        const { openLongshipInWorker } = await import('/dist/client/open-longship-in-worker.js');
         // URL objects do not survive structured clone: they cross as absolute strings.
         const here = (path) => new URL(path, location.href);
-        const longship = await createLongship({
+        const longship = await openLongshipInWorker({
           name: 'no-bundler', shared: false, usearch: here('/wasm/dist/usearch.wasm'),
           transformers: {
             model: { id: 'longship/use-lite', dimensions: 512, directory: here('/model/use-lite/') },
@@ -261,7 +267,7 @@ describe('createLongship in Chromium', () => {
     try {
       const [a, b] = await Promise.all([openPage(context), openPage(context)]);
       const write = (tab: string) => `(async () => {
-        const longship = await globalThis.longshipPage.createLongship({
+        const longship = await globalThis.longshipPage.openLongshipInWorker({
           name: 'two-tabs', worker: '/bundle/hash-worker.js', usearch: '/wasm/dist/usearch.wasm',
         });
         globalThis.longship = longship;
@@ -295,7 +301,7 @@ describe('createLongship in Chromium', () => {
     try {
       const open = (tab: string) => `
         globalThis.events = [];
-        globalThis.opening = globalThis.longshipPage.createLongship({
+        globalThis.opening = globalThis.longshipPage.openLongshipInWorker({
           name: 'handover', worker: '/bundle/hash-worker.js', usearch: '/wasm/dist/usearch.wasm', shared: false,
           onWait: () => globalThis.events.push('waiting'),
         }).then(async (longship) => {
@@ -344,7 +350,7 @@ describe('createLongship in Chromium', () => {
       const answer = await page.evaluate(`(async () => {
         const attempt = async (shared) => {
           try {
-            await globalThis.longshipPage.createLongship({ worker: '/missing/worker.js', shared });
+            await globalThis.longshipPage.openLongshipInWorker({ worker: '/missing/worker.js', shared });
             return 'opened';
           } catch (e) { return e.code + ' ' + (e instanceof globalThis.longshipPage.LongshipError); }
         };
@@ -367,10 +373,10 @@ describe('createLongship in Chromium', () => {
       };
       const answer = (await page.evaluate(`(async () => {
         const c = ${JSON.stringify(config)};
-        const { createLongship, bundledModel, LongshipError } = globalThis.longshipPage;
+        const { openLongshipInWorker, bundledModel, LongshipError } = globalThis.longshipPage;
         const attempt = async (options) => {
           try {
-            const longship = await createLongship({ worker: c.worker, ...options });
+            const longship = await openLongshipInWorker({ worker: c.worker, ...options });
             await longship.close();
             return 'opened';
           } catch (e) { return { longshipError: e instanceof LongshipError, code: e.code, message: e.message }; }

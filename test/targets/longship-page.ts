@@ -1,7 +1,7 @@
 // The page side of chromium-longship.test.ts: what a page imports to use Longship in a worker. The
 // test drives it through `globalThis.longshipPage`.
-import { createLongship } from '../../src/client/create-longship.js';
+import { openLongshipInWorker } from '../../src/client/open-longship-in-worker.js';
 import { bundledModel } from '../../src/embed/bundled-model.js';
 import { LongshipError } from '../../src/errors.js';
 
-(globalThis as Record<string, unknown>).longshipPage = { createLongship, bundledModel, LongshipError };
+(globalThis as Record<string, unknown>).longshipPage = { openLongshipInWorker, bundledModel, LongshipError };

@@ -1,5 +1,5 @@
 // Failures across a real thread (Node's worker_threads, the package's default host): an engine
-// that cannot open (the model, the WASM, the store) rejects createLongship itself, as a
+// that cannot open (the model, the WASM, the store) rejects openLongshipInWorker itself, as a
 // LongshipError with the worker's code and a message that says what is missing; a job that fails
 // rejects with its code and message, and the queue's summary says so too.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLongship } from '../../src/client/create-longship.js';
+import { openLongshipInWorker } from '../../src/client/open-longship-in-worker.js';
 import { bundledModel, bundledModelFiles } from '../../src/embed/bundled-model.js';
 import { LongshipError } from '../../src/errors.js';
-import type { WorkerOptions } from '../../src/worker/protocol.js';
+import type { WorkerOptions } from '../../src/worker/worker-options.js';
 import { bundleThreadScript } from './thread-script.js';
 
 const usearch = new URL('../../wasm/dist/usearch.wasm', import.meta.url).href;
@@ -40,12 +40,12 @@ async function openFailure(options: WorkerOptions, newerDatabase?: string): Prom
   // A thread that fails to start says so here, not by never answering.
   const crashed = new Promise<never>((_, reject) => thread.once('error', reject));
   try {
-    const longship = await Promise.race([createLongship({ worker: port2, ...options }), crashed]).catch(
+    const longship = await Promise.race([openLongshipInWorker({ worker: port2, ...options }), crashed]).catch(
       (error: unknown) => error,
     );
     if (!(longship instanceof Error)) {
       await (longship as { close(): Promise<void> }).close();
-      throw new Error('createLongship resolved');
+      throw new Error('openLongshipInWorker resolved');
     }
     expect(longship).toBeInstanceOf(LongshipError);
     return longship as LongshipError;
@@ -54,12 +54,12 @@ async function openFailure(options: WorkerOptions, newerDatabase?: string): Prom
   }
 }
 
-describe('createLongship over a thread that cannot open', () => {
+describe('openLongshipInWorker over a thread that cannot open', () => {
   it('opens over the same thread when everything is there; a failed job says why', async () => {
     const { port1, port2 } = new MessageChannel();
     const thread = new Worker(script, { workerData: { port: port1 }, transferList: [port1 as never] });
     try {
-      const longship = await createLongship({
+      const longship = await openLongshipInWorker({
         worker: port2,
         usearch,
         // The thread is a bundle elsewhere: the model's default URL, relative to it, would miss.

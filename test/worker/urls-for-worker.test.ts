@@ -1,7 +1,7 @@
 // The options a page sends its worker: every URL in them as an absolute string, since a URL object
 // does not survive structured clone and a relative one would resolve against the worker's script.
 import { describe, expect, it } from 'vitest';
-import { urlsForWorker } from '../../src/worker/protocol.js';
+import { urlsForWorker } from '../../src/worker/worker-options.js';
 
 const page = 'https://app.example/notes/index.html';
 

@@ -1,4 +1,4 @@
-// createLongship over a real thread (Node's worker_threads): the engine runs there, and close()
+// openLongshipInWorker over a real thread (Node's worker_threads): the engine runs there, and close()
 // lets the thread end on its own, which it only does once no port, timer or callback holds it.
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createLongship } from '../../src/client/create-longship.js';
+import { openLongshipInWorker } from '../../src/client/open-longship-in-worker.js';
 import { LongshipError } from '../../src/errors.js';
 import { bundleThreadScript } from './thread-script.js';
 
@@ -29,7 +29,7 @@ it('runs in a thread, and close() lets the thread exit', async () => {
   const thread = new Worker(script, { workerData: { port: port1 }, transferList: [port1 as never] });
   const exited = once(thread, 'exit');
   try {
-    const longship = await createLongship({
+    const longship = await openLongshipInWorker({
       worker: port2,
       usearch: new URL('../../wasm/dist/usearch.wasm', import.meta.url).href,
     });

@@ -1,7 +1,7 @@
 // Replaces the compiled worker script, dist/worker/entry.js, with one self-contained ES module, for
 // pages without a bundler: a browser resolves bare imports ('comlink', 'idb') in a page through an
 // import map, but a worker never sees the page's import map, so tsc's entry.js cannot start there.
-// In the same place, createLongship's default URL finds it, and the URLs it finds its own files by
+// In the same place, openLongshipInWorker's default URL finds it, and the URLs it finds its own files by
 // (../../wasm/dist/usearch.wasm, ../../model/use-lite/config.json, ../../dist/ort/…) still point
 // into the package; what it imports on demand lies beside it as chunk-*.js. Bundlers (Vite) take
 // it as it is. It also copies onnxruntime-web's plain WASM

@@ -1,8 +1,8 @@
-// createLongship's own checks, in Node (no Worker here): bad options fail typed, before anything
+// openLongshipInWorker's own checks, in Node (no Worker here): bad options fail typed, before anything
 // starts; a MessagePort is taken as the worker's end. The worker itself is tested in
 // test/worker/ and in Chromium (test/targets/chromium-longship.test.ts).
 import { describe, expect, it } from 'vitest';
-import { createLongship } from '../../src/client/create-longship.js';
+import { openLongshipInWorker } from '../../src/client/open-longship-in-worker.js';
 import { LongshipError } from '../../src/errors.js';
 import { createLongshipHost } from '../../src/worker/expose.js';
 import { openTestLongship } from '../worker/fixture.js';
@@ -16,13 +16,13 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
   return (error as LongshipError).code;
 }
 
-describe('createLongship', () => {
+describe('openLongshipInWorker', () => {
   it('refuses bad options with INVALID_ARGUMENT', async () => {
-    expect(await codeOf(createLongship({ name: '' }))).toBe('INVALID_ARGUMENT');
-    expect(await codeOf(createLongship({ name: 7 as unknown as string }))).toBe('INVALID_ARGUMENT');
-    expect(await codeOf(createLongship({ worker: 42 as unknown as string }))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(openLongshipInWorker({ name: '' }))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(openLongshipInWorker({ name: 7 as unknown as string }))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(openLongshipInWorker({ worker: 42 as unknown as string }))).toBe('INVALID_ARGUMENT');
     // Node has no Worker: the message says what to do instead.
-    const error = await createLongship().catch((e: unknown) => e);
+    const error = await openLongshipInWorker().catch((e: unknown) => e);
     expect((error as LongshipError).code).toBe('INVALID_ARGUMENT');
     expect((error as LongshipError).message).toMatch(/openLongship/);
   });
@@ -32,7 +32,7 @@ describe('createLongship', () => {
     // An engine that never opens: another tab's, say, never lets go of the store.
     createLongshipHost({ locks: null, open: () => new Promise(() => {}) }).connect(port1);
     const controller = new AbortController();
-    const opening = createLongship({ worker: port2, signal: controller.signal });
+    const opening = openLongshipInWorker({ worker: port2, signal: controller.signal });
     const closed = new Promise((resolve) => port1.addEventListener('close', resolve));
     setTimeout(() => controller.abort(new Error('the user went elsewhere')), 50);
     const error = (await opening.catch((e: unknown) => e)) as LongshipError;
@@ -40,14 +40,14 @@ describe('createLongship', () => {
     expect((error.cause as Error).message).toBe('the user went elsewhere');
     await closed;
     expect(
-      await codeOf(createLongship({ worker: new MessageChannel().port2, signal: AbortSignal.abort() })),
+      await codeOf(openLongshipInWorker({ worker: new MessageChannel().port2, signal: AbortSignal.abort() })),
     ).toBe('ABORTED');
   });
 
   it('talks to a host over a MessagePort, and closes the port with itself', async () => {
     const { port1, port2 } = new MessageChannel();
     createLongshipHost({ locks: null, open: openTestLongship }).connect(port1);
-    const longship = await createLongship({ worker: port2 });
+    const longship = await openLongshipInWorker({ worker: port2 });
     await longship.write('viking://resources/a.md', 'Alpha.');
     expect(await longship.read('viking://resources/a.md')).toBe('Alpha.');
     const closed = new Promise((resolve) => port1.addEventListener('close', resolve));

@@ -1,12 +1,12 @@
-// createLongship(): Longship in a worker, for a page. Nothing heavy loads on the main thread:
+// openLongshipInWorker(): Longship in a worker, for a page. Nothing heavy loads on the main thread:
 // this module reaches the engine only through the worker script.
 
 import { LongshipError } from '../errors.js';
 import type { MessageEndpoint, Port, WebSharedWorker, WebWorker } from '../web-types.js';
 import { type ConnectOptions, connectLongship, type RemoteLongship } from '../worker/connect.js';
-import type { WorkerOptions } from '../worker/protocol.js';
+import type { WorkerOptions } from '../worker/worker-options.js';
 
-export interface CreateLongshipOptions extends WorkerOptions {
+export interface OpenLongshipInWorkerOptions extends WorkerOptions {
   /**
    * The worker: a module script's URL, or a Worker, SharedWorker or MessagePort you started (it is
    * closed with the Longship). Default: this package's worker script, which Vite bundles.
@@ -34,21 +34,21 @@ export interface CreateLongshipOptions extends WorkerOptions {
  * { ...bundledModel, directory: new URL('/models/use-lite/', location.href) }, wasmPaths: '/ort/' } }`.
  *
  * @example
- * const longship = await createLongship();
+ * const longship = await openLongshipInWorker();
  * const job = longship.addResource(file, { onProgress: (p) => console.log(p.phase, p.done, p.total) });
  * await job;
  * const { resources } = await longship.find('how are retries configured?');
  */
-export async function createLongship(options: CreateLongshipOptions = {}): Promise<RemoteLongship> {
+export async function openLongshipInWorker(
+  options: OpenLongshipInWorkerOptions = {},
+): Promise<RemoteLongship> {
   const { worker, shared, onWait, signal, ...rest } = options;
   if (rest.name !== undefined && (typeof rest.name !== 'string' || rest.name === '')) {
     throw new LongshipError('INVALID_ARGUMENT', `name must be a non-empty string, not ${String(rest.name)}`);
   }
   const name = rest.name ?? 'longship';
   const started = start(worker, shared ?? typeof SharedWorker !== 'undefined', name);
-  const connect: ConnectOptions = { ...rest, lost: started.lost, dispose: started.dispose };
-  if (onWait) connect.onWait = onWait;
-  if (signal) connect.signal = signal;
+  const connect: ConnectOptions = { ...rest, lost: started.lost, dispose: started.dispose, onWait, signal };
   const longship = await connectLongship(started.endpoint, connect);
   started.opened();
   return longship;
@@ -62,7 +62,7 @@ interface Started {
   opened: () => void;
 }
 
-function start(worker: CreateLongshipOptions['worker'], shared: boolean, name: string): Started {
+function start(worker: OpenLongshipInWorkerOptions['worker'], shared: boolean, name: string): Started {
   if (typeof MessagePort !== 'undefined' && worker instanceof MessagePort) {
     return {
       endpoint: worker,

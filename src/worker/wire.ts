@@ -1,0 +1,141 @@
+// What structured clone would damage between a page and its worker, and how it travels instead:
+// an error keeps its class, code and cause, a URL its href; a function, an AbortSignal or an object
+// left in the worker becomes a MessagePort that comlink serves (docs/guide/worker.md).
+
+import * as Comlink from 'comlink';
+import { type ErrorCode, LongshipError } from '../errors.js';
+import type { Movable, Port } from '../web-types.js';
+import type { RemoteName } from './remote-api.js';
+
+/** The key that marks a value in wire form: structured clone keeps string keys, not symbols. */
+export const MARK = '__longship';
+
+/**
+ * What travels as a port: a function; an AbortSignal, as a function that resolves with its reason
+ * once it aborts; an object left in the worker, with the table's methods for its kind and its data.
+ */
+export type Served =
+  | { [MARK]: 'fn'; port: Port }
+  | { [MARK]: 'signal'; port: Port; aborted: boolean; reason?: unknown }
+  | ServedObject;
+
+export type ServedObject = { [MARK]: RemoteName; port: Port; data: Record<string, unknown> };
+
+interface WireError {
+  name: string;
+  message: string;
+  stack?: string;
+  code?: ErrorCode;
+  cause?: unknown;
+}
+
+/** Plain objects and arrays are walked; anything else is a leaf for structured clone. */
+function isPlain(value: unknown): value is Record<string, unknown> | unknown[] {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return Array.isArray(value) || proto === Object.prototype || proto === null;
+}
+
+function walk(value: object, step: (item: unknown) => unknown): unknown {
+  if (Array.isArray(value)) return value.map(step);
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, step(item)]));
+}
+
+/** `value` in wire form; `leaf` writes each other object and function in it (or keeps it). */
+export function encode(value: unknown, leaf: (value: object) => unknown = (v) => v, depth = 0): unknown {
+  if (value instanceof Error) return { [MARK]: 'error', error: wireError(value) };
+  if (value instanceof URL) return { [MARK]: 'url', href: value.href };
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return value;
+  const written = leaf(value);
+  if (written !== value || depth >= 32 || !isPlain(value)) return written;
+  return walk(value, (item) => encode(item, leaf, depth + 1));
+}
+
+/** The inverse of {@link encode}; `leaf` revives what travels as a port. */
+export function decode(
+  value: unknown,
+  leaf: (served: Served) => unknown = () => undefined,
+  depth = 0,
+): unknown {
+  if (!isPlain(value) || depth >= 32) return value;
+  if (!(MARK in value)) return walk(value, (item) => decode(item, leaf, depth + 1));
+  const { [MARK]: kind, error, href } = value as { [MARK]: string; error: WireError; href: string };
+  if (kind === 'error') return reviveError(error);
+  return kind === 'url' ? new URL(href) : leaf(value as Served);
+}
+
+const transferMarks = new WeakMap<object, Movable[]>();
+
+/**
+ * Marks `value` (an argument, or an object or array inside one) so that `transferables` move to
+ * the worker instead of being copied. They are unusable in this thread afterwards.
+ *
+ * @example
+ * const bytes = new Uint8Array(await file.arrayBuffer());
+ * await longship.addResource(transfer(bytes, [bytes.buffer]), { name: file.name });
+ */
+export function transfer<T extends object>(value: T, transferables: Movable[]): T {
+  transferMarks.set(value, transferables);
+  return value;
+}
+
+/** What `value` asked to move with {@link transfer}. */
+export function marksOf(value: object): Movable[] {
+  return transferMarks.get(value) ?? [];
+}
+
+/** `wire`, for comlink to send with `moves` moved rather than copied. */
+export function moving<T>(wire: T, moves: Set<Movable>): T {
+  return moves.size > 0 ? Comlink.transfer(wire, [...moves] as Transferable[]) : wire;
+}
+
+function wireError(error: Error, depth = 0): WireError {
+  const wire: WireError = { name: error.name, message: error.message };
+  if (error.stack !== undefined) wire.stack = error.stack;
+  if (error instanceof LongshipError) wire.code = error.code;
+  const { cause } = error;
+  if (cause instanceof Error && depth < 4)
+    wire.cause = { [MARK]: 'error', error: wireError(cause, depth + 1) };
+  else if (cause !== undefined) {
+    // A cause can be anything (a Response, a WASM status); what cannot be cloned is kept as text.
+    try {
+      wire.cause = structuredClone(cause);
+    } catch {
+      wire.cause = String(cause);
+    }
+  }
+  return wire;
+}
+
+const errorClasses: Record<string, ErrorConstructor> = { TypeError, RangeError, SyntaxError, ReferenceError };
+
+function reviveError(wire: WireError): Error {
+  const options = wire.cause === undefined ? undefined : { cause: decode(wire.cause) };
+  const error =
+    wire.code !== undefined
+      ? new LongshipError(wire.code, wire.message, options)
+      : Object.assign(new (errorClasses[wire.name] ?? Error)(wire.message, options), { name: wire.name });
+  // The worker's stack says where it failed; the page's would only say where the reply arrived.
+  if (wire.stack !== undefined) error.stack = wire.stack;
+  return error;
+}
+
+/**
+ * @internal Comlink's handler for thrown values keeps only `message`, `name` and `stack`; this one
+ * keeps what {@link encode} keeps, so a LongshipError arrives with its code and cause. Not in the
+ * package's declarations, which name no comlink type (docs/guide/package.md).
+ */
+export const throwHandler: Comlink.TransferHandler<{ value: unknown }, unknown> = {
+  canHandle: (value): value is { value: unknown } =>
+    value instanceof Object &&
+    Object.getOwnPropertySymbols(value).some((s) => s.description === 'Comlink.thrown'),
+  serialize: ({ value }) => [encode(value), []],
+  deserialize: (wire) => {
+    throw decode(wire);
+  },
+};
+
+/** Installs {@link throwHandler} in comlink's registry (one for the realm, so both ends share it). */
+export function registerThrowHandler(): void {
+  Comlink.transferHandlers.set('throw', throwHandler as Comlink.TransferHandler<unknown, unknown>);
+}
