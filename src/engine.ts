@@ -88,11 +88,11 @@ export interface LongshipOptions {
    */
   snapshots?: { delayMs?: number; maxDelayMs?: number; afterChanges?: number };
   /**
-   * An optional chat model (e.g. {@link OpenAiCompatibleLlm}): search() plans typed queries with it,
+   * An optional chat model (e.g. `openAiCompatibleLlm(…)`): search() plans typed queries with it,
    * and session commits extract memories with it. Without one both work offline, without it.
    */
   llm?: LLM;
-  /** An optional reranker ({@link RemoteReranker}, or `llmReranker(llm)`) for search() in THINKING mode. */
+  /** An optional reranker (`remoteReranker(…)`, or `llmReranker(llm)`) for search() in THINKING mode. */
   reranker?: Reranker;
   /** Writes L0/L1 for ingestion and `write()`. Default: extractive; `llmSummarizer(llm)` for an LLM's. */
   summarizer?: Summarizer;
@@ -119,7 +119,7 @@ export const longshipOptionsSchema = v.strictObject({
   embedder: v.optional(withMethods('an Embedder', 'embed')),
   // The embedder's constructor checks each of its options.
   transformers: v.optional(
-    v.custom<object>((x) => typeof x === 'object' && x !== null, 'must be TransformersEmbedder options'),
+    v.custom<object>((x) => typeof x === 'object' && x !== null, 'must be transformersEmbedder() options'),
   ),
   usearch: v.optional(
     v.custom<object>((x) => typeof x === 'object' && x !== null, 'must be a module or a source'),
@@ -333,12 +333,12 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
         await sessions.close();
         await indexes.close();
         await store.close();
-        if (ownEmbedder) await (embedder as TransformersEmbedder).dispose();
+        if (ownEmbedder) await embedder.dispose?.();
       },
     };
   } catch (error) {
     for (const close of opened.reverse()) await close().catch(() => undefined);
-    if (ownEmbedder) await (embedder as TransformersEmbedder).dispose();
+    if (ownEmbedder) await embedder.dispose?.();
     throw error;
   }
 }

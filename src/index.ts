@@ -23,11 +23,11 @@ export { bundledModel, type ModelFile, type ModelFiles } from './embed/bundled-m
 export type { Embedder, EmbedOptions, EmbedProgress } from './embed/embedder.js';
 export { type FunctionEmbedderOptions, functionEmbedder } from './embed/function-embedder.js';
 export type { OrtWasmFiles } from './embed/ort-files.js';
-export { RemoteEmbedder, type RemoteEmbedderOptions } from './embed/remote-embedder.js';
+export { type RemoteEmbedderOptions, remoteEmbedder } from './embed/remote-embedder.js';
 export {
   type ModelFolder,
-  TransformersEmbedder,
   type TransformersEmbedderOptions,
+  transformersEmbedder,
 } from './embed/transformers-embedder.js';
 export { type AddOptions, type Longship, type LongshipOptions, openLongship } from './engine.js';
 export { type ErrorCode, LongshipError } from './errors.js';
@@ -47,8 +47,8 @@ export type {
   TokenUsage,
 } from './llm/llm.js';
 export { llmReranker } from './llm/llm-reranker.js';
-export { OpenAiCompatibleLlm, type OpenAiCompatibleLlmOptions } from './llm/openai-compatible.js';
-export { RemoteReranker, type RemoteRerankerOptions } from './llm/remote-reranker.js';
+export { type OpenAiCompatibleLlmOptions, openAiCompatibleLlm } from './llm/openai-compatible.js';
+export { type RemoteRerankerOptions, remoteReranker } from './llm/remote-reranker.js';
 export type { CallOptions, EndpointOptions } from './remote/json-endpoint.js';
 export type { ConversationContext, IntentOptions, QueryPlan, TypedQuery } from './retrieve/intent.js';
 export type { RerankOptions, RerankReport } from './retrieve/rerank.js';

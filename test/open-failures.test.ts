@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { expect, it } from 'vitest';
 import { bundledModel, bundledModelFiles } from '../src/embed/bundled-model.js';
-import { TransformersEmbedder } from '../src/embed/transformers-embedder.js';
+import { transformersEmbedder } from '../src/embed/transformers-embedder.js';
 import { openLongship } from '../src/engine.js';
 import { LongshipError } from '../src/errors.js';
 
@@ -23,7 +23,7 @@ function deletedUnblocked(factory: IDBFactory, name: string): Promise<boolean> {
 
 it('rejects with MODEL_LOAD when the model cannot load, and closes the store it opened', async () => {
   const indexedDB = new IDBFactory();
-  const embedder = new TransformersEmbedder({
+  const embedder = transformersEmbedder({
     model: {
       ...bundledModel,
       directory: new URL('../no-such-model/', bundledModelFiles()['config.json'] as URL),

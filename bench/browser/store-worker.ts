@@ -5,7 +5,7 @@
 // It also times what ingestion adds to the model at that size (op 'ingest', issue 4's overhead).
 import { bundledModel } from '../../src/embed/bundled-model.js';
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
-import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
+import { transformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { openLongship } from '../../src/engine.js';
 import { defaultIndexedDB } from '../../src/env/indexeddb.js';
 import { LongshipError } from '../../src/errors.js';
@@ -301,7 +301,7 @@ function headersInFiles(name: string): Promise<Set<string>> {
  * documents go again after each.
  */
 async function ingest(request: Extract<StoreWorkerRequest, { op: 'ingest' }>): Promise<StoreWorkerAnswer> {
-  const model = new TransformersEmbedder({
+  const model = transformersEmbedder({
     model: { ...bundledModel, directory: request.modelDirectory },
     wasmPaths: request.wasmPaths,
   });
@@ -407,7 +407,7 @@ async function ingest(request: Extract<StoreWorkerRequest, { op: 'ingest' }>): P
     };
   } finally {
     await longship.close();
-    await model.dispose();
+    await model.dispose?.();
   }
 }
 

@@ -154,11 +154,11 @@ describe('the fp32 weights, an opt-in', () => {
     await mkdir(fixture, { recursive: true });
     await writeFile(
       join(fixture, 'embed.mjs'),
-      `import { TransformersEmbedder } from 'longship';
+      `import { transformersEmbedder } from 'longship';
 const out = {};
 for (const dtype of ['q8', 'fp32']) {
   try {
-    const [vector] = await new TransformersEmbedder({ dtype }).embed(['Longships crossed the North Sea.']);
+    const [vector] = await transformersEmbedder({ dtype }).embed(['Longships crossed the North Sea.']);
     out[dtype] = Array.from(vector);
   } catch (error) {
     out[dtype] = { code: error.code, message: error.message };

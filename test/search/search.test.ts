@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LongshipError } from '../../src/errors.js';
 import { llmReranker } from '../../src/llm/llm-reranker.js';
-import { OpenAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
-import { RemoteReranker } from '../../src/llm/remote-reranker.js';
+import { openAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
+import { remoteReranker } from '../../src/llm/remote-reranker.js';
 import { find } from '../../src/retrieve/retriever.js';
 import { type SearchDeps, search } from '../../src/retrieve/search.js';
 import { corpus } from '../retrieve/corpus.js';
@@ -33,7 +33,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const llm = (timeoutMs = 2000) =>
-  new OpenAiCompatibleLlm({ baseUrl: server.baseUrl, model: 'chat', retryBaseMs: 1, timeoutMs });
+  openAiCompatibleLlm({ baseUrl: server.baseUrl, model: 'chat', retryBaseMs: 1, timeoutMs });
 
 function deps(extra: Partial<SearchDeps> = {}): SearchDeps {
   return { find: (q, o) => find(tree.sources, q, o), node: (uri) => tree.store.node(uri), ...extra };
@@ -275,7 +275,7 @@ function obedientChatRerank(request: RecordedRequest) {
 
 describe('search() with a reranker', () => {
   const reranker = (timeoutMs = 2000) =>
-    new RemoteReranker({ baseUrl: server.baseUrl, model: 'rr', retryBaseMs: 1, timeoutMs });
+    remoteReranker({ baseUrl: server.baseUrl, model: 'rr', retryBaseMs: 1, timeoutMs });
   const query = 'timeout request cancelled milliseconds';
   const rerankedDeps = (timeoutMs?: number) => deps({ reranker: reranker(timeoutMs) });
 
