@@ -417,7 +417,7 @@ async function checkHits(longship: Longship, row: string): Promise<void> {
         await longship.store.node(hit.uri),
         `${row}: find("${query}") hit ${hit.uri}, which is not there`,
       );
-      if (hit.is_leaf) await longship.read(hit.uri);
+      if (hit.isLeaf) await longship.read(hit.uri);
     }
   }
 }

@@ -30,7 +30,7 @@ async function phantomHits(longship: Longship): Promise<string[]> {
     const found = await longship.find(query, { limit: 20 });
     for (const hit of [...found.resources, ...found.memories, ...found.skills]) {
       if (!(await longship.store.node(hit.uri))) phantoms.push(hit.uri);
-      else if (hit.is_leaf) await longship.read(hit.uri);
+      else if (hit.isLeaf) await longship.read(hit.uri);
     }
   }
   return phantoms;
