@@ -150,8 +150,6 @@ export interface Longship extends ContextTree {
   /** Whether what it holds outlives the process (IndexedDB, a folder); false for the in-memory default. */
   readonly persistent: boolean;
   readonly embedder: Embedder;
-  /** The vector and BM25 indexes, kept in step with the store. */
-  readonly indexes: DerivedIndexes;
   /**
    * Finds the context that best matches `query`: QUICK (default) searches every node in scope at
    * once, THINKING walks the tree from the best directories down; both fuse BM25 and vectors.
@@ -212,6 +210,22 @@ export interface Longship extends ContextTree {
   verify(): Promise<VerifyReport>;
   /** Cancels queued jobs, snapshots the indexes, closes the store. */
   close(): Promise<void>;
+}
+
+/** Each open Longship's derived indexes: not part of its public face (issue 34). */
+const indexesByLongship = new WeakMap<Longship, DerivedIndexes>();
+
+/**
+ * The vector and BM25 indexes behind `longship`, kept in step with its store: for tests and
+ * benchmarks, which look at what the public API does not show. Not exported by the package.
+ *
+ * @internal
+ */
+export function indexesOf(longship: Longship): DerivedIndexes {
+  const indexes = indexesByLongship.get(longship);
+  if (!indexes)
+    throw new LongshipError('INVALID_ARGUMENT', 'indexesOf() needs a Longship openLongship() made');
+  return indexes;
 }
 
 /**
@@ -284,7 +298,7 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       delivered: { readDelivered, recordDelivered },
       ...(llm ? { llm } : {}),
     };
-    return {
+    const longship: Longship = {
       ...tree,
       find,
       search: (query, searchOptions) => runSearch(searchDeps, query, searchOptions),
@@ -297,7 +311,6 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       store: indexes.store,
       persistent: store.persistent,
       embedder,
-      indexes,
       addResource: (input, options) => {
         checkOptions(addResourceOptionsSchema, options, 'addResource()');
         const { signal, onProgress, ...rest } = options ?? {};
@@ -336,6 +349,8 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
         if (ownEmbedder) await embedder.dispose?.();
       },
     };
+    indexesByLongship.set(longship, indexes);
+    return longship;
   } catch (error) {
     for (const close of opened.reverse()) await close().catch(() => undefined);
     if (ownEmbedder) await embedder.dispose?.();

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openLongship } from '../src/engine.js';
+import { indexesOf, openLongship } from '../src/engine.js';
 import { openMemoryStore } from '../src/store/memory-store.js';
 import { codeOf } from '../src/testing/records.js';
 import { embedderInfo, hashEmbedder } from './context/fixtures.js';
@@ -28,7 +28,11 @@ describe('openLongship', () => {
 
     // A file: URL names the same folder.
     const again = await openLongship({ path: pathToFileURL(path), embedder: hashEmbedder });
-    expect(again.indexes.openedFrom).toEqual({ vector: 'snapshot', lexical: 'snapshot', nodes: 'snapshot' });
+    expect(indexesOf(again).openedFrom).toEqual({
+      vector: 'snapshot',
+      lexical: 'snapshot',
+      nodes: 'snapshot',
+    });
     expect(await again.read(`${R}/notes/river.md`)).toBe('The river floods every spring.');
     expect(await again.find('river floods')).toEqual(found);
     expect((await again.verify()).problems).toEqual([]);

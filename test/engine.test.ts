@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it, vi } from 'vitest';
 import { functionEmbedder } from '../src/embed/function-embedder.js';
-import { openLongship } from '../src/engine.js';
+import { indexesOf, openLongship } from '../src/engine.js';
 import { LongshipError } from '../src/errors.js';
 import { openIdbStore } from '../src/store/idb-open.js';
 import { MemoryData } from '../src/store/memory-data.js';
@@ -18,12 +18,18 @@ describe('openLongship', () => {
     expect((await longship.ls('viking://')).map((n) => n.name)).toEqual(['resources', 'user', 'agent']);
     await longship.write(`${R}/notes/river.md`, 'The river floods every spring.', { parents: true });
     await longship.link(`${R}/notes/river.md`, `${R}/notes`, 'lives in');
-    expect(longship.indexes.lexical.search('floods')).toHaveLength(1);
+    expect(indexesOf(longship).lexical.search('floods')).toHaveLength(1);
+    // The indexes' type is not the package's: they are not on the public object (issue 34).
+    expect(Object.keys(longship)).not.toContain('indexes');
     expect((await longship.verify()).problems).toEqual([]);
     await longship.close();
 
     const again = await openLongship({ embedder: hashEmbedder, indexedDB, name: 'engine-a' });
-    expect(again.indexes.openedFrom).toEqual({ vector: 'snapshot', lexical: 'snapshot', nodes: 'snapshot' });
+    expect(indexesOf(again).openedFrom).toEqual({
+      vector: 'snapshot',
+      lexical: 'snapshot',
+      nodes: 'snapshot',
+    });
     expect(await again.read(`${R}/notes/river.md`)).toBe('The river floods every spring.');
     expect(await again.relations(`${R}/notes`)).toHaveLength(1);
     await again.close();
@@ -98,10 +104,10 @@ describe('openLongship', () => {
       },
     });
     const again = await openLongship({ embedder: gated, indexedDB, name: 'engine-view' });
-    expect(again.indexes.vectors.readOnly).toBe(true);
+    expect(indexesOf(again).vectors.readOnly).toBe(true);
     const finding = again.find('river floods');
     await again.write(`${R}/notes/lake.md`, 'The lake freezes every winter.');
-    expect(again.indexes.vectors.readOnly).toBe(false);
+    expect(indexesOf(again).vectors.readOnly).toBe(false);
     open();
     const { resources } = await finding;
     expect(resources.map((r) => r.uri)).toContain(`${R}/notes/river.md`);
@@ -160,7 +166,7 @@ describe('openLongship', () => {
     expect(heard).toContain('write');
     expect((await skill).uris[0]).toMatch(/^viking:\/\/agent\/skills\//);
     // Ingestion also refreshes the summaries of the directories above, so they match too.
-    const hits = longship.indexes.lexical.search('moon oceans');
+    const hits = indexesOf(longship).lexical.search('moon oceans');
     const found = await Promise.all(hits.map(async (hit) => (await longship.store.nodeByKey(hit.key))!.uri));
     expect(found).toContain(`${R}/tides.md`);
     expect((await longship.verify()).problems).toEqual([]);
@@ -197,7 +203,7 @@ describe('openLongship find()', () => {
     await first.close();
 
     const reopened = await openLongship({ embedder: hashEmbedder, indexedDB, name: 'engine-owners' });
-    expect(reopened.indexes.openedFrom.vector).toBe('snapshot');
+    expect(indexesOf(reopened).openedFrom.vector).toBe('snapshot');
     expect(uris(await reopened.find('river floods', { filter: { kind: 'file' } }))).toEqual(before);
     expect((await reopened.verify()).problems).toEqual([]);
     await reopened.close();
@@ -207,7 +213,7 @@ describe('openLongship find()', () => {
     await raw.close();
 
     const rebuilt = await openLongship({ embedder: hashEmbedder, indexedDB, name: 'engine-owners' });
-    expect(rebuilt.indexes.openedFrom.vector).toBe('rebuild');
+    expect(indexesOf(rebuilt).openedFrom.vector).toBe('rebuild');
     expect(uris(await rebuilt.find('river floods', { filter: { kind: 'file' } }))).toEqual(before);
     expect((await rebuilt.verify()).problems).toEqual([]);
     await rebuilt.close();
@@ -222,7 +228,7 @@ describe('openLongship with the bundled model', () => {
     await longship.write(`${R}/pets/flights.md`, 'Our flight to Tokyo was delayed by three hours.');
     await longship.write(`${R}/pets/stocks.md`, 'Share prices fell sharply on the stock market today.');
     const [query] = await longship.embedder.embed(['A kitten naps on the couch.']);
-    const hits = longship.indexes.vectors.search(query!, 1);
+    const hits = indexesOf(longship).vectors.search(query!, 1);
     expect(await uriOfVector(longship.store, hits[0]!.key)).toBe(`${R}/pets/cat.md`);
     const found = await longship.find('A kitten naps on the couch.', {
       hybrid: { lexical: false },

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
-import { openLongship } from '../../src/engine.js';
+import { indexesOf, openLongship } from '../../src/engine.js';
 import { openFileStore } from '../../src/store/file-open.js';
 import { median } from '../lib/stats.js';
 
@@ -71,7 +71,8 @@ try {
     start = performance.now();
     const whole = await openLongship({ path, embedder });
     longshipOpens.push(performance.now() - start);
-    if (whole.indexes.openedFrom.vector !== 'snapshot') throw new Error('rebuilt, not opened from snapshots');
+    if (indexesOf(whole).openedFrom.vector !== 'snapshot')
+      throw new Error('rebuilt, not opened from snapshots');
     await whole.close();
   }
   const ms = (x: number) => `${x.toFixed(1)} ms`;

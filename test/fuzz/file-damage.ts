@@ -21,7 +21,7 @@ import { truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import v8 from 'node:v8';
 import fc from 'fast-check';
-import { type Longship, openLongship } from '../../src/engine.js';
+import { indexesOf, type Longship, openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
 import { frames as framed, readFrames } from '../../src/store/file-frames.js';
 import { openFileStore } from '../../src/store/file-open.js';
@@ -158,7 +158,7 @@ async function buildTemplate(dir: string, recipe: Build, usearch: UsearchModule)
   }
   if (recipe.crash) {
     // As the model test's crash: the indexes stop without a snapshot, the store lets go.
-    await longship.indexes.close({ snapshot: false });
+    await indexesOf(longship).close({ snapshot: false });
     await longship.store.close();
   } else {
     await longship.close();
@@ -260,7 +260,7 @@ async function runCase(
       assert.equal(await longship.read(uriOf(99)), textOf(99), `${row}: the write after the recovery`);
     }
   } finally {
-    await longship.indexes.close({ snapshot: false });
+    await indexesOf(longship).close({ snapshot: false });
     await longship.store.close();
   }
   return `${row}: open`;

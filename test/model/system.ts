@@ -8,7 +8,7 @@ import { join } from 'node:path';
 // The IndexedDB store reads IDBKeyRange and friends from the global scope.
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { type Longship, type LongshipOptions, openLongship } from '../../src/engine.js';
+import { indexesOf, type Longship, type LongshipOptions, openLongship } from '../../src/engine.js';
 import type { CommitOutcome, Session, SessionOptions } from '../../src/session/session.js';
 import { MemoryData } from '../../src/store/memory-data.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
@@ -98,7 +98,7 @@ export class RealSystem {
    * connection go with it).
    */
   async crash(): Promise<void> {
-    await this.longship.indexes.close({ snapshot: false });
+    await indexesOf(this.longship).close({ snapshot: false });
     await this.longship.store.close();
     await this.#reopened();
   }
