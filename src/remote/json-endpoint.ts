@@ -11,7 +11,7 @@ import { functionSchema } from '../options.js';
 import { ApiKey } from './api-key.js';
 import { Semaphore } from './semaphore.js';
 
-/** How to reach an endpoint. Shared by {@link openAiCompatibleLlm} and {@link remoteReranker}. */
+/** How to reach an endpoint. Shared by `openAiCompatibleLlm()` and `remoteReranker()`. */
 export interface EndpointOptions {
   /** The API root, e.g. `https://api.openai.com/v1`; the client appends its path. */
   baseUrl: string;

@@ -23,7 +23,8 @@ async function wranglerAliases(): Promise<Record<string, string>> {
 
 /** A worker that only loads the model, and answers with the error it got. */
 const loadOnly = `
-import { bundledModel, transformersEmbedder } from 'longship';
+import { transformersEmbedder } from 'longship';
+import { bundledModel } from 'longship/extend';
 import config from 'longship/model/use-lite/config.json';
 import model from 'longship/model/use-lite/onnx/model_quantized.onnx';
 import tokenizer from 'longship/model/use-lite/tokenizer.json';
