@@ -14,7 +14,10 @@ const R = 'viking://resources';
 describe('openLongship', () => {
   it('wires the tree to the store and indexes, and close() snapshots them', async () => {
     const indexedDB = new IDBFactory();
-    const longship = await openLongship({ embedder: hashEmbedder, indexedDB, name: 'engine-a' });
+    const longship = await openLongship({
+      embedder: hashEmbedder,
+      store: { indexedDB: 'engine-a', factory: indexedDB },
+    });
     expect((await longship.ls('viking://')).map((n) => n.name)).toEqual(['resources', 'user', 'agent']);
     await longship.write(`${R}/notes/river.md`, 'The river floods every spring.', { parents: true });
     await longship.link(`${R}/notes/river.md`, `${R}/notes`, 'lives in');
@@ -24,7 +27,10 @@ describe('openLongship', () => {
     expect((await longship.verify()).problems).toEqual([]);
     await longship.close();
 
-    const again = await openLongship({ embedder: hashEmbedder, indexedDB, name: 'engine-a' });
+    const again = await openLongship({
+      embedder: hashEmbedder,
+      store: { indexedDB: 'engine-a', factory: indexedDB },
+    });
     expect(indexesOf(again).openedFrom).toEqual({
       vector: 'snapshot',
       lexical: 'snapshot',
@@ -86,7 +92,10 @@ describe('openLongship', () => {
 
   it('a find() waiting on its query embedding survives the write that makes the reopened graph writable', async () => {
     const indexedDB = new IDBFactory();
-    const first = await openLongship({ embedder: hashEmbedder, indexedDB, name: 'engine-view' });
+    const first = await openLongship({
+      embedder: hashEmbedder,
+      store: { indexedDB: 'engine-view', factory: indexedDB },
+    });
     await first.write(`${R}/notes/river.md`, 'The river floods every spring.', { parents: true });
     await first.close();
 
@@ -103,7 +112,10 @@ describe('openLongship', () => {
         return hashEmbedder.embed(texts);
       },
     });
-    const again = await openLongship({ embedder: gated, indexedDB, name: 'engine-view' });
+    const again = await openLongship({
+      embedder: gated,
+      store: { indexedDB: 'engine-view', factory: indexedDB },
+    });
     expect(indexesOf(again).vectors.readOnly).toBe(true);
     const finding = again.find('river floods');
     await again.write(`${R}/notes/lake.md`, 'The lake freezes every winter.');
@@ -128,20 +140,27 @@ describe('openLongship', () => {
   });
 
   it('defaults to the runtime IndexedDB, and to memory where there is none', async () => {
-    const first = await openLongship({ embedder: hashEmbedder, name: 'engine-default' });
+    const first = await openLongship({ embedder: hashEmbedder, store: { indexedDB: 'engine-default' } });
     await first.write(`${R}/kept.md`, 'kept');
     await first.close();
-    const second = await openLongship({ embedder: hashEmbedder, name: 'engine-default' });
+    const second = await openLongship({ embedder: hashEmbedder, store: { indexedDB: 'engine-default' } });
     expect(await second.read(`${R}/kept.md`)).toBe('kept');
     await second.close();
+    const byDefault = await openLongship({ embedder: hashEmbedder });
+    expect(byDefault.persistent).toBe(true);
+    await byDefault.close();
 
     const global = globalThis as { indexedDB?: IDBFactory };
     const saved = global.indexedDB;
     delete global.indexedDB;
     try {
-      const inMemory = await openLongship({ embedder: hashEmbedder, name: 'engine-default' });
-      await expect(inMemory.read(`${R}/kept.md`)).rejects.toThrow('no node');
+      const inMemory = await openLongship({ embedder: hashEmbedder });
+      expect(inMemory.persistent).toBe(false);
       await inMemory.close();
+      // A database asked for by name is not quietly kept in memory instead.
+      await expect(
+        openLongship({ embedder: hashEmbedder, store: { indexedDB: 'engine-default' } }),
+      ).rejects.toThrow(/no IndexedDB for store: \{ indexedDB: 'engine-default' \}; give its factory/);
     } finally {
       global.indexedDB = saved;
     }
@@ -196,13 +215,19 @@ describe('openLongship find()', () => {
 
   it('knows which node owns each vector after a reopen from snapshots, and after a rebuild', async () => {
     const indexedDB = new IDBFactory();
-    const first = await openLongship({ embedder: hashEmbedder, indexedDB, name: 'engine-owners' });
+    const first = await openLongship({
+      embedder: hashEmbedder,
+      store: { indexedDB: 'engine-owners', factory: indexedDB },
+    });
     await first.write(`${R}/a/river.md`, 'The river floods every spring.', { parents: true });
     await first.write(`${R}/a/desert.md`, 'Sand dunes shift in the desert wind.');
     const before = uris(await first.find('river floods', { filter: { kind: 'file' } }));
     await first.close();
 
-    const reopened = await openLongship({ embedder: hashEmbedder, indexedDB, name: 'engine-owners' });
+    const reopened = await openLongship({
+      embedder: hashEmbedder,
+      store: { indexedDB: 'engine-owners', factory: indexedDB },
+    });
     expect(indexesOf(reopened).openedFrom.vector).toBe('snapshot');
     expect(uris(await reopened.find('river floods', { filter: { kind: 'file' } }))).toEqual(before);
     expect((await reopened.verify()).problems).toEqual([]);
@@ -212,7 +237,10 @@ describe('openLongship find()', () => {
     await raw.putSnapshot({ name: 'hnsw-owners', seq: 0, bytes: new Uint8Array(0) });
     await raw.close();
 
-    const rebuilt = await openLongship({ embedder: hashEmbedder, indexedDB, name: 'engine-owners' });
+    const rebuilt = await openLongship({
+      embedder: hashEmbedder,
+      store: { indexedDB: 'engine-owners', factory: indexedDB },
+    });
     expect(indexesOf(rebuilt).openedFrom.vector).toBe('rebuild');
     expect(uris(await rebuilt.find('river floods', { filter: { kind: 'file' } }))).toEqual(before);
     expect((await rebuilt.verify()).problems).toEqual([]);

@@ -49,8 +49,7 @@ const openers: Array<[string, () => Opener]> = [
       // A crashed tab's connection is gone: each open gets a fresh factory view of the same databases.
       return async () =>
         openLongship({
-          indexedDB,
-          name: `crash-${n}`,
+          store: { indexedDB: `crash-${n}`, factory: indexedDB },
           embedder: hashEmbedder,
           snapshots: { delayMs: Number.POSITIVE_INFINITY },
         });

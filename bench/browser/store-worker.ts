@@ -143,7 +143,7 @@ function embedderFor(dims: number) {
 async function build(request: Extract<StoreWorkerRequest, { op: 'build' }>): Promise<StoreWorkerAnswer> {
   const started = performance.now();
   const longship = await openLongship({
-    name: request.name,
+    store: { indexedDB: request.name },
     embedder: embedderFor(request.dims),
     usearch: new URL(request.usearch),
   });
@@ -165,7 +165,7 @@ async function build(request: Extract<StoreWorkerRequest, { op: 'build' }>): Pro
 async function open(request: Extract<StoreWorkerRequest, { op: 'open' }>): Promise<StoreWorkerAnswer> {
   const started = performance.now();
   const longship = await openLongship({
-    name: request.name,
+    store: { indexedDB: request.name },
     embedder: embedderFor(request.dims),
     usearch: new URL(request.usearch),
   });
@@ -309,7 +309,7 @@ async function ingest(request: Extract<StoreWorkerRequest, { op: 'ingest' }>): P
   /** The batches the model embedded through the store's embedder; none while this is undefined. */
   let asked: string[][] | undefined;
   const longship = await openLongship({
-    name: request.name,
+    store: { indexedDB: request.name },
     embedder: functionEmbedder({
       id: synthetic.id,
       dimensions: request.dims,

@@ -1,7 +1,7 @@
 // npx tsx bench/store/file-store.ts [--n 3000]
 // The file store's two costs a user feels: how long a commit takes (it is flushed to disk before it
 // resolves) and how long a store of n documents takes to reopen. Documents are written through
-// openLongship({ path }) with a 512-dimension hash embedder (the bundled model's size, none of its
+// openLongship({ store: path }) with a 512-dimension hash embedder (the bundled model's size, none of its
 // time), then the store is reopened alone (openFileStore) and whole (openLongship, from snapshots).
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,7 +41,7 @@ function folderBytes(dir: string): number {
 const root = mkdtempSync(join(tmpdir(), 'longship-bench-file-store-'));
 const path = join(root, 'context');
 try {
-  const longship = await openLongship({ path, embedder });
+  const longship = await openLongship({ store: path, embedder });
   const writes: number[] = [];
   const commits: number[] = [];
   const store = longship.store;
@@ -69,7 +69,7 @@ try {
     storeOpens.push(performance.now() - start);
     await reopened.close();
     start = performance.now();
-    const whole = await openLongship({ path, embedder });
+    const whole = await openLongship({ store: path, embedder });
     longshipOpens.push(performance.now() - start);
     if (indexesOf(whole).openedFrom.vector !== 'snapshot')
       throw new Error('rebuilt, not opened from snapshots');

@@ -42,7 +42,7 @@ export interface LongshipHost {
  * import { functionEmbedder, openLongship } from 'longship';
  * import { exposeLongship } from 'longship/worker';
  * const embedder = functionEmbedder({ id: 'my-model@1', dimensions: 768, embed: myEmbed });
- * exposeLongship({ open: (options) => openLongship({ name: options.name, embedder }) });
+ * exposeLongship({ open: (options) => openLongship({ store: { indexedDB: options.name ?? 'longship' }, embedder }) });
  */
 export function exposeLongship(options: ExposeLongshipOptions = {}): LongshipHost {
   const host = createLongshipHost(options);
@@ -61,7 +61,7 @@ export function exposeLongship(options: ExposeLongshipOptions = {}): LongshipHos
  * (an extension's offscreen document, a test). Every endpoint shares the one engine.
  *
  * @example
- * const host = createLongshipHost({ open: (options) => openLongship({ name: options.name, embedder }) });
+ * const host = createLongshipHost({ open: (options) => openLongship({ store: { indexedDB: options.name ?? 'longship' }, embedder }) });
  * chrome.runtime.onConnect.addListener((port) => host.connect(toEndpoint(port)));
  */
 export function createLongshipHost(options: ExposeLongshipOptions = {}): LongshipHost {
@@ -83,8 +83,8 @@ export function createLongshipHost(options: ExposeLongshipOptions = {}): Longshi
 function openFromOptions(options: WorkerOptions): Promise<Longship> {
   const { name, usearch, transformers } = options;
   return openLongship({
-    ...(name ? { name } : {}),
+    ...(name ? { store: { indexedDB: name } } : {}),
     ...(usearch === undefined ? {} : { usearch: typeof usearch === 'string' ? new URL(usearch) : usearch }),
-    ...(transformers === undefined ? {} : { transformers }),
+    ...(transformers === undefined ? {} : { embedder: { transformers } }),
   });
 }

@@ -49,13 +49,13 @@ export class RealSystem {
     } else if (kind === 'idb') {
       const indexedDB = new IDBFactory();
       system = new RealSystem(
-        () => openLongship({ ...common, indexedDB, name: 'model' }),
+        () => openLongship({ ...common, store: { indexedDB: 'model', factory: indexedDB } }),
         () => undefined,
       );
     } else {
       const dir = mkdtempSync(join(tmpdir(), 'longship-model-'));
       system = new RealSystem(
-        () => openLongship({ ...common, path: join(dir, 'store') }),
+        () => openLongship({ ...common, store: join(dir, 'store') }),
         () => rmSync(dir, { recursive: true, force: true }),
       );
     }
