@@ -80,7 +80,20 @@ describe('the entry points, as a project imports them', () => {
       .filter((entry): entry is [string, { default: string }] => typeof entry[1] === 'object')
       .map(([subpath, target]) => ({ subpath, built: target.default }));
     expect(subpaths.map(({ subpath }) => subpath).sort()).toEqual(
-      ['.', './ai', './client', './lexical', './mcp', './testing', './uri', './vector', './worker'].sort(),
+      [
+        '.',
+        './ai',
+        './client',
+        './extend',
+        './lexical',
+        './mcp',
+        './store',
+        './testing',
+        './types',
+        './uri',
+        './vector',
+        './worker',
+      ].sort(),
     );
     const fixture = join(root, 'subpaths');
     await mkdir(fixture, { recursive: true });
