@@ -52,26 +52,22 @@ import type { IndexedDBFactory } from './web-types.js';
 
 export interface LongshipOptions {
   /**
-   * Where everything is kept. Default: the folder `path` if given, else IndexedDB where the runtime
-   * has it, else memory (`persistent: false`). Closed by `close()`.
+   * Where everything is kept; closed by `close()`. A Store, or where Longship opens one:
+   * - a folder (Node and Deno): `'./agent-context'`, a `file:` URL, or `{ path }`; created if missing
+   *   (docs/guide/file-store.md);
+   * - `{ indexedDB: 'notes' }`: the IndexedDB database of that name, in the runtime's IndexedDB or
+   *   in `factory`;
+   * - `'memory'`: in memory, gone at close (`persistent: false`).
+   *
+   * Default: the IndexedDB database `'longship'` where the runtime has IndexedDB, else memory.
    */
-  store?: Store;
+  store?: Store | string | URL | { path: string | URL } | { indexedDB: string; factory?: IndexedDBFactory };
   /**
-   * Node and Deno: keep everything in this folder (a path, or a `file:` URL), created if missing
-   * (docs/guide/file-store.md). Not with `store`, `indexedDB` or `name`.
+   * Turns text into vectors: an Embedder, or `{ transformers: { … } }` for another on-device
+   * transformers.js model, which Longship makes and disposes of. Default: the bundled USE-lite, on
+   * the device.
    */
-  path?: string | URL;
-  /** The IndexedDB to open the default store in. Default: the runtime's. */
-  indexedDB?: IndexedDBFactory;
-  /** The database name of the default IndexedDB store. Default `'longship'`. */
-  name?: string;
-  /** Default: the bundled USE-lite, on the device, made (and disposed of) by Longship. */
-  embedder?: Embedder;
-  /**
-   * The options of the on-device model Longship makes when `embedder` is not given (another
-   * transformers.js model, where its files are). Not with `embedder`.
-   */
-  transformers?: TransformersEmbedderOptions;
+  embedder?: Embedder | { transformers: TransformersEmbedderOptions };
   /** The USearch module, or where to load it from (on workerd: the imported `WebAssembly.Module`). */
   usearch?: UsearchModule | WasmSource;
   /**
@@ -88,11 +84,11 @@ export interface LongshipOptions {
    */
   snapshots?: { delayMs?: number; maxDelayMs?: number; afterChanges?: number };
   /**
-   * An optional chat model (e.g. {@link OpenAiCompatibleLlm}): search() plans typed queries with it,
+   * An optional chat model (e.g. `openAiCompatibleLlm(…)`): search() plans typed queries with it,
    * and session commits extract memories with it. Without one both work offline, without it.
    */
   llm?: LLM;
-  /** An optional reranker ({@link RemoteReranker}, or `llmReranker(llm)`) for search() in THINKING mode. */
+  /** An optional reranker (`remoteReranker(…)`, or `llmReranker(llm)`) for search() in THINKING mode. */
   reranker?: Reranker;
   /** Writes L0/L1 for ingestion and `write()`. Default: extractive; `llmSummarizer(llm)` for an LLM's. */
   summarizer?: Summarizer;
@@ -112,14 +108,18 @@ const count = v.optional(v.pipe(v.number(), v.minValue(0)));
 
 /** {@link LongshipOptions}, key by key: what openLongship accepts. @internal */
 export const longshipOptionsSchema = v.strictObject({
-  store: v.optional(withMethods('a Store', 'commit', 'node', 'useEmbedder', 'close')),
-  path: v.optional(v.union([v.string(), v.instance(URL)])),
-  indexedDB: v.optional(withMethods('an IDBFactory', 'open')),
-  name: v.optional(v.pipe(v.string(), v.minLength(1))),
-  embedder: v.optional(withMethods('an Embedder', 'embed')),
-  // The embedder's constructor checks each of its options.
-  transformers: v.optional(
-    v.custom<object>((x) => typeof x === 'object' && x !== null, 'must be TransformersEmbedder options'),
+  store: v.optional(
+    v.custom<NonNullable<LongshipOptions['store']>>(
+      (x) => storeChoice(x) !== undefined,
+      "must be a Store, a folder, { path }, { indexedDB: 'name', factory? } or 'memory'",
+    ),
+  ),
+  // The embedder checks each of its transformers options itself.
+  embedder: v.optional(
+    v.custom<NonNullable<LongshipOptions['embedder']>>(
+      (x) => isEmbedder(x) || isTransformersChoice(x),
+      'must be an Embedder (an object with embed) or { transformers: { … } }',
+    ),
   ),
   usearch: v.optional(
     v.custom<object>((x) => typeof x === 'object' && x !== null, 'must be a module or a source'),
@@ -150,8 +150,6 @@ export interface Longship extends ContextTree {
   /** Whether what it holds outlives the process (IndexedDB, a folder); false for the in-memory default. */
   readonly persistent: boolean;
   readonly embedder: Embedder;
-  /** The vector and BM25 indexes, kept in step with the store. */
-  readonly indexes: DerivedIndexes;
   /**
    * Finds the context that best matches `query`: QUICK (default) searches every node in scope at
    * once, THINKING walks the tree from the best directories down; both fuse BM25 and vectors.
@@ -214,6 +212,22 @@ export interface Longship extends ContextTree {
   close(): Promise<void>;
 }
 
+/** Each open Longship's derived indexes: not part of its public face (issue 34). */
+const indexesByLongship = new WeakMap<Longship, DerivedIndexes>();
+
+/**
+ * The vector and BM25 indexes behind `longship`, kept in step with its store: for tests and
+ * benchmarks, which look at what the public API does not show. Not exported by the package.
+ *
+ * @internal
+ */
+export function indexesOf(longship: Longship): DerivedIndexes {
+  const indexes = indexesByLongship.get(longship);
+  if (!indexes)
+    throw new LongshipError('INVALID_ARGUMENT', 'indexesOf() needs a Longship openLongship() made');
+  return indexes;
+}
+
 /**
  * Opens Longship in this thread (a worker, Node, Deno, workerd).
  *
@@ -224,12 +238,11 @@ export interface Longship extends ContextTree {
  * await longship.ls('viking://resources');
  */
 export async function openLongship(options: LongshipOptions = {}): Promise<Longship> {
+  refuseReplacedOptions(options);
   checkOptions(longshipOptionsSchema, options, 'openLongship()');
-  if (options.embedder !== undefined && options.transformers !== undefined) {
-    throw new LongshipError('INVALID_ARGUMENT', 'give openLongship an embedder or transformers, not both');
-  }
-  const ownEmbedder = options.embedder === undefined;
-  const embedder = options.embedder ?? new TransformersEmbedder(options.transformers);
+  const given = options.embedder;
+  const ownEmbedder = !isEmbedder(given);
+  const embedder = isEmbedder(given) ? given : new TransformersEmbedder(given?.transformers);
   // close() fires this: an embedding under way is abandoned, whether or not the embedder listens.
   const closing = new AbortController();
   const checked = checkedEmbedder(embedder, closing.signal);
@@ -238,7 +251,7 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
   try {
     const [usearch, store] = await allOrClose([
       isModule(options.usearch) ? options.usearch : loadUsearch(options.usearch),
-      openStore(options, info),
+      openStore(options.store, info),
       // A model that cannot load fails the open, loudly, rather than every job after it.
       modelLoaded(embedder),
     ] as const);
@@ -284,7 +297,7 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       delivered: { readDelivered, recordDelivered },
       ...(llm ? { llm } : {}),
     };
-    return {
+    const longship: Longship = {
       ...tree,
       find,
       search: (query, searchOptions) => runSearch(searchDeps, query, searchOptions),
@@ -297,7 +310,6 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       store: indexes.store,
       persistent: store.persistent,
       embedder,
-      indexes,
       addResource: (input, options) => {
         checkOptions(addResourceOptionsSchema, options, 'addResource()');
         const { signal, onProgress, ...rest } = options ?? {};
@@ -333,12 +345,14 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
         await sessions.close();
         await indexes.close();
         await store.close();
-        if (ownEmbedder) await (embedder as TransformersEmbedder).dispose();
+        if (ownEmbedder) await embedder.dispose?.();
       },
     };
+    indexesByLongship.set(longship, indexes);
+    return longship;
   } catch (error) {
     for (const close of opened.reverse()) await close().catch(() => undefined);
-    if (ownEmbedder) await (embedder as TransformersEmbedder).dispose();
+    if (ownEmbedder) await embedder.dispose?.();
     throw error;
   }
 }
@@ -409,23 +423,106 @@ async function allOrClose<T extends readonly unknown[]>(
   throw failure.reason;
 }
 
+// Issue 34: one key per component. The keys that chose a part before say what replaced them.
+const replacedOptions: Readonly<Record<string, string>> = {
+  path: "store: './folder' (or store: { path })",
+  indexedDB: "store: { indexedDB: 'name', factory }",
+  name: "store: { indexedDB: 'name' }",
+  transformers: 'embedder: { transformers: { … } }',
+};
+
+function refuseReplacedOptions(options: unknown): void {
+  if (typeof options !== 'object' || options === null) return;
+  const key = Object.keys(options).find((k) => Object.hasOwn(replacedOptions, k));
+  if (key === undefined) return;
+  throw new LongshipError(
+    'INVALID_ARGUMENT',
+    `openLongship(): option '${key}' is gone; use ${replacedOptions[key]}`,
+  );
+}
+
+type StoreChoice =
+  | { kind: 'store'; store: Store }
+  | { kind: 'memory' }
+  | { kind: 'folder'; path: string | URL }
+  | { kind: 'indexedDB'; name: string; factory?: IndexedDBFactory };
+
+/** What a `store` option chooses, or undefined for a value that chooses nothing. */
+function storeChoice(value: unknown): StoreChoice | undefined {
+  if (value === 'memory') return { kind: 'memory' };
+  if ((typeof value === 'string' && value !== '') || value instanceof URL)
+    return { kind: 'folder', path: value };
+  if (typeof value !== 'object' || value === null) return undefined;
+  const fields = value as Record<string, unknown>;
+  if (['commit', 'node', 'useEmbedder', 'close'].every((m) => typeof fields[m] === 'function')) {
+    return { kind: 'store', store: value as Store };
+  }
+  const keys = Object.keys(fields);
+  if (
+    keys.length === 1 &&
+    (typeof fields.path === 'string' || fields.path instanceof URL) &&
+    fields.path !== ''
+  ) {
+    return { kind: 'folder', path: fields.path };
+  }
+  const factory = fields.factory;
+  const goodFactory =
+    factory === undefined || (typeof factory === 'object' && factory !== null && 'open' in factory);
+  if (
+    typeof fields.indexedDB === 'string' &&
+    fields.indexedDB !== '' &&
+    goodFactory &&
+    keys.every((k) => k === 'indexedDB' || k === 'factory')
+  ) {
+    return {
+      kind: 'indexedDB',
+      name: fields.indexedDB,
+      ...(factory === undefined ? {} : { factory: factory as IndexedDBFactory }),
+    };
+  }
+  return undefined;
+}
+
+function isEmbedder(value: unknown): value is Embedder {
+  return typeof value === 'object' && value !== null && typeof (value as Embedder).embed === 'function';
+}
+
+function isTransformersChoice(value: unknown): value is { transformers: TransformersEmbedderOptions } {
+  if (typeof value !== 'object' || value === null) return false;
+  const { transformers, ...rest } = value as { transformers?: unknown };
+  return typeof transformers === 'object' && transformers !== null && Object.keys(rest).length === 0;
+}
+
 async function openStore(
-  options: LongshipOptions,
+  option: LongshipOptions['store'],
   embedder: { id: string; dimensions: number },
 ): Promise<Store> {
-  if (options.path !== undefined) {
-    const clash = (['store', 'indexedDB', 'name'] as const).find((key) => options[key] !== undefined);
-    if (clash) throw new LongshipError('INVALID_ARGUMENT', `give openLongship a path or ${clash}, not both`);
-    return openFileStore(options.path, { embedder });
+  const choice: StoreChoice | undefined = option === undefined ? undefined : storeChoice(option);
+  switch (choice?.kind) {
+    case 'store':
+      await choice.store.useEmbedder(embedder);
+      return choice.store;
+    case 'memory':
+      return openMemoryStore({ embedder });
+    case 'folder':
+      return openFileStore(choice.path, { embedder });
+    case 'indexedDB': {
+      const factory = choice.factory ?? defaultIndexedDB();
+      if (!factory) {
+        throw new LongshipError(
+          'INVALID_ARGUMENT',
+          `openLongship(): this runtime has no IndexedDB for store: { indexedDB: '${choice.name}' }; give its factory`,
+        );
+      }
+      return openIdbStore(choice.name, { indexedDB: factory, embedder });
+    }
+    default: {
+      const factory = defaultIndexedDB();
+      return factory
+        ? openIdbStore('longship', { indexedDB: factory, embedder })
+        : openMemoryStore({ embedder });
+    }
   }
-  if (options.store) {
-    await options.store.useEmbedder(embedder);
-    return options.store;
-  }
-  const factory = options.indexedDB ?? defaultIndexedDB();
-  return factory
-    ? openIdbStore(options.name ?? 'longship', { indexedDB: factory, embedder })
-    : openMemoryStore({ embedder });
 }
 
 /** 1, 2, 3, … */

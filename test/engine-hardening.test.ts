@@ -2,7 +2,7 @@
 // error, nothing written, verify() still true, and nothing else in the process harmed.
 import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../src/embed/embedder.js';
-import { openLongship } from '../src/engine.js';
+import { indexesOf, openLongship } from '../src/engine.js';
 import { LongshipError } from '../src/errors.js';
 import { MemoryData } from '../src/store/memory-data.js';
 import { openMemoryStore } from '../src/store/memory-store.js';
@@ -221,7 +221,7 @@ describe('a store written before vectors were checked', () => {
     const [damaged] = [...data.vectors.values()];
     damaged!.vector.fill(Number.NaN);
     const again = await openLongship({ store: await openMemoryStore({ data }), ...options });
-    expect(again.indexes.openedFrom.vector).toBe('rebuild');
+    expect(indexesOf(again).openedFrom.vector).toBe('rebuild');
     const report = await again.verify();
     expect(report.problems).toContain(`vector ${damaged!.key} is stored but not in the vector index`);
     expect((await again.find('lake freezes')).resources.length).toBeGreaterThan(0);

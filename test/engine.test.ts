@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it, vi } from 'vitest';
 import { functionEmbedder } from '../src/embed/function-embedder.js';
-import { openLongship } from '../src/engine.js';
+import { indexesOf, openLongship } from '../src/engine.js';
 import { LongshipError } from '../src/errors.js';
 import { openIdbStore } from '../src/store/idb-open.js';
 import { MemoryData } from '../src/store/memory-data.js';
@@ -14,16 +14,28 @@ const R = 'viking://resources';
 describe('openLongship', () => {
   it('wires the tree to the store and indexes, and close() snapshots them', async () => {
     const indexedDB = new IDBFactory();
-    const longship = await openLongship({ embedder: hashEmbedder, indexedDB, name: 'engine-a' });
+    const longship = await openLongship({
+      embedder: hashEmbedder,
+      store: { indexedDB: 'engine-a', factory: indexedDB },
+    });
     expect((await longship.ls('viking://')).map((n) => n.name)).toEqual(['resources', 'user', 'agent']);
     await longship.write(`${R}/notes/river.md`, 'The river floods every spring.', { parents: true });
     await longship.link(`${R}/notes/river.md`, `${R}/notes`, 'lives in');
-    expect(longship.indexes.lexical.search('floods')).toHaveLength(1);
+    expect(indexesOf(longship).lexical.search('floods')).toHaveLength(1);
+    // The indexes' type is not the package's: they are not on the public object (issue 34).
+    expect(Object.keys(longship)).not.toContain('indexes');
     expect((await longship.verify()).problems).toEqual([]);
     await longship.close();
 
-    const again = await openLongship({ embedder: hashEmbedder, indexedDB, name: 'engine-a' });
-    expect(again.indexes.openedFrom).toEqual({ vector: 'snapshot', lexical: 'snapshot', nodes: 'snapshot' });
+    const again = await openLongship({
+      embedder: hashEmbedder,
+      store: { indexedDB: 'engine-a', factory: indexedDB },
+    });
+    expect(indexesOf(again).openedFrom).toEqual({
+      vector: 'snapshot',
+      lexical: 'snapshot',
+      nodes: 'snapshot',
+    });
     expect(await again.read(`${R}/notes/river.md`)).toBe('The river floods every spring.');
     expect(await again.relations(`${R}/notes`)).toHaveLength(1);
     await again.close();
@@ -80,7 +92,10 @@ describe('openLongship', () => {
 
   it('a find() waiting on its query embedding survives the write that makes the reopened graph writable', async () => {
     const indexedDB = new IDBFactory();
-    const first = await openLongship({ embedder: hashEmbedder, indexedDB, name: 'engine-view' });
+    const first = await openLongship({
+      embedder: hashEmbedder,
+      store: { indexedDB: 'engine-view', factory: indexedDB },
+    });
     await first.write(`${R}/notes/river.md`, 'The river floods every spring.', { parents: true });
     await first.close();
 
@@ -97,11 +112,14 @@ describe('openLongship', () => {
         return hashEmbedder.embed(texts);
       },
     });
-    const again = await openLongship({ embedder: gated, indexedDB, name: 'engine-view' });
-    expect(again.indexes.vectors.readOnly).toBe(true);
+    const again = await openLongship({
+      embedder: gated,
+      store: { indexedDB: 'engine-view', factory: indexedDB },
+    });
+    expect(indexesOf(again).vectors.readOnly).toBe(true);
     const finding = again.find('river floods');
     await again.write(`${R}/notes/lake.md`, 'The lake freezes every winter.');
-    expect(again.indexes.vectors.readOnly).toBe(false);
+    expect(indexesOf(again).vectors.readOnly).toBe(false);
     open();
     const { resources } = await finding;
     expect(resources.map((r) => r.uri)).toContain(`${R}/notes/river.md`);
@@ -122,20 +140,27 @@ describe('openLongship', () => {
   });
 
   it('defaults to the runtime IndexedDB, and to memory where there is none', async () => {
-    const first = await openLongship({ embedder: hashEmbedder, name: 'engine-default' });
+    const first = await openLongship({ embedder: hashEmbedder, store: { indexedDB: 'engine-default' } });
     await first.write(`${R}/kept.md`, 'kept');
     await first.close();
-    const second = await openLongship({ embedder: hashEmbedder, name: 'engine-default' });
+    const second = await openLongship({ embedder: hashEmbedder, store: { indexedDB: 'engine-default' } });
     expect(await second.read(`${R}/kept.md`)).toBe('kept');
     await second.close();
+    const byDefault = await openLongship({ embedder: hashEmbedder });
+    expect(byDefault.persistent).toBe(true);
+    await byDefault.close();
 
     const global = globalThis as { indexedDB?: IDBFactory };
     const saved = global.indexedDB;
     delete global.indexedDB;
     try {
-      const inMemory = await openLongship({ embedder: hashEmbedder, name: 'engine-default' });
-      await expect(inMemory.read(`${R}/kept.md`)).rejects.toThrow('no node');
+      const inMemory = await openLongship({ embedder: hashEmbedder });
+      expect(inMemory.persistent).toBe(false);
       await inMemory.close();
+      // A database asked for by name is not quietly kept in memory instead.
+      await expect(
+        openLongship({ embedder: hashEmbedder, store: { indexedDB: 'engine-default' } }),
+      ).rejects.toThrow(/no IndexedDB for store: \{ indexedDB: 'engine-default' \}; give its factory/);
     } finally {
       global.indexedDB = saved;
     }
@@ -160,7 +185,7 @@ describe('openLongship', () => {
     expect(heard).toContain('write');
     expect((await skill).uris[0]).toMatch(/^viking:\/\/agent\/skills\//);
     // Ingestion also refreshes the summaries of the directories above, so they match too.
-    const hits = longship.indexes.lexical.search('moon oceans');
+    const hits = indexesOf(longship).lexical.search('moon oceans');
     const found = await Promise.all(hits.map(async (hit) => (await longship.store.nodeByKey(hit.key))!.uri));
     expect(found).toContain(`${R}/tides.md`);
     expect((await longship.verify()).problems).toEqual([]);
@@ -190,14 +215,20 @@ describe('openLongship find()', () => {
 
   it('knows which node owns each vector after a reopen from snapshots, and after a rebuild', async () => {
     const indexedDB = new IDBFactory();
-    const first = await openLongship({ embedder: hashEmbedder, indexedDB, name: 'engine-owners' });
+    const first = await openLongship({
+      embedder: hashEmbedder,
+      store: { indexedDB: 'engine-owners', factory: indexedDB },
+    });
     await first.write(`${R}/a/river.md`, 'The river floods every spring.', { parents: true });
     await first.write(`${R}/a/desert.md`, 'Sand dunes shift in the desert wind.');
     const before = uris(await first.find('river floods', { filter: { kind: 'file' } }));
     await first.close();
 
-    const reopened = await openLongship({ embedder: hashEmbedder, indexedDB, name: 'engine-owners' });
-    expect(reopened.indexes.openedFrom.vector).toBe('snapshot');
+    const reopened = await openLongship({
+      embedder: hashEmbedder,
+      store: { indexedDB: 'engine-owners', factory: indexedDB },
+    });
+    expect(indexesOf(reopened).openedFrom.vector).toBe('snapshot');
     expect(uris(await reopened.find('river floods', { filter: { kind: 'file' } }))).toEqual(before);
     expect((await reopened.verify()).problems).toEqual([]);
     await reopened.close();
@@ -206,8 +237,11 @@ describe('openLongship find()', () => {
     await raw.putSnapshot({ name: 'hnsw-owners', seq: 0, bytes: new Uint8Array(0) });
     await raw.close();
 
-    const rebuilt = await openLongship({ embedder: hashEmbedder, indexedDB, name: 'engine-owners' });
-    expect(rebuilt.indexes.openedFrom.vector).toBe('rebuild');
+    const rebuilt = await openLongship({
+      embedder: hashEmbedder,
+      store: { indexedDB: 'engine-owners', factory: indexedDB },
+    });
+    expect(indexesOf(rebuilt).openedFrom.vector).toBe('rebuild');
     expect(uris(await rebuilt.find('river floods', { filter: { kind: 'file' } }))).toEqual(before);
     expect((await rebuilt.verify()).problems).toEqual([]);
     await rebuilt.close();
@@ -222,7 +256,7 @@ describe('openLongship with the bundled model', () => {
     await longship.write(`${R}/pets/flights.md`, 'Our flight to Tokyo was delayed by three hours.');
     await longship.write(`${R}/pets/stocks.md`, 'Share prices fell sharply on the stock market today.');
     const [query] = await longship.embedder.embed(['A kitten naps on the couch.']);
-    const hits = longship.indexes.vectors.search(query!, 1);
+    const hits = indexesOf(longship).vectors.search(query!, 1);
     expect(await uriOfVector(longship.store, hits[0]!.key)).toBe(`${R}/pets/cat.md`);
     const found = await longship.find('A kitten naps on the couch.', {
       hybrid: { lexical: false },

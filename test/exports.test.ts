@@ -1,43 +1,111 @@
 // The package's entry points and the names each exports (docs/guide/package.md). A change here is an
 // API change: make it on purpose, in this list and in the entry file.
 import { readFile } from 'node:fs/promises';
-import { expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { beforeAll, expect, it } from 'vitest';
 
-/** Each entry point: its subpath in package.json `exports`, its source file, its exported values. */
-const entries: Record<string, { source: string; values: string[] }> = {
+/** Each entry point: its subpath in package.json `exports`, its source file, its exported values and types. */
+const entries: Record<string, { source: string; values: string[]; types: string[] }> = {
   '.': {
     source: 'src/index.ts',
     values: [
       'LongshipError',
-      'OpenAiCompatibleLlm',
-      'RemoteEmbedder',
-      'RemoteReranker',
-      'TransformersEmbedder',
-      'bundledModel',
       'connectLongship',
-      'findDefaults',
       'functionEmbedder',
       'llmReranker',
       'llmSummarizer',
+      'openAiCompatibleLlm',
       'openFileStore',
       'openIdbStore',
       'openLongship',
       'openLongshipInWorker',
       'openMemoryStore',
-      'parseSkillMd',
+      'remoteEmbedder',
+      'remoteReranker',
       'transfer',
+      'transformersEmbedder',
+    ],
+    types: [
+      'AssembledContext',
+      'ConnectOptions',
+      'ContextOptions',
+      'ContextSearchOptions',
+      'Embedder',
+      'ErrorCode',
+      'FindOptions',
+      'FindResult',
+      'LLM',
+      'Longship',
+      'LongshipOptions',
+      'MatchedContext',
+      'Message',
+      'OpenAiCompatibleLlmOptions',
+      'OpenLongshipInWorkerOptions',
+      'QueuedJob',
+      'Remote',
+      'RemoteJob',
+      'RemoteLongship',
+      'RemoteResult',
+      'Reranker',
+      'SearchResult',
+      'Session',
+      'SessionOptions',
+      'Store',
+      'Summarizer',
+      'TransformersEmbedderOptions',
+      'WorkerOptions',
     ],
   },
   './client': {
     source: 'src/exports/client.ts',
     values: ['connectLongship', 'openLongshipInWorker', 'transfer'],
+    types: [
+      'ConnectOptions',
+      'OpenLongshipInWorkerOptions',
+      'Remote',
+      'RemoteJob',
+      'RemoteLongship',
+      'RemoteResult',
+      'WorkerOptions',
+    ],
   },
-  './worker': { source: 'src/exports/worker.ts', values: ['createLongshipHost', 'exposeLongship'] },
+  './worker': {
+    source: 'src/exports/worker.ts',
+    values: ['createLongshipHost', 'exposeLongship'],
+    types: ['ExposeLongshipOptions', 'LongshipHost', 'WorkerOptions'],
+  },
   './vector': {
     source: 'src/exports/vector.ts',
     values: ['allocateIndexBytes', 'createVectorIndex', 'distance', 'loadUsearch', 'loadVectorIndex'],
+    types: [
+      'IndexBytes',
+      'Metric',
+      'OpenOptions',
+      'Quantization',
+      'SearchHit',
+      'SearchOptions',
+      'UsearchModule',
+      'VectorIndex',
+      'VectorIndexFactory',
+      'VectorIndexOptions',
+      'WasmSource',
+    ],
   },
-  './lexical': { source: 'src/exports/lexical.ts', values: ['createLexicalIndex', 'loadLexicalIndex'] },
+  './lexical': {
+    source: 'src/exports/lexical.ts',
+    values: ['createLexicalIndex', 'loadLexicalIndex'],
+    types: [
+      'LexicalDoc',
+      'LexicalField',
+      'LexicalHit',
+      'LexicalIndex',
+      'LexicalIndexOptions',
+      'LexicalLoadOptions',
+      'LexicalSearchOptions',
+      'UnreadPostingsSource',
+    ],
+  },
   './uri': {
     source: 'src/exports/uri.ts',
     values: [
@@ -52,20 +120,218 @@ const entries: Record<string, { source: string; values: string[] }> = {
       'roots',
       'segments',
     ],
+    types: ['ContextType', 'VikingUri'],
   },
-  './testing': { source: 'src/exports/testing.ts', values: ['storeContract'] },
-  './ai': { source: 'src/exports/ai.ts', values: ['longshipToolNames', 'longshipTools'] },
+  './testing': {
+    source: 'src/exports/testing.ts',
+    values: ['storeContract'],
+    types: ['OpenStoreOptions', 'Store', 'StoreHarness', 'StoreTamper', 'TableKey'],
+  },
+  './ai': {
+    source: 'src/exports/ai.ts',
+    values: ['longshipToolNames', 'longshipTools'],
+    types: [
+      'DefaultToolName',
+      'LongshipToolName',
+      'LongshipToolSet',
+      'LongshipToolsOptions',
+      'ToolSession',
+      'ToolsLongship',
+    ],
+  },
   './mcp': {
     source: 'src/exports/mcp.ts',
     values: ['createMcpFetchHandler', 'createMcpServer', 'serveMcpStdio'],
+    types: ['McpHttpOptions', 'McpServerOptions', 'McpStdio', 'McpStdioOptions'],
+  },
+  './store': {
+    source: 'src/exports/store.ts',
+    values: [],
+    types: [
+      'ChangeRecord',
+      'CommittedChange',
+      'ContextType',
+      'EmbedderInfo',
+      'EmbedderMismatch',
+      'FileStore',
+      'FileStoreOptions',
+      'IdbStoreOptions',
+      'NodeKind',
+      'NodeRecord',
+      'NodeRef',
+      'NodeUse',
+      'OpenStoreOptions',
+      'PostingRecord',
+      'RelationKey',
+      'RelationRecord',
+      'Snapshot',
+      'SnapshotBytes',
+      'SnapshotInput',
+      'SnapshotRanges',
+      'SnapshotSink',
+      'Store',
+      'StoreMeta',
+      'StoreStats',
+      'StoreTables',
+      'SummaryKind',
+      'VectorRecord',
+      'VerifyReport',
+      'WriteBatch',
+    ],
+  },
+  './extend': {
+    source: 'src/exports/extend.ts',
+    values: ['bundledModel', 'findDefaults', 'parseSkillMd'],
+    types: [
+      'CallOptions',
+      'ChatMessage',
+      'CompleteOptions',
+      'Completion',
+      'EmbedOptions',
+      'EmbedProgress',
+      'Embedder',
+      'EndpointOptions',
+      'Format',
+      'FunctionEmbedderOptions',
+      'LLM',
+      'LlmSummarizerOptions',
+      'ModelFile',
+      'ModelFiles',
+      'ModelFolder',
+      'OrtWasmFiles',
+      'RemoteEmbedderOptions',
+      'RemoteRerankerOptions',
+      'RerankScores',
+      'Reranker',
+      'SkillFields',
+      'SkillFolder',
+      'SkillMd',
+      'Summarizer',
+      'Summary',
+      'SummaryInput',
+      'TokenUsage',
+      'Tokenizer',
+      'UsearchExports',
+      'UsearchModule',
+      'WasmSource',
+    ],
+  },
+  './types': {
+    source: 'src/exports/types.ts',
+    values: [],
+    types: [
+      'AddOptions',
+      'AddResourceOptions',
+      'AddSkillOptions',
+      'AutoCommitPolicy',
+      'Calibration',
+      'CommitJob',
+      'CommitOptions',
+      'CommitOutcome',
+      'CommitProgress',
+      'CommitResult',
+      'ContextDigest',
+      'ContextPart',
+      'ContextTree',
+      'ConversationContext',
+      'DeletedSession',
+      'DigestOptions',
+      'ExtractionReport',
+      'ExtractionState',
+      'FindFilter',
+      'FindMode',
+      'FindTrace',
+      'FolderEntry',
+      'FusionMethod',
+      'FusionReferenceTrace',
+      'GlobOptions',
+      'GrepMatch',
+      'GrepOptions',
+      'HotnessOptions',
+      'HybridOptions',
+      'IngestPhase',
+      'IngestProgress',
+      'IngestResult',
+      'IntentOptions',
+      'JobOutcome',
+      'Layer',
+      'LeftOut',
+      'LeftOutReason',
+      'MessageOptions',
+      'MessagePart',
+      'MessageRole',
+      'MkdirOptions',
+      'NodeInfo',
+      'QueryPlan',
+      'QueryResult',
+      'QueueProgress',
+      'QueueSummary',
+      'RelatedContext',
+      'Relation',
+      'RerankOptions',
+      'RerankReport',
+      'ResourceInput',
+      'RmOptions',
+      'SessionInfo',
+      'SkillInfo',
+      'SkillInput',
+      'SkillSummary',
+      'StopReason',
+      'TraceScore',
+      'TraceSeed',
+      'TraceStep',
+      'TreeNode',
+      'TreeOptions',
+      'TypedQuery',
+      'Verdict',
+      'WalkOptions',
+      'WriteOptions',
+    ],
   },
 };
 
 const repo = new URL('../', import.meta.url);
 
+/** The root is for applications: at most this many names, values and types together (issue 34). */
+const rootBudget = 45;
+
 it.each(Object.entries(entries))('%s exports exactly its values', async (_, { source, values }) => {
   const module = await import(new URL(source, repo).href);
   expect(Object.keys(module).sort()).toEqual(values);
+});
+
+/** Every name each entry file exports, values and types, as the TypeScript compiler sees them. */
+let exported: Map<string, string[]>;
+beforeAll(() => {
+  const files = Object.values(entries).map(({ source }) => fileURLToPath(new URL(source, repo)));
+  const program = ts.createProgram(files, {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+  });
+  const checker = program.getTypeChecker();
+  exported = new Map(
+    Object.values(entries).map(({ source }) => {
+      const file = program.getSourceFile(fileURLToPath(new URL(source, repo)));
+      const module = file && checker.getSymbolAtLocation(file);
+      if (!module) throw new Error(`no module for ${source}`);
+      return [source, checker.getExportsOfModule(module).map((symbol) => symbol.name)];
+    }),
+  );
+}, 60_000);
+
+it.each(Object.entries(entries))('%s exports exactly its types', (_, { source, values, types }) => {
+  const names = exported.get(source)!;
+  expect(names.filter((name) => !values.includes(name)).sort()).toEqual(types);
+});
+
+it(`keeps the root to ${rootBudget} names, values and types together`, () => {
+  const { source, values, types } = entries['.']!;
+  expect(exported.get(source)!.length).toBe(values.length + types.length);
+  expect(values.length + types.length).toBeLessThanOrEqual(rootBudget);
 });
 
 it('names in package.json every entry point, each built from its source file', async () => {

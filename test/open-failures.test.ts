@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { expect, it } from 'vitest';
 import { bundledModel, bundledModelFiles } from '../src/embed/bundled-model.js';
-import { TransformersEmbedder } from '../src/embed/transformers-embedder.js';
+import { transformersEmbedder } from '../src/embed/transformers-embedder.js';
 import { openLongship } from '../src/engine.js';
 import { LongshipError } from '../src/errors.js';
 
@@ -23,13 +23,15 @@ function deletedUnblocked(factory: IDBFactory, name: string): Promise<boolean> {
 
 it('rejects with MODEL_LOAD when the model cannot load, and closes the store it opened', async () => {
   const indexedDB = new IDBFactory();
-  const embedder = new TransformersEmbedder({
+  const embedder = transformersEmbedder({
     model: {
       ...bundledModel,
       directory: new URL('../no-such-model/', bundledModelFiles()['config.json'] as URL),
     },
   });
-  const error = await openLongship({ indexedDB, name: 'notes', embedder }).catch((e: unknown) => e);
+  const error = await openLongship({ store: { indexedDB: 'notes', factory: indexedDB }, embedder }).catch(
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(LongshipError);
   expect((error as LongshipError).code).toBe('MODEL_LOAD');
   expect((error as LongshipError).message).toContain('no-such-model');
@@ -39,7 +41,9 @@ it('rejects with MODEL_LOAD when the model cannot load, and closes the store it 
 it('rejects with WASM_LOAD when the index cannot load, and closes the store it opened', async () => {
   const indexedDB = new IDBFactory();
   const usearch = new URL('./no-such.wasm', import.meta.url);
-  const error = await openLongship({ indexedDB, name: 'notes', usearch }).catch((e: unknown) => e);
+  const error = await openLongship({ store: { indexedDB: 'notes', factory: indexedDB }, usearch }).catch(
+    (e: unknown) => e,
+  );
   expect((error as LongshipError).code).toBe('WASM_LOAD');
   expect(await deletedUnblocked(indexedDB, 'notes')).toBe(true);
 });
@@ -52,7 +56,10 @@ it('makes its embedder from `transformers`, and fails the open with that modelâ€
       directory: new URL('../no-such-model/', bundledModelFiles()['config.json'] as URL),
     },
   };
-  const error = await openLongship({ indexedDB, name: 'notes', transformers }).catch((e: unknown) => e);
+  const error = await openLongship({
+    store: { indexedDB: 'notes', factory: indexedDB },
+    embedder: { transformers },
+  }).catch((e: unknown) => e);
   expect((error as LongshipError).code).toBe('MODEL_LOAD');
   expect((error as LongshipError).message).toContain('no-such-model');
   expect(await deletedUnblocked(indexedDB, 'notes')).toBe(true);

@@ -20,8 +20,8 @@ import {
   writeOptionsSchema,
 } from '../src/context/tree.js';
 import {
-  RemoteEmbedder,
   type RemoteEmbedderOptions,
+  remoteEmbedder,
   remoteEmbedderOptionsSchema,
 } from '../src/embed/remote-embedder.js';
 import { type Longship, type LongshipOptions, longshipOptionsSchema, openLongship } from '../src/engine.js';
@@ -37,8 +37,8 @@ import {
   llmSummarizer,
   llmSummarizerOptionsSchema,
 } from '../src/ingest/summary/llm-summarizer.js';
-import { OpenAiCompatibleLlm } from '../src/llm/openai-compatible.js';
-import { RemoteReranker } from '../src/llm/remote-reranker.js';
+import { openAiCompatibleLlm } from '../src/llm/openai-compatible.js';
+import { remoteReranker } from '../src/llm/remote-reranker.js';
 import { checkOptions, type OptionsSchema, optionNames } from '../src/options.js';
 import { type EndpointOptions, endpointOptionsSchema } from '../src/remote/json-endpoint.js';
 import { type ContextSearchOptions, searchOptionsSchema } from '../src/retrieve/search.js';
@@ -190,8 +190,8 @@ const schemas: Record<string, OptionsSchema> = {
   'commit()': commitOptionsSchema,
   'addMessage()': messageOptionsSchema,
   'session()': sessionOptionsSchema,
-  OpenAiCompatibleLlm: endpointOptionsSchema,
-  RemoteEmbedder: remoteEmbedderOptionsSchema,
+  openAiCompatibleLlm: endpointOptionsSchema,
+  remoteEmbedder: remoteEmbedderOptionsSchema,
   'llmSummarizer()': llmSummarizerOptionsSchema,
 };
 
@@ -316,9 +316,9 @@ describe('the methods check their options where the call enters', () => {
     caught(() => longship.session('opts', { autoCommit: { every: 3 } } as never));
     expect(await longship.sessionExists('opts')).toBe(false);
     const remote = { baseUrl: 'http://127.0.0.1:1/v1', model: 'm' };
-    caught(() => new OpenAiCompatibleLlm({ ...remote, api_key: 'k' } as never));
-    caught(() => new RemoteReranker({ ...remote, retries: 1 } as never));
-    caught(() => new RemoteEmbedder({ ...remote, dimensions: 4, batch: 2 } as never));
+    caught(() => openAiCompatibleLlm({ ...remote, api_key: 'k' } as never));
+    caught(() => remoteReranker({ ...remote, retries: 1 } as never));
+    caught(() => remoteEmbedder({ ...remote, dimensions: 4, batch: 2 } as never));
     caught(() => llmSummarizer({ model: 'm' } as never, { timeout: 1 } as never));
     await expect(openLongship({ store: null, embeder: {} } as never)).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',

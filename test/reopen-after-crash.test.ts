@@ -4,7 +4,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { type Longship, openLongship } from '../src/engine.js';
+import { indexesOf, type Longship, openLongship } from '../src/engine.js';
 import type { FindOptions } from '../src/retrieve/settings.js';
 import { MemoryData } from '../src/store/memory-data.js';
 import { openMemoryStore } from '../src/store/memory-store.js';
@@ -49,8 +49,7 @@ const openers: Array<[string, () => Opener]> = [
       // A crashed tab's connection is gone: each open gets a fresh factory view of the same databases.
       return async () =>
         openLongship({
-          indexedDB,
-          name: `crash-${n}`,
+          store: { indexedDB: `crash-${n}`, factory: indexedDB },
           embedder: hashEmbedder,
           snapshots: { delayMs: Number.POSITIVE_INFINITY },
         });
@@ -70,7 +69,11 @@ async function answers(longship: Longship): Promise<string[][]> {
 /** The raw graph's answer too: the 100 nearest keys of each query, as the HNSW walk finds them. */
 async function graphAnswers(longship: Longship): Promise<number[][]> {
   const vectors = await hashEmbedder.embed(queries);
-  return vectors.map((vector) => longship.indexes.vectors.search(vector, 100).map((hit) => hit.key));
+  return vectors.map((vector) =>
+    indexesOf(longship)
+      .vectors.search(vector, 100)
+      .map((hit) => hit.key),
+  );
 }
 
 describe.each(openers)('reopening after a crash (%s)', (_, makeOpener) => {
@@ -78,7 +81,7 @@ describe.each(openers)('reopening after a crash (%s)', (_, makeOpener) => {
     const open = makeOpener();
     const first = await open();
     await first.addResource(folder('a', SNAPSHOT_DOCS));
-    await first.indexes.flush(); // the snapshots the crash falls back to
+    await indexesOf(first).flush(); // the snapshots the crash falls back to
     await first.addResource(folder('b', REPLAYED_DOCS)); // left to replay from the change log
     for (let i = 0; i < 20; i++) await first.write(`${R}/c/n${i}.md`, doc(), { parents: true });
     // Rewrites and removals of documents the snapshot holds.
@@ -95,7 +98,7 @@ describe.each(openers)('reopening after a crash (%s)', (_, makeOpener) => {
     const graphBefore = await graphAnswers(first);
     // The crash: `first` is dropped, never closed.
     const crashed = await open();
-    expect(crashed.indexes.openedFrom.vector).toBe('snapshot');
+    expect(indexesOf(crashed).openedFrom.vector).toBe('snapshot');
     expect(await graphAnswers(crashed)).toEqual(graphBefore);
     expect(await answers(crashed)).toEqual(before);
     expect(await crashed.verify()).toEqual({ ok: true, problems: [] });

@@ -16,7 +16,10 @@ const docs = (tag: string) =>
 
 describe('verify() and writes in flight (IndexedDB)', () => {
   it('holds right after await addResource(): the job resolves once its parents are refreshed', async () => {
-    const longship = await openLongship({ indexedDB: new IDBFactory(), embedder: hashEmbedder });
+    const longship = await openLongship({
+      store: { indexedDB: 'longship', factory: new IDBFactory() },
+      embedder: hashEmbedder,
+    });
     for (const tag of ['a', 'b', 'c']) {
       await longship.addResource(docs(tag));
       const { seq } = await longship.store.meta();
@@ -29,7 +32,10 @@ describe('verify() and writes in flight (IndexedDB)', () => {
   });
 
   it('holds while a job and a write are under way, for every run', async () => {
-    const longship = await openLongship({ indexedDB: new IDBFactory(), embedder: hashEmbedder });
+    const longship = await openLongship({
+      store: { indexedDB: 'longship', factory: new IDBFactory() },
+      embedder: hashEmbedder,
+    });
     for (let run = 0; run < 6; run++) {
       const job = longship.addResource(docs(`run${run}`));
       const write = longship.write(`${R}/w${run}.md`, `A concurrent write ${run}.`);

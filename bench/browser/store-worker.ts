@@ -5,8 +5,8 @@
 // It also times what ingestion adds to the model at that size (op 'ingest', issue 4's overhead).
 import { bundledModel } from '../../src/embed/bundled-model.js';
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
-import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
-import { openLongship } from '../../src/engine.js';
+import { transformersEmbedder } from '../../src/embed/transformers-embedder.js';
+import { indexesOf, openLongship } from '../../src/engine.js';
 import { defaultIndexedDB } from '../../src/env/indexeddb.js';
 import { LongshipError } from '../../src/errors.js';
 import { nodesPerEmbedCall } from '../../src/ingest/commit/commit-units.js';
@@ -143,7 +143,7 @@ function embedderFor(dims: number) {
 async function build(request: Extract<StoreWorkerRequest, { op: 'build' }>): Promise<StoreWorkerAnswer> {
   const started = performance.now();
   const longship = await openLongship({
-    name: request.name,
+    store: { indexedDB: request.name },
     embedder: embedderFor(request.dims),
     usearch: new URL(request.usearch),
   });
@@ -165,7 +165,7 @@ async function build(request: Extract<StoreWorkerRequest, { op: 'build' }>): Pro
 async function open(request: Extract<StoreWorkerRequest, { op: 'open' }>): Promise<StoreWorkerAnswer> {
   const started = performance.now();
   const longship = await openLongship({
-    name: request.name,
+    store: { indexedDB: request.name },
     embedder: embedderFor(request.dims),
     usearch: new URL(request.usearch),
   });
@@ -191,8 +191,8 @@ async function open(request: Extract<StoreWorkerRequest, { op: 'open' }>): Promi
     afterWrite.push(performance.now() - t);
   }
   afterWrite.sort((a, b) => a - b);
-  const openedFrom = { ...longship.indexes.openedFrom };
-  const { nodes, vectors, lexical } = longship.indexes;
+  const openedFrom = { ...indexesOf(longship).openedFrom };
+  const { nodes, vectors, lexical } = indexesOf(longship);
   const sizes = { nodes: nodes.size, vectors: vectors.size, lexical: lexical.size };
   const emptyTrace =
     result.total === 0 ? (await longship.find(first!, { limit: 10, trace: true })).trace : undefined;
@@ -301,7 +301,7 @@ function headersInFiles(name: string): Promise<Set<string>> {
  * documents go again after each.
  */
 async function ingest(request: Extract<StoreWorkerRequest, { op: 'ingest' }>): Promise<StoreWorkerAnswer> {
-  const model = new TransformersEmbedder({
+  const model = transformersEmbedder({
     model: { ...bundledModel, directory: request.modelDirectory },
     wasmPaths: request.wasmPaths,
   });
@@ -309,7 +309,7 @@ async function ingest(request: Extract<StoreWorkerRequest, { op: 'ingest' }>): P
   /** The batches the model embedded through the store's embedder; none while this is undefined. */
   let asked: string[][] | undefined;
   const longship = await openLongship({
-    name: request.name,
+    store: { indexedDB: request.name },
     embedder: functionEmbedder({
       id: synthetic.id,
       dimensions: request.dims,
@@ -345,7 +345,7 @@ async function ingest(request: Extract<StoreWorkerRequest, { op: 'ingest' }>): P
       if (!(error instanceof LongshipError && error.code === 'NOT_FOUND')) throw error;
     });
     // The model first, before any write and with no snapshot pending, so that none runs beside it.
-    await longship.indexes.flush();
+    await indexesOf(longship).flush();
     // Loads the model and runs it once on the whole sample: its first pass at a batch size is ~25%
     // slower than the next, and ingestion's steady state is the one to compare with.
     await model.embed(texts);
@@ -378,7 +378,7 @@ async function ingest(request: Extract<StoreWorkerRequest, { op: 'ingest' }>): P
     for (let round = 0; round < roundCount; round++) {
       await longship.rm(parent, { recursive: true });
       // The job starts with no snapshot pending, as in a store that has been idle.
-      await longship.indexes.flush();
+      await indexesOf(longship).flush();
       const notes = texts.map((content, i) => ({ path: `note-${i}.txt`, content }));
       asked = [];
       // The job, then the refresh of the directories above it that the queue runs once it drains.
@@ -390,7 +390,7 @@ async function ingest(request: Extract<StoreWorkerRequest, { op: 'ingest' }>): P
       asked = undefined;
       // The snapshot the job left pending (written in the background ~2 s after it): timed apart,
       // with the longest it held the worker at a time (what a find arriving then would wait).
-      const { ms: snapshotMs, heldMs: snapshotHeldMs } = await timedHeld(() => longship.indexes.flush());
+      const { ms: snapshotMs, heldMs: snapshotHeldMs } = await timedHeld(() => indexesOf(longship).flush());
       const modelMs = await timed(async () => {
         for (const batch of batches) await model.embed(batch);
       });
@@ -407,7 +407,7 @@ async function ingest(request: Extract<StoreWorkerRequest, { op: 'ingest' }>): P
     };
   } finally {
     await longship.close();
-    await model.dispose();
+    await model.dispose?.();
   }
 }
 

@@ -1,7 +1,9 @@
 // One measurement, the same in Node and in a browser worker (no Node imports here): load an
 // embedder cold and again, then embed the texts at each batch size.
+
+import type { Embedder } from '../../src/embed/embedder.js';
 import type { ModelFolder } from '../../src/embed/transformers-embedder.js';
-import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
+import { transformersEmbedder } from '../../src/embed/transformers-embedder.js';
 
 export interface MeasureRequest {
   dtype: 'q8' | 'fp32';
@@ -17,7 +19,7 @@ export interface MeasureRequest {
 }
 
 export interface Measurement {
-  /** From `new TransformersEmbedder` to its first vector, for the first model in this process/worker. */
+  /** From `transformersEmbedder()` to its first vector, for the first model in this process/worker. */
   loadMs: number;
   /** The same for a second embedder right after: runtime started, files cached. */
   loadAgainMs?: number;
@@ -27,7 +29,7 @@ export interface Measurement {
 
 export async function measure(request: MeasureRequest): Promise<Measurement> {
   const make = (batchSize: number) =>
-    new TransformersEmbedder({
+    transformersEmbedder({
       dtype: request.dtype,
       threads: request.threads,
       batchSize,
@@ -42,7 +44,7 @@ export async function measure(request: MeasureRequest): Promise<Measurement> {
   const texts = request.texts;
   const warmUp = make(8);
   await warmUp.embed(texts.slice(0, 64));
-  await warmUp.dispose();
+  await warmUp.dispose?.();
   const rates: Record<number, number> = {};
   for (const batch of request.batches) {
     const embedder = make(batch);
@@ -50,15 +52,15 @@ export async function measure(request: MeasureRequest): Promise<Measurement> {
     const started = performance.now();
     await embedder.embed(texts);
     rates[batch] = (texts.length / (performance.now() - started)) * 1000;
-    await embedder.dispose();
+    await embedder.dispose?.();
   }
   return { loadMs, loadAgainMs, rates };
 }
 
-async function timeLoad(embedder: TransformersEmbedder): Promise<number> {
+async function timeLoad(embedder: Embedder): Promise<number> {
   const started = performance.now();
   await embedder.embed(['warm up']);
   const elapsed = performance.now() - started;
-  await embedder.dispose();
+  await embedder.dispose?.();
   return elapsed;
 }

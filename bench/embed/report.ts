@@ -133,7 +133,7 @@ export function markdownReport(rows: readonly Row[], context: ReportContext): st
   const mark = (met: boolean | undefined) => (met === undefined ? '—' : met ? 'met' : 'missed');
   return `# bench:embed
 
-Sentence embeddings with the bundled USE-lite through \`TransformersEmbedder\`: Node (onnxruntime-node)
+Sentence embeddings with the bundled USE-lite through \`transformersEmbedder\`: Node (onnxruntime-node)
 and a module Worker in headless Chromium (onnxruntime-web, WASM). Medians of ${rows[0]?.reps ?? 0}
 repetitions. ${context.date.slice(0, 10)}, \`${context.revision}\`, Node ${context.node}, Chromium ${
     context.chromium ?? '—'
@@ -148,7 +148,7 @@ the figures are noisy. ${context.minutes.toFixed(0)} minutes.
 Model: ${rows[0]?.model ? `\`${rows[0].model}\` (not the bundled conversion)` : 'the bundled `model/use-lite`'}.
 Texts: ${context.source} (${context.sentences}). Throughput is one \`embed\` call over all of them
 after a warm-up, tokenization included; the embedder sorts each window of texts by token count
-before batching. Load: from \`new TransformersEmbedder\` to the first vector. Cold: a fresh process,
+before batching. Load: from \`new transformersEmbedder\` to the first vector. Cold: a fresh process,
 or a fresh browser profile's first worker (download, WASM compile, session). Warm: a second load
 right after in the same process or worker. HTTP cache: a new worker in the same page, its files
 from the profile's disk cache. Threads above

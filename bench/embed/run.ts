@@ -1,5 +1,5 @@
 // npm run bench:embed -- --json bench/results/embed.json
-// Sentences per second and load times of TransformersEmbedder with the bundled model, fp32 and q8,
+// Sentences per second and load times of transformersEmbedder with the bundled model, fp32 and q8,
 // in Node and in a module Worker in headless Chromium; medians of several repetitions, interleaved
 // so that a busy spell on the machine hits every configuration alike.
 import { execFileSync } from 'node:child_process';

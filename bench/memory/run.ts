@@ -9,9 +9,9 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Embedder } from '../../src/embed/embedder.js';
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
-import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
+import { transformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { openLongship } from '../../src/engine.js';
-import { OpenAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
+import { openAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
 import type { FindResult } from '../../src/retrieve/retriever.js';
 import type { SearchResult } from '../../src/retrieve/search.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
@@ -77,13 +77,13 @@ function wordsEmbedder(): Embedder {
   });
 }
 
-const model = args.embedder === 'words' ? wordsEmbedder() : new TransformersEmbedder();
+const model = args.embedder === 'words' ? wordsEmbedder() : transformersEmbedder();
 const embedder = cachedEmbedder(
   model,
   new EmbeddingCache(`memory-${model.id.replace(/\W/g, '_')}`, model.dimensions),
 );
 const llm = args['llm-base']
-  ? new OpenAiCompatibleLlm({
+  ? openAiCompatibleLlm({
       baseUrl: args['llm-base'],
       model: args['llm-model']!,
       apiKey: process.env.LONGSHIP_LLM_KEY ?? '',

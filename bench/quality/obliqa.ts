@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
+import { transformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import type { LexicalIndex } from '../../src/lexical/lexical-index.js';
 import { find } from '../../src/retrieve/retriever.js';
 import { type FindOptions, resolveSettings } from '../../src/retrieve/settings.js';
@@ -52,7 +52,7 @@ console.log(
   `ObliQA: ${passages.length} passages → ${tree.length - dirs} files in ${dirs} directories (depth ${depth})`,
 );
 
-const embedder = new TransformersEmbedder({ dtype: 'q8' });
+const embedder = transformersEmbedder({ dtype: 'q8' });
 const cache = new EmbeddingCache(`obliqa-${embedder.id.replace(/\W/g, '_')}-q8`, embedder.dimensions);
 console.log(`embedding cache: ${cacheDir} (${cache.size} vectors)`);
 const index: BenchIndex = await buildIndex(tree, embedder, cache);

@@ -7,7 +7,7 @@
 //   npm run bench:quality -- --format obliqa --passages <zip or folder> --questions <ObliQA json> --json out.json
 import { existsSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
+import { transformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { openLongship } from '../../src/engine.js';
 import type { FindOptions } from '../../src/retrieve/settings.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
@@ -107,7 +107,7 @@ console.log(
   `${set.dataset} (${set.split}): ${set.documents.length} documents, ${queries.length} of ${set.queries.length} queries`,
 );
 
-const model = new TransformersEmbedder();
+const model = transformersEmbedder();
 const cache = new EmbeddingCache(`${set.dataset}-${model.id.replace(/\W/g, '_')}`, model.dimensions);
 const embedder = cachedEmbedder(model, cache);
 const quantization = args.quantization as Quantization;

@@ -80,7 +80,7 @@ export function hitReader(longship: Longship): (hit: MatchedContext) => Promise<
   return (hit) => {
     let text = texts.get(hit.uri);
     if (!text) {
-      const read = hit.is_leaf
+      const read = hit.isLeaf
         ? longship.read(hit.uri)
         : Promise.all([longship.abstract(hit.uri), longship.overview(hit.uri)]).then(
             ([a, o]) => `${a}\n${o}`,
@@ -165,7 +165,7 @@ export async function measureConfig(
       own10: recallIn(own10, question.evidence),
       chars5: chars(parts5),
       chars10: chars(parts10),
-      directories5: top5.filter((hit) => !hit.is_leaf).length,
+      directories5: top5.filter((hit) => !hit.isLeaf).length,
       slots5: top5.length,
       ms,
     };
@@ -181,7 +181,7 @@ export async function measureConfig(
       category: question.category,
       recall5: result.recall5,
       ownRecall5: result.own5,
-      top5: top5.map((hit) => (hit.is_leaf ? hit.uri : `${hit.uri}/`)),
+      top5: top5.map((hit) => (hit.isLeaf ? hit.uri : `${hit.uri}/`)),
     });
   }
   const mean = (rows: Scored[], pick: (s: Scored) => number) =>

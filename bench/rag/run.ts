@@ -11,7 +11,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
+import { transformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { openLongship } from '../../src/engine.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
 import { measureMachine } from '../lib/machine.js';
@@ -89,7 +89,7 @@ try {
 }
 const outDir = args.out ?? (args.smoke ? undefined : fileURLToPath(new URL('../results/', import.meta.url)));
 
-const model = new TransformersEmbedder();
+const model = transformersEmbedder();
 for (const name of datasets) {
   const path = join(root, name);
   if (!existsSync(path)) {

@@ -1,6 +1,6 @@
 // npm run bench:session -- [--sizes 10,1000,10000,100000] [--window 200] [--json bench/results/session.json]
 // What one addMessage() costs as the messages pending grow (issue 33): one session on the file store
-// (openLongship({ path }) in a temporary folder), filled by addMessage() itself up to each size, then
+// (openLongship({ store: path }) in a temporary folder), filled by addMessage() itself up to each size, then
 // a window of appends timed one by one (p50, p95), and context() (the recent messages search()
 // plans from) likewise. Another session takes a few hundred appends first, to warm the code up. The figure to watch: p50 at the largest size ÷ p50 at the smallest.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -68,7 +68,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
 async function run(args: Args): Promise<Row[]> {
   const folder = mkdtempSync(join(tmpdir(), 'longship-bench-session-'));
   // Only the session's directory is embedded: a word-hash embedder costs nothing beside the store.
-  const longship = await openLongship({ path: join(folder, 'store'), embedder: wordEmbedder });
+  const longship = await openLongship({ store: join(folder, 'store'), embedder: wordEmbedder });
   // Warm the code up on another session first: the first window must not pay for the compiler.
   const warm = longship.session('warm-up');
   for (let i = 1; i <= Math.min(200, args.window * 2); i++) await warm.addMessage('user', textOf(i));

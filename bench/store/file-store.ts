@@ -1,13 +1,13 @@
 // npx tsx bench/store/file-store.ts [--n 3000]
 // The file store's two costs a user feels: how long a commit takes (it is flushed to disk before it
 // resolves) and how long a store of n documents takes to reopen. Documents are written through
-// openLongship({ path }) with a 512-dimension hash embedder (the bundled model's size, none of its
+// openLongship({ store: path }) with a 512-dimension hash embedder (the bundled model's size, none of its
 // time), then the store is reopened alone (openFileStore) and whole (openLongship, from snapshots).
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
-import { openLongship } from '../../src/engine.js';
+import { indexesOf, openLongship } from '../../src/engine.js';
 import { openFileStore } from '../../src/store/file-open.js';
 import { median } from '../lib/stats.js';
 
@@ -41,7 +41,7 @@ function folderBytes(dir: string): number {
 const root = mkdtempSync(join(tmpdir(), 'longship-bench-file-store-'));
 const path = join(root, 'context');
 try {
-  const longship = await openLongship({ path, embedder });
+  const longship = await openLongship({ store: path, embedder });
   const writes: number[] = [];
   const commits: number[] = [];
   const store = longship.store;
@@ -69,9 +69,10 @@ try {
     storeOpens.push(performance.now() - start);
     await reopened.close();
     start = performance.now();
-    const whole = await openLongship({ path, embedder });
+    const whole = await openLongship({ store: path, embedder });
     longshipOpens.push(performance.now() - start);
-    if (whole.indexes.openedFrom.vector !== 'snapshot') throw new Error('rebuilt, not opened from snapshots');
+    if (indexesOf(whole).openedFrom.vector !== 'snapshot')
+      throw new Error('rebuilt, not opened from snapshots');
     await whole.close();
   }
   const ms = (x: number) => `${x.toFixed(1)} ms`;

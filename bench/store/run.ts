@@ -13,7 +13,7 @@ import type { VikingUri } from '../../src/context/uri.js';
 import { openDerivedIndexes, snapshotNames } from '../../src/derived/derived-indexes.js';
 import { NodeCatalogue } from '../../src/derived/node-catalogue.js';
 import { VectorOwners } from '../../src/derived/vector-owners.js';
-import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
+import { transformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { nodesPerEmbedCall } from '../../src/ingest/commit/commit-units.js';
 import { keyPool } from '../../src/ingest/commit/write-batch.js';
 import { bm25Indexes, loadLexicalIndex } from '../../src/lexical/bm25-index.js';
@@ -307,7 +307,7 @@ async function benchRuntime(runtime: string, usearch: UsearchModule, embedMsPerD
 
 /** Milliseconds the bundled model takes per document, embedding in its default batches: the median of rounds. */
 async function measureEmbedder(): Promise<number> {
-  const embedder = new TransformersEmbedder();
+  const embedder = transformersEmbedder();
   const docs = new Documents(args.dims, 7);
   const texts = Array.from({ length: args.embedSample }, (_, i) => docs.text(i));
   await embedder.embed(texts.slice(0, 8)); // loads the model
@@ -316,7 +316,7 @@ async function measureEmbedder(): Promise<number> {
     const [ms] = await timed(() => embedder.embed(texts));
     rounds.push(ms / texts.length);
   }
-  await embedder.dispose();
+  await embedder.dispose?.();
   log(`  the model's rounds: ${rounds.map((ms) => ms.toFixed(3)).join(', ')} ms a document`);
   return median(rounds);
 }

@@ -153,7 +153,7 @@ async function search(): Promise<void> {
     ui.timing.textContent = `${result.total} results · ${ms.toFixed(0)} ms`;
     ui.results.replaceChildren(
       renderResults(result, selected, (item) => {
-        openDetail(item.uri, item.is_leaf);
+        openDetail(item.uri, item.isLeaf);
         for (const button of ui.results.querySelectorAll<HTMLElement>('.result')) {
           button.classList.toggle('selected', button.dataset.uri === item.uri);
         }

@@ -39,13 +39,13 @@ export function renderResults(
                   {
                     class: `result ${item.uri === selected ? 'selected' : ''}`,
                     'data-uri': item.uri,
-                    title: item.match_reason,
+                    title: item.matchReason,
                     onclick: () => open(item),
                   },
                   h(
                     'span',
                     { class: 'result-head' },
-                    h('span', { class: `kind ${item.is_leaf ? 'file' : 'dir'}`, 'aria-hidden': 'true' }),
+                    h('span', { class: `kind ${item.isLeaf ? 'file' : 'dir'}`, 'aria-hidden': 'true' }),
                     h('span', { class: 'uri' }, shortUri(item.uri)),
                     h(
                       'span',

@@ -2,7 +2,7 @@
 import { openLongship } from 'longship';
 
 // Everything is kept in ./context: a second run finds what the first one added.
-const longship = await openLongship({ path: './context' });
+const longship = await openLongship({ store: './context' });
 if ((await longship.ls('viking://resources')).length === 0) {
   await longship.addResource('Longships were the Vikings’ boats: long, narrow and light, with a sail.', {
     name: 'longships.md',

@@ -5,7 +5,7 @@
 import { openLongship } from 'longship';
 import { serveMcpStdio } from 'longship/mcp';
 
-const longship = await openLongship({ path: process.argv[2] ?? './context' });
+const longship = await openLongship({ store: process.argv[2] ?? './context' });
 const { closed } = await serveMcpStdio(longship);
 await closed; // the client hung up (stdin ended)
 await longship.close(); // lets go of the folder's lock

@@ -6,10 +6,10 @@ import {
   type MatchedContext,
   openLongship,
   openMemoryStore,
-  TransformersEmbedder,
+  transformersEmbedder,
 } from 'longship';
 
-const embedder = new TransformersEmbedder({ dtype: 'q8' });
+const embedder = transformersEmbedder({ dtype: 'q8' });
 const store = await openMemoryStore({ embedder: { id: embedder.id, dimensions: embedder.dimensions } });
 const longship = await openLongship({ store, embedder });
 

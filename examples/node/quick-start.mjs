@@ -1,7 +1,7 @@
 import { openLongship } from 'longship';
 
 // Everything is kept in ./context: a second run finds what the first one added.
-const longship = await openLongship({ path: './context' });
+const longship = await openLongship({ store: './context' });
 if ((await longship.ls('viking://resources')).length === 0) {
   await longship.addResource('The cat sleeps on the sofa all afternoon.', { name: 'cat.md' });
   await longship.addResource('Our flight to Tokyo was delayed by three hours.', { name: 'flight.md' });

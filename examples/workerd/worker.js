@@ -1,6 +1,7 @@
 // A Cloudflare Worker: workerd compiles no WebAssembly from bytes and has no file system, so the
 // WASM comes in as compiled modules and the model's files as bytes (docs/guide/workerd.md).
-import { bundledModel, openLongship, TransformersEmbedder } from 'longship';
+import { openLongship, transformersEmbedder } from 'longship';
+import { bundledModel } from 'longship/extend';
 import config from 'longship/model/use-lite/config.json';
 import model from 'longship/model/use-lite/onnx/model_quantized.onnx';
 import tokenizer from 'longship/model/use-lite/tokenizer.json';
@@ -8,7 +9,7 @@ import tokenizerConfig from 'longship/model/use-lite/tokenizer_config.json';
 import ortWasm from 'longship/ort-wasm-simd-threaded.wasm';
 import usearch from 'longship/usearch.wasm';
 
-const embedder = new TransformersEmbedder({
+const embedder = transformersEmbedder({
   model: {
     ...bundledModel,
     files: {

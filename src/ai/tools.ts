@@ -17,8 +17,8 @@ export const longshipToolNames: readonly AgentToolName[] = agentToolNames;
 export type LongshipToolName = AgentToolName;
 
 /** The tools offered when `tools` is not given: reading context and keeping memories. */
-const defaultToolNames = ['find', 'context', 'read', 'ls', 'add_memory'] as const;
-export type DefaultToolName = (typeof defaultToolNames)[number];
+export type DefaultToolName = 'find' | 'context' | 'read' | 'ls' | 'add_memory';
+const defaultToolNames: readonly DefaultToolName[] = ['find', 'context', 'read', 'ls', 'add_memory'];
 
 /** The most nodes the ls tool lists for a model; `more` counts the rest. */
 const maxEntries = 100;

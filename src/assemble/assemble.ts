@@ -168,7 +168,7 @@ function candidatesOf(
 }
 
 function identity(hit: MatchedContext): { uri: string; type: ContextType; score: number } {
-  return { uri: hit.uri, type: hit.context_type, score: hit.score };
+  return { uri: hit.uri, type: hit.contextType, score: hit.score };
 }
 
 /** The node's non-empty layers, richest first: a directory has no L2. */

@@ -27,5 +27,5 @@ export async function openStore(folder: string, mode: 'create' | 'existing'): Pr
     );
   }
   const { openLongship } = await import('../engine.js');
-  return openLongship({ path: folder });
+  return openLongship({ store: folder });
 }

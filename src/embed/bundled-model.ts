@@ -8,7 +8,7 @@
  * keep its id: `{ ...bundledModel, directory: '/models/use-lite/' }`.
  *
  * @example
- * const embedder = new TransformersEmbedder(); // uses bundledModel
+ * const embedder = transformersEmbedder(); // uses bundledModel
  * embedder.id === bundledModel.id; // 'longship/use-lite'
  */
 export const bundledModel = {

@@ -7,7 +7,7 @@ export interface ChunkOptions {
   maxTokens: number;
   /**
    * Tokens in a string. The default is a cheap estimate (see {@link estimateTokens}); the
-   * TransformersEmbedder passes its tokenizer's exact count instead.
+   * transformersEmbedder passes its tokenizer's exact count instead.
    */
   countTokens?: (text: string) => number;
 }
@@ -43,7 +43,7 @@ export function chunkText(text: string, options: ChunkOptions): string[] {
  * The default token count: one per punctuation mark, one per CJK character, and one per six
  * characters of any other word, rounded up. It is an estimate: a subword tokenizer splits rare words
  * into more pieces than this counts, so callers without the model's tokenizer should leave headroom
- * in `maxTokens`; the TransformersEmbedder passes its tokenizer's count instead.
+ * in `maxTokens`; the transformersEmbedder passes its tokenizer's count instead.
  *
  * @example
  * estimateTokens('Hello, world!'); // 4

@@ -1,4 +1,4 @@
-// Where a TransformersEmbedder's model comes from, from what its options name: the bundled model,
+// Where a transformersEmbedder's model comes from, from what its options name: the bundled model,
 // a hub id (with or without a local folder of models), a URL or path of a model folder, or its
 // files one by one; as the folder and name transformers.js loads by, and the lookup that answers
 // its fetches where the files are known one by one.

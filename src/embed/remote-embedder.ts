@@ -50,22 +50,7 @@ export const remoteEmbedderOptionsSchema = v.strictObject({
 // OpenAI's limit on inputs per request; other compatible servers accept no more.
 const maxBatchSize = 2048;
 
-/**
- * An Embedder backed by an OpenAI-compatible `POST {baseUrl}/embeddings` endpoint (OpenAI, Azure
- * OpenAI, Ollama, vLLM, LM Studio, text-embeddings-inference…). Texts go in batches; 429 and 5xx
- * answers are retried with exponential backoff; every failure is a `LongshipError` (`ABORTED`,
- * `TIMEOUT`, `REMOTE_HTTP`, `REMOTE_RESPONSE`, `DIMENSION_MISMATCH`).
- *
- * @example
- * const embedder = new RemoteEmbedder({
- *   baseUrl: 'https://api.openai.com/v1',
- *   apiKey,
- *   model: 'text-embedding-3-small',
- *   dimensions: 512,
- *   requestDimensions: true,
- * });
- * const [vector] = await embedder.embed(['hello'], { signal });
- */
+/** The embedder {@link remoteEmbedder} makes. @internal */
 export class RemoteEmbedder implements Embedder {
   readonly id: string;
   readonly dimensions: number;
@@ -75,7 +60,7 @@ export class RemoteEmbedder implements Embedder {
   readonly #batchSize: number;
 
   constructor(options: RemoteEmbedderOptions) {
-    checkOptions(remoteEmbedderOptionsSchema, options, 'RemoteEmbedder');
+    checkOptions(remoteEmbedderOptionsSchema, options, 'remoteEmbedder()');
     this.#endpoint = new JsonEndpoint(
       {
         ...options,
@@ -85,7 +70,7 @@ export class RemoteEmbedder implements Embedder {
         maxConcurrent: Number.MAX_SAFE_INTEGER,
       },
       'embeddings',
-      'RemoteEmbedder',
+      'remoteEmbedder()',
     );
     const { dimensions, batchSize = 64 } = options;
     if (!Number.isInteger(dimensions) || dimensions < 1) {
@@ -152,7 +137,7 @@ export class RemoteEmbedder implements Embedder {
         throw new LongshipError(
           'DIMENSION_MISMATCH',
           `model '${model}' at ${endpoint} returned ${embedding.length}-dimensional vectors, but this ` +
-            `RemoteEmbedder was configured with dimensions: ${this.dimensions}` +
+            `remoteEmbedder() was configured with dimensions: ${this.dimensions}` +
             (this.#requestDimensions
               ? ''
               : ' (set requestDimensions: true if the model can shorten its vectors)'),
@@ -169,4 +154,24 @@ export class RemoteEmbedder implements Embedder {
     });
     return vectors;
   }
+}
+
+/**
+ * An Embedder backed by an OpenAI-compatible `POST {baseUrl}/embeddings` endpoint (OpenAI, Azure
+ * OpenAI, Ollama, vLLM, LM Studio, text-embeddings-inference…). Texts go in batches; 429 and 5xx
+ * answers are retried with exponential backoff; every failure is a `LongshipError` (`ABORTED`,
+ * `TIMEOUT`, `REMOTE_HTTP`, `REMOTE_RESPONSE`, `DIMENSION_MISMATCH`).
+ *
+ * @example
+ * const embedder = remoteEmbedder({
+ *   baseUrl: 'https://api.openai.com/v1',
+ *   apiKey,
+ *   model: 'text-embedding-3-small',
+ *   dimensions: 512,
+ *   requestDimensions: true,
+ * });
+ * const [vector] = await embedder.embed(['hello'], { signal });
+ */
+export function remoteEmbedder(options: RemoteEmbedderOptions): Embedder {
+  return new RemoteEmbedder(options);
 }

@@ -48,7 +48,7 @@ export interface TransformersEmbedderOptions {
   threads?: number;
 }
 
-/** Every option of {@link TransformersEmbedderOptions}; the constructor checks their values itself. @internal */
+/** Every option of {@link TransformersEmbedderOptions}; the embedder checks their values itself. @internal */
 export const transformersEmbedderOptionsSchema = v.strictObject({
   model: v.optional(v.unknown()),
   dimensions: v.optional(v.unknown()),
@@ -65,23 +65,7 @@ const maxBatchSize = 256;
 /** Texts tokenized, then sorted by length, at a time: enough batches to sort, few enough to cancel. */
 const batchesPerWindow = 16;
 
-/**
- * An {@link Embedder} that runs a transformers.js feature-extraction model on the device. It loads
- * the model on first use, embeds in batches, checks the caller's signal between batches and reports
- * progress after each. Vectors are L2-normalised: models with a pooled `sentence_embedding` output
- * (like the bundled USE-lite) are used as they are; others are mean-pooled over their tokens.
- *
- * Texts are tokenized a window at a time and batched by token count, so that a batch pads its
- * short texts only to the length of similar ones (vectors come back in input order).
- *
- * Local models (the bundled one, a URL, or `localModelPath`) never touch the network: while they
- * load, transformers.js's remote downloads and caches are switched off. In browsers, WASM runs on
- * one thread unless the page is cross-origin isolated (COOP/COEP headers), which threads need.
- *
- * @example
- * const embedder = new TransformersEmbedder(); // bundled USE-lite, int8 weights
- * const [vector] = await embedder.embed(['How do I reset my password?']);
- */
+/** The embedder {@link transformersEmbedder} makes. @internal */
 export class TransformersEmbedder implements Embedder {
   readonly id: string;
   readonly dimensions: number;
@@ -92,7 +76,7 @@ export class TransformersEmbedder implements Embedder {
   private model: Promise<Model> | undefined;
 
   constructor(options: TransformersEmbedderOptions = {}) {
-    checkOptions(transformersEmbedderOptionsSchema, options, 'TransformersEmbedder');
+    checkOptions(transformersEmbedderOptionsSchema, options, 'transformersEmbedder()');
     const {
       localModelPath,
       dtype = 'q8',
@@ -107,7 +91,10 @@ export class TransformersEmbedder implements Embedder {
     const dimensions =
       folder?.dimensions ?? (model === undefined ? bundledModel.dimensions : options.dimensions);
     if (!Number.isInteger(dimensions) || dimensions! < 1) {
-      throw new LongshipError('INVALID_ARGUMENT', `TransformersEmbedder needs the dimensions of ${this.id}`);
+      throw new LongshipError(
+        'INVALID_ARGUMENT',
+        `transformersEmbedder() needs the dimensions of ${this.id}`,
+      );
     }
     if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > maxBatchSize) {
       throw new LongshipError('INVALID_ARGUMENT', `batchSize must be an integer from 1 to ${maxBatchSize}`);
@@ -210,4 +197,25 @@ export class TransformersEmbedder implements Embedder {
     const data = normalized.data as Float32Array;
     return Array.from({ length: rows }, (_, i) => data.slice(i * width, (i + 1) * width));
   }
+}
+
+/**
+ * An {@link Embedder} that runs a transformers.js feature-extraction model on the device. It loads
+ * the model on first use, embeds in batches, checks the caller's signal between batches and reports
+ * progress after each. Vectors are L2-normalised: models with a pooled `sentence_embedding` output
+ * (like the bundled USE-lite) are used as they are; others are mean-pooled over their tokens.
+ *
+ * Texts are tokenized a window at a time and batched by token count, so that a batch pads its
+ * short texts only to the length of similar ones (vectors come back in input order).
+ *
+ * Local models (the bundled one, a URL, or `localModelPath`) never touch the network: while they
+ * load, transformers.js's remote downloads and caches are switched off. In browsers, WASM runs on
+ * one thread unless the page is cross-origin isolated (COOP/COEP headers), which threads need.
+ *
+ * @example
+ * const embedder = transformersEmbedder(); // bundled USE-lite, int8 weights
+ * const [vector] = await embedder.embed(['How do I reset my password?']);
+ */
+export function transformersEmbedder(options: TransformersEmbedderOptions = {}): Embedder {
+  return new TransformersEmbedder(options);
 }

@@ -1,5 +1,5 @@
 // A transformers.js feature-extraction model, loaded with Longship's session settings and the
-// model-file settings of its source, as the few functions TransformersEmbedder calls.
+// model-file settings of its source, as the few functions transformersEmbedder calls.
 import { loadTransformers } from '../env/transformers.js';
 import { LongshipError } from '../errors.js';
 import { modelFileFetch, routedFolder } from './model-files.js';

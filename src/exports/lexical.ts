@@ -9,4 +9,5 @@ export type {
   LexicalIndexOptions,
   LexicalLoadOptions,
   LexicalSearchOptions,
+  UnreadPostingsSource,
 } from '../lexical/lexical-index.js';

@@ -14,7 +14,7 @@ import { skillNode } from './skill/skill-reads.js';
  * Creates an {@link Ingestor} writing to `parts.store`. Jobs on one ingestor run one at a time.
  *
  * @example
- * const ingestor = createIngestor({ store, embedder: new TransformersEmbedder() });
+ * const ingestor = createIngestor({ store, embedder: transformersEmbedder() });
  * const { uris } = await ingestor.addResource('# Notes\n…', { name: 'notes.md', reason: 'onboarding' });
  */
 export function createIngestor(parts: IngestorParts): Ingestor {

@@ -1,7 +1,7 @@
 /**
  * The optional LLM side of Longship (docs/guide/retrieval.md: intent analysis, rerank, summaries, memory
  * extraction). Everything that uses an LLM takes these interfaces, so a test, a local model or a
- * hosted API plug in the same way; {@link OpenAiCompatibleLlm} and {@link RemoteReranker} speak HTTP.
+ * hosted API plug in the same way; {@link openAiCompatibleLlm} and {@link remoteReranker} speak HTTP.
  */
 import type { CallOptions } from '../remote/json-endpoint.js';
 

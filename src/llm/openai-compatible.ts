@@ -20,23 +20,15 @@ import {
 
 export type OpenAiCompatibleLlmOptions = EndpointOptions;
 
-/**
- * An {@link LLM} behind `POST {baseUrl}/chat/completions`. 429 and 5xx answers, timeouts and network
- * failures are retried with backoff; at most `maxConcurrent` requests are in flight; the API key
- * never appears in an error.
- *
- * @example
- * const llm = new OpenAiCompatibleLlm({ baseUrl: 'https://api.openai.com/v1', apiKey, model: 'gpt-4o-mini' });
- * const longship = await openLongship({ llm });
- */
+/** The LLM {@link openAiCompatibleLlm} makes. @internal */
 export class OpenAiCompatibleLlm implements LLM {
   readonly model: string;
   readonly #endpoint: JsonEndpoint;
   #usage: TokenUsage = noUsage;
 
   constructor(options: OpenAiCompatibleLlmOptions) {
-    checkOptions(endpointOptionsSchema, options, 'OpenAiCompatibleLlm');
-    this.#endpoint = new JsonEndpoint(options, 'chat/completions', 'OpenAiCompatibleLlm');
+    checkOptions(endpointOptionsSchema, options, 'openAiCompatibleLlm()');
+    this.#endpoint = new JsonEndpoint(options, 'chat/completions', 'openAiCompatibleLlm()');
     this.model = this.#endpoint.model;
   }
 
@@ -66,6 +58,19 @@ export class OpenAiCompatibleLlm implements LLM {
     this.#usage = addUsage(this.#usage, usage);
     return { text: text ?? '', usage };
   }
+}
+
+/**
+ * An {@link LLM} behind `POST {baseUrl}/chat/completions`. 429 and 5xx answers, timeouts and network
+ * failures are retried with backoff; at most `maxConcurrent` requests are in flight; the API key
+ * never appears in an error.
+ *
+ * @example
+ * const llm = openAiCompatibleLlm({ baseUrl: 'https://api.openai.com/v1', apiKey, model: 'gpt-4o-mini' });
+ * const longship = await openLongship({ llm });
+ */
+export function openAiCompatibleLlm(options: OpenAiCompatibleLlmOptions): LLM {
+  return new OpenAiCompatibleLlm(options);
 }
 
 /** OpenAI's `usage` (and Cohere/Jina's `meta.billed_units` / `usage`), tolerant of what is missing. */

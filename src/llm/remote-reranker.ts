@@ -15,22 +15,14 @@ import { usageOf } from './openai-compatible.js';
 
 export type RemoteRerankerOptions = EndpointOptions;
 
-/**
- * A {@link Reranker} behind a `/rerank` endpoint. Documents travel as the protocol's `documents`
- * array, apart from the query. An answer that does not score every document exactly once is a
- * `REMOTE_RESPONSE` error, never a partial ranking.
- *
- * @example
- * const reranker = new RemoteReranker({ baseUrl: 'https://api.jina.ai/v1', apiKey, model: 'jina-reranker-v2-base-multilingual' });
- * const longship = await openLongship({ reranker });
- */
+/** The reranker {@link remoteReranker} makes. @internal */
 export class RemoteReranker implements Reranker {
   readonly model: string;
   readonly #endpoint: JsonEndpoint;
 
   constructor(options: RemoteRerankerOptions) {
-    checkOptions(endpointOptionsSchema, options, 'RemoteReranker');
-    this.#endpoint = new JsonEndpoint(options, 'rerank', 'RemoteReranker');
+    checkOptions(endpointOptionsSchema, options, 'remoteReranker()');
+    this.#endpoint = new JsonEndpoint(options, 'rerank', 'remoteReranker()');
     this.model = this.#endpoint.model;
   }
 
@@ -72,4 +64,17 @@ export class RemoteReranker implements Reranker {
     const meta = isRecord(answer) && isRecord(answer.meta) ? answer.meta.billed_units : undefined;
     return { scores, usage: usageOf(isRecord(answer) && answer.usage ? answer.usage : meta) };
   }
+}
+
+/**
+ * A {@link Reranker} behind a `/rerank` endpoint. Documents travel as the protocol's `documents`
+ * array, apart from the query. An answer that does not score every document exactly once is a
+ * `REMOTE_RESPONSE` error, never a partial ranking.
+ *
+ * @example
+ * const reranker = remoteReranker({ baseUrl: 'https://api.jina.ai/v1', apiKey, model: 'jina-reranker-v2-base-multilingual' });
+ * const longship = await openLongship({ reranker });
+ */
+export function remoteReranker(options: RemoteRerankerOptions): Reranker {
+  return new RemoteReranker(options);
 }

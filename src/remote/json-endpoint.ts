@@ -11,7 +11,7 @@ import { functionSchema } from '../options.js';
 import { ApiKey } from './api-key.js';
 import { Semaphore } from './semaphore.js';
 
-/** How to reach an endpoint. Shared by {@link OpenAiCompatibleLlm} and {@link RemoteReranker}. */
+/** How to reach an endpoint. Shared by `openAiCompatibleLlm()` and `remoteReranker()`. */
 export interface EndpointOptions {
   /** The API root, e.g. `https://api.openai.com/v1`; the client appends its path. */
   baseUrl: string;
@@ -69,7 +69,7 @@ interface Retryable {
  * `REMOTE_HTTP` (no answer, or an error status) or `REMOTE_RESPONSE` (an answer that is not JSON).
  *
  * @example
- * const endpoint = new JsonEndpoint({ baseUrl, apiKey, model }, 'chat/completions', 'OpenAiCompatibleLlm');
+ * const endpoint = new JsonEndpoint({ baseUrl, apiKey, model }, 'chat/completions', 'openAiCompatibleLlm');
  * const answer = await endpoint.post({ messages }, { signal });
  */
 export class JsonEndpoint {

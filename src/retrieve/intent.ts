@@ -10,10 +10,10 @@ import { intentPrompt } from '../llm/prompts.js';
 import { runPrompt } from '../llm/run-prompt.js';
 import type { ContextType } from '../store/store.js';
 
-/** One query of a plan. Field names follow OpenViking's `TypedQuery`. */
+/** One query of a plan: OpenViking's `TypedQuery`, its fields in camelCase. */
 export interface TypedQuery {
   query: string;
-  context_type: ContextType;
+  contextType: ContextType;
   intent: string;
   /** 1 (most important) to 5. The merge weighs a result by `priorityWeight`. */
   priority: number;
@@ -73,7 +73,7 @@ export async function planQueries(
   const fallback = (reason: string, usage?: TokenUsage): QueryPlan => ({
     queries: allowed.map((type) => ({
       query,
-      context_type: type,
+      contextType: type,
       intent: 'the query as given',
       priority: 3,
     })),
@@ -95,7 +95,15 @@ export async function planQueries(
         { signal: deadline.signal, timeoutMs },
       ),
     );
-    const queries = output.queries.filter((q) => allowed.includes(q.context_type));
+    // The prompt's JSON keeps OpenViking's key; the plan speaks camelCase.
+    const queries = output.queries
+      .map(({ query, context_type, intent, priority }) => ({
+        query,
+        contextType: context_type,
+        intent,
+        priority,
+      }))
+      .filter((q) => allowed.includes(q.contextType));
     return {
       queries,
       source: 'llm',

@@ -1,7 +1,8 @@
 // From scored candidates to what find() returns, in find()'s order: each score takes its directory's
 // share (propagate), the hotness blend and the top `limit` (rank), the calibration that makes scores
-// mean the same across queries (confidenceOf, calibrated), and the OpenViking result shape
-// (toMatched: snake_case fields, kept because its users know them).
+// mean the same across queries (confidenceOf, calibrated), and the result items (toMatched:
+// OpenViking's `MatchedContext`, its fields in camelCase; src/tools/openviking-shape.ts gives them back
+// their snake_case names where Longship speaks OpenViking's formats).
 import { parentOf, type VikingUri } from '../context/uri.js';
 import { analyze } from '../lexical/analyzer.js';
 import type { ContextType, NodeRecord } from '../store/store.js';
@@ -19,12 +20,12 @@ export interface RelatedContext {
   reason: string;
 }
 
-/** One result. Field names follow OpenViking's `MatchedContext`; they are the canonical ones. */
+/** One result: OpenViking's `MatchedContext`, its fields in camelCase. */
 export interface MatchedContext {
   uri: string;
-  context_type: ContextType;
+  contextType: ContextType;
   /** A file (true) or a directory (false). */
-  is_leaf: boolean;
+  isLeaf: boolean;
   /** The node's L0. */
   abstract: string;
   /** Memories: `preferences`, `entities`, `events`, `profile`, … (or `meta.category`); '' otherwise. */
@@ -35,7 +36,7 @@ export interface MatchedContext {
    */
   score: number;
   /** Why it matched, in words: its scores on each side and the directory it was reached through. */
-  match_reason: string;
+  matchReason: string;
   /** Up to `maxRelations` related nodes. */
   relations: RelatedContext[];
 }
@@ -287,12 +288,12 @@ export function toMatched(
   return Promise.all(
     ranked.map(async (item) => ({
       uri: item.node.uri,
-      context_type: item.node.contextType,
-      is_leaf: item.node.kind === 'file',
+      contextType: item.node.contextType,
+      isLeaf: item.node.kind === 'file',
       abstract: item.node.l0,
       category: categoryOf(item.node),
       score: item.final,
-      match_reason: reasonOf(item),
+      matchReason: reasonOf(item),
       relations: await relationsOf(sources, item.node.uri, settings.maxRelations),
     })),
   );

@@ -123,7 +123,7 @@ export async function find(
     : top.filter((item) => item.final > settings.scoreThreshold);
   const items = await toMatched(sources, ranked, settings);
   const result: FindResult = { memories: [], resources: [], skills: [], total: items.length };
-  for (const item of items) result[listOf[item.context_type]].push(item);
+  for (const item of items) result[listOf[item.contextType]].push(item);
 
   if (log) {
     result.trace = {

@@ -74,9 +74,9 @@ export interface QueryResult {
 
 export interface SearchResult extends FindResult {
   /** The typed queries run (OpenViking's `query_plan`). */
-  query_plan: TypedQuery[];
+  queryPlan: TypedQuery[];
   /** What each typed query found, before the merge. */
-  query_results: QueryResult[];
+  queryResults: QueryResult[];
   /** Where the plan came from and, for the fallback, why. */
   intent: Omit<QueryPlan, 'queries'>;
   /** Present when a reranker was asked. */
@@ -134,14 +134,14 @@ export async function search(
   if (plan.source === 'fallback' && plan.queries.length > 0) {
     // One walk over every allowed root: the same work as find(), split by type afterwards.
     const result = await deps.find(query, perQuery);
-    queryResults = plan.queries.map((typed) => ({ query: typed, result: only(result, typed.context_type) }));
+    queryResults = plan.queries.map((typed) => ({ query: typed, result: only(result, typed.contextType) }));
   } else {
     queryResults = await Promise.all(
       plan.queries.map(async (typed) => ({
         query: typed,
         result: await deps.find(typed.query, {
           ...perQuery,
-          filter: { ...options.filter, contextType: typed.context_type },
+          filter: { ...options.filter, contextType: typed.contextType },
         }),
       })),
     );
@@ -167,7 +167,7 @@ export async function search(
       const rescored = head.map((item, i) => ({
         ...item,
         score: scores[i]!,
-        match_reason: `${item.match_reason}; rerank relevance ${round4(relevance[i]!)} → ${round4(scores[i]!)}`,
+        matchReason: `${item.matchReason}; rerank relevance ${round4(relevance[i]!)} → ${round4(scores[i]!)}`,
       }));
       // Stable on ties (no URI tie-break): equal new scores keep retrieval's order, so a document the
       // reranker gives nothing still cannot pass one that retrieval put above it.
@@ -182,12 +182,12 @@ export async function search(
     resources: [],
     skills: [],
     total: top.length,
-    query_plan: plan.queries,
-    query_results: queryResults,
+    queryPlan: plan.queries,
+    queryResults: queryResults,
     intent: withoutQueries(plan),
     ...(report ? { rerank: report } : {}),
   };
-  for (const item of top) result[listOf[item.context_type]].push(item);
+  for (const item of top) result[listOf[item.contextType]].push(item);
   return result;
 }
 
@@ -203,9 +203,9 @@ function merge(results: readonly QueryResult[], weighted: boolean): MatchedConte
       best.set(item.uri, {
         ...item,
         score,
-        match_reason: weighted
-          ? `${item.match_reason}; query "${query.query}" (priority ${query.priority}, ×${round4(weight)})`
-          : item.match_reason,
+        matchReason: weighted
+          ? `${item.matchReason}; query "${query.query}" (priority ${query.priority}, ×${round4(weight)})`
+          : item.matchReason,
       });
     }
   }
@@ -218,7 +218,7 @@ function sortByScore(items: MatchedContext[]): MatchedContext[] {
 
 /** L0 for a file; L1 (else L0) for a directory, which its L0 alone describes too thinly. */
 async function rerankText(deps: SearchDeps, item: MatchedContext): Promise<string> {
-  if (item.is_leaf) return item.abstract;
+  if (item.isLeaf) return item.abstract;
   const node = await deps.node(item.uri);
   return (node?.l1 || node?.l0 || item.abstract).slice(0, 2000);
 }

@@ -107,7 +107,7 @@ export interface CommitOutcome {
   error?: string;
 }
 
-/** What {@link Longship.listSessions} and {@link Longship.sessionInfo} say of a session. */
+/** What `Longship.listSessions()` and `Longship.sessionInfo()` say of a session. */
 export interface SessionInfo {
   id: string;
   uri: string;
@@ -120,7 +120,7 @@ export interface SessionInfo {
   updatedAt: number;
 }
 
-/** What {@link Longship.deleteSession} removed. */
+/** What `Longship.deleteSession()` removed. */
 export interface DeletedSession {
   id: string;
   /** Pending messages dropped. */

@@ -2,9 +2,14 @@
 // search() return them (docs/guide/retrieval.md), without the trace (a debugging aid, too long for a prompt).
 
 import * as v from 'valibot';
-import type { FindResult } from '../retrieve/retriever.js';
 import type { SearchResult } from '../retrieve/search.js';
 import { count, query, sessionId, targetUri } from './fields.js';
+import {
+  type OpenVikingHits,
+  type OpenVikingTypedQuery,
+  toOpenVikingHits,
+  toOpenVikingQuery,
+} from './openviking-shape.js';
 import { defineTool } from './tool.js';
 
 export const defaultFindLimit = 10;
@@ -16,14 +21,7 @@ const limit = v.optional(
 );
 
 /** The hits of a find() or search() result, in OpenViking's shape. */
-export type FindHits = Pick<FindResult, 'memories' | 'resources' | 'skills' | 'total'>;
-
-const hits = ({ memories, resources, skills, total }: FindResult): FindHits => ({
-  memories,
-  resources,
-  skills,
-  total,
-});
+export type FindHits = OpenVikingHits;
 
 export const find = defineTool({
   name: 'find',
@@ -44,7 +42,7 @@ export const find = defineTool({
   }),
   readOnly: true,
   run: async (longship, input, { signal }): Promise<FindHits> =>
-    hits(
+    toOpenVikingHits(
       await longship.find(input.query, {
         limit: input.limit,
         ...(input.targetUri === undefined ? {} : { targetUri: input.targetUri }),
@@ -54,7 +52,7 @@ export const find = defineTool({
     ),
 });
 
-export type SearchHits = FindHits & Pick<SearchResult, 'query_plan' | 'intent'>;
+export type SearchHits = FindHits & { query_plan: OpenVikingTypedQuery[] } & Pick<SearchResult, 'intent'>;
 
 export const search = defineTool({
   name: 'search',
@@ -79,6 +77,10 @@ export const search = defineTool({
       ...(session ? { session } : {}),
       ...(context.signal ? { signal: context.signal } : {}),
     });
-    return { ...hits(result), query_plan: result.query_plan, intent: result.intent };
+    return {
+      ...toOpenVikingHits(result),
+      query_plan: result.queryPlan.map(toOpenVikingQuery),
+      intent: result.intent,
+    };
   },
 });

@@ -40,7 +40,7 @@ export interface LongshipHost {
  * import { functionEmbedder, openLongship } from 'longship';
  * import { exposeLongship } from 'longship/worker';
  * const embedder = functionEmbedder({ id: 'my-model@1', dimensions: 768, embed: myEmbed });
- * exposeLongship({ open: (options) => openLongship({ name: options.name, embedder }) });
+ * exposeLongship({ open: (options) => openLongship({ store: { indexedDB: options.name ?? 'longship' }, embedder }) });
  */
 export function exposeLongship(options: ExposeLongshipOptions = {}): LongshipHost {
   const host = createLongshipHost(options);
@@ -59,7 +59,7 @@ export function exposeLongship(options: ExposeLongshipOptions = {}): LongshipHos
  * (an extension's offscreen document, a test). Every endpoint shares the one engine.
  *
  * @example
- * const host = createLongshipHost({ open: (options) => openLongship({ name: options.name, embedder }) });
+ * const host = createLongshipHost({ open: (options) => openLongship({ store: { indexedDB: options.name ?? 'longship' }, embedder }) });
  * chrome.runtime.onConnect.addListener((port) => host.connect(toEndpoint(port)));
  */
 export function createLongshipHost(options: ExposeLongshipOptions = {}): LongshipHost {
@@ -77,9 +77,9 @@ export function createLongshipHost(options: ExposeLongshipOptions = {}): Longshi
 /** The default: the engine opened from the page's options (it chooses and owns the embedder). */
 function openFromOptions({ name, usearch, transformers }: WorkerOptions): Promise<Longship> {
   return openLongship({
-    ...(name ? { name } : {}),
+    ...(name ? { store: { indexedDB: name } } : {}),
     // A URL arrives as a string (worker-options.ts).
     ...(usearch === undefined ? {} : { usearch: typeof usearch === 'string' ? new URL(usearch) : usearch }),
-    ...(transformers === undefined ? {} : { transformers }),
+    ...(transformers === undefined ? {} : { embedder: { transformers } }),
   });
 }

@@ -2,7 +2,7 @@
 // cite URIs of the block, within the budget; and every failure of the LLM leaves the block as it is.
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type Longship, openLongship } from '../../src/engine.js';
-import { OpenAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
+import { openAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
 import { bagOfWordsEmbedder } from '../retrieve/fixture.js';
 import { chatReply, type OpenAiServer, promptData, startOpenAiServer } from '../support/openai-server.js';
@@ -19,7 +19,7 @@ afterAll(() => server.close());
 
 beforeEach(async () => {
   const embedder = bagOfWordsEmbedder();
-  const llm = new OpenAiCompatibleLlm({ baseUrl: server.baseUrl, model: 'digest-model', maxRetries: 0 });
+  const llm = openAiCompatibleLlm({ baseUrl: server.baseUrl, model: 'digest-model', maxRetries: 0 });
   longship = await openLongship({
     store: await openMemoryStore({ embedder: { id: embedder.id, dimensions: embedder.dimensions } }),
     embedder,

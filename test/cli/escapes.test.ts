@@ -22,7 +22,7 @@ let store: string;
 beforeAll(async () => {
   cwd = await mkdtemp(join(tmpdir(), 'longship-escapes-'));
   store = join(cwd, 'store');
-  const longship = await openLongship({ path: store });
+  const longship = await openLongship({ store: store });
   await longship.write(uri, content, { abstract: hostile });
   await longship.close();
 }, 60_000);

@@ -13,7 +13,7 @@ const example = fileURLToPath(new URL('../../examples/node/quick-start.mjs', imp
 
 // Opens the store the quick start left and asks the same question, adding nothing.
 const reopen = `import { openLongship } from 'longship';
-const longship = await openLongship({ path: './context' });
+const longship = await openLongship({ store: './context' });
 const { resources } = await longship.find('Where does the cat nap?');
 console.log(JSON.stringify({ persistent: longship.persistent, resources: resources.map(({ uri, score }) => ({ uri, score })) }));
 await longship.close();

@@ -137,7 +137,20 @@ describe('the entry points, as a project imports them', () => {
       .filter((entry): entry is [string, { default: string }] => typeof entry[1] === 'object')
       .map(([subpath, target]) => ({ subpath, built: target.default }));
     expect(subpaths.map(({ subpath }) => subpath).sort()).toEqual(
-      ['.', './ai', './client', './lexical', './mcp', './testing', './uri', './vector', './worker'].sort(),
+      [
+        '.',
+        './ai',
+        './client',
+        './extend',
+        './lexical',
+        './mcp',
+        './store',
+        './testing',
+        './types',
+        './uri',
+        './vector',
+        './worker',
+      ].sort(),
     );
     const fixture = join(root, 'subpaths');
     await mkdir(fixture, { recursive: true });
@@ -211,11 +224,11 @@ describe('the fp32 weights, an opt-in', () => {
     await mkdir(fixture, { recursive: true });
     await writeFile(
       join(fixture, 'embed.mjs'),
-      `import { TransformersEmbedder } from 'longship';
+      `import { transformersEmbedder } from 'longship';
 const out = {};
 for (const dtype of ['q8', 'fp32']) {
   try {
-    const [vector] = await new TransformersEmbedder({ dtype }).embed(['Longships crossed the North Sea.']);
+    const [vector] = await transformersEmbedder({ dtype }).embed(['Longships crossed the North Sea.']);
     out[dtype] = Array.from(vector);
   } catch (error) {
     out[dtype] = { code: error.code, message: error.message };

@@ -16,7 +16,7 @@ const denoLauncher = createRequire(import.meta.url).resolve('deno/bin.cjs');
 const skillMd =
   '---\\nname: tide-tables\\ndescription: Reads tide tables.\\nmetadata:\\n  author: ana\\n---\\n# Tides\\n';
 // Parses one SKILL.md and fails to parse another: the same in every runtime.
-const parse = `import { parseSkillMd } from 'longship';
+const parse = `import { parseSkillMd } from 'longship/extend';
 const parsed = parseSkillMd('${skillMd}');
 let refused;
 try { parseSkillMd('---\\nname: Tide Tables\\ndescription: d\\n---\\n'); } catch (error) { refused = error.code + ': ' + error.message; }

@@ -138,7 +138,9 @@ console.log(tools, run);
     await cp(example, fixture, { recursive: true });
     await writeFile(
       join(fixture, 'dom.ts'),
-      `import type { OpenLongshipInWorkerOptions, IdbStoreOptions, WasmSource } from 'longship';
+      `import type { OpenLongshipInWorkerOptions } from 'longship';
+import type { WasmSource } from 'longship/extend';
+import type { IdbStoreOptions } from 'longship/store';
 const factory: IdbStoreOptions['indexedDB'] = indexedDB;
 const back: IDBFactory = factory;
 const worker: OpenLongshipInWorkerOptions['worker'] = new SharedWorker('worker.js');

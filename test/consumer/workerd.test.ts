@@ -23,7 +23,8 @@ async function wranglerAliases(): Promise<Record<string, string>> {
 
 /** A worker that only loads the model, and answers with the error it got. */
 const loadOnly = `
-import { bundledModel, TransformersEmbedder } from 'longship';
+import { transformersEmbedder } from 'longship';
+import { bundledModel } from 'longship/extend';
 import config from 'longship/model/use-lite/config.json';
 import model from 'longship/model/use-lite/onnx/model_quantized.onnx';
 import tokenizer from 'longship/model/use-lite/tokenizer.json';
@@ -33,7 +34,7 @@ const files = { 'config.json': config, 'tokenizer.json': tokenizer, 'tokenizer_c
   'onnx/model_quantized.onnx': model };
 export default {
   async fetch() {
-    const embedder = new TransformersEmbedder({ model: { ...bundledModel, files }, wasmPaths: { wasm: ortWasm } });
+    const embedder = transformersEmbedder({ model: { ...bundledModel, files }, wasmPaths: { wasm: ortWasm } });
     try {
       await embedder.embed(['x']);
       return Response.json({ loaded: true });

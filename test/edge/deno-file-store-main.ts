@@ -2,7 +2,7 @@
 // --allow-read/--allow-write on the store's folder (docs/guide/file-store.md). Modes:
 //   write <dir>   opens the store Node wrote, checks it, commits more, snapshots, closes
 //   hold <dir>    opens it, says "open", holds it until stdin ends
-//   index <dir>   openLongship({ path }) with a hash embedder: writes two notes and finds one
+//   index <dir>   openLongship({ store: path }) with a hash embedder: writes two notes and finds one
 //   find <dir>    opens the same path and finds again, writing nothing
 // Prints one JSON line.
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
@@ -24,7 +24,7 @@ if (mode === 'index' || mode === 'find') {
     dimensions: 8,
     embed: async (texts) => texts.map((t) => new Float32Array(8).map((_, i) => t.charCodeAt(i * 3) || 0)),
   });
-  const longship = await openLongship({ path: dir!, embedder: words });
+  const longship = await openLongship({ store: dir!, embedder: words });
   if (mode === 'index') {
     await longship.write('viking://resources/notes/river.md', 'The river floods every spring.', {
       parents: true,

@@ -112,7 +112,7 @@ describe('FileStore in Deno', () => {
     if (child.exitCode === null) await new Promise((resolve) => child.on('exit', resolve));
   }, 60_000);
 
-  it('keeps what openLongship({ path }) wrote: a new Deno process finds it, with the same scores', async () => {
+  it('keeps what openLongship({ store: path }) wrote: a new Deno process finds it, with the same scores', async () => {
     const dir = join(temp, 'longship');
     const indexing = deno('index', dir);
     const first = JSON.parse(await indexing.output);

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AutoModel, pipeline, Tensor } from '@huggingface/transformers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
+import { transformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { openReference, type UseLiteReference } from './use-lite-reference.js';
 import { varietyTexts } from './use-lite-texts.js';
 
@@ -93,7 +93,7 @@ describe('the bundled USE-lite model', () => {
   });
 
   it('agrees end to end, through its own tokenizer, in the embedder', async () => {
-    const vectors = await new TransformersEmbedder({ dtype: 'fp32', batchSize: 8 }).embed(varietyTexts);
+    const vectors = await transformersEmbedder({ dtype: 'fp32', batchSize: 8 }).embed(varietyTexts);
     const cosines = vectors.map((vector, i) => cosine(vector, expected[i]!));
     // One text tokenizes differently (a tie: "1"+"11" for "11"+"1"; see the tokenizer test), which
     // swaps two neighbouring tokens and barely moves the mean.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
-import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
+import { transformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { LongshipError } from '../../src/errors.js';
 
 const twoD = (texts: string[]) => texts.map((text) => [text.length, 1]);
@@ -141,11 +141,11 @@ describe('embedder options', () => {
     );
   });
 
-  it('refuses an unknown option of TransformersEmbedder, naming it, and a bad device', () => {
-    expect(() => new TransformersEmbedder({ dtypes: 'q8' } as never)).toThrow(
-      /TransformersEmbedder: unknown option 'dtypes'/,
+  it('refuses an unknown option of transformersEmbedder, naming it, and a bad device', () => {
+    expect(() => transformersEmbedder({ dtypes: 'q8' } as never)).toThrow(
+      /transformersEmbedder\(\): unknown option 'dtypes'/,
     );
-    expect(() => new TransformersEmbedder({ device: 'gpu' } as never)).toThrow(/option 'device'/);
-    expect(new TransformersEmbedder({ dtype: 'q8', batchSize: 8 }).id).toBe('longship/use-lite');
+    expect(() => transformersEmbedder({ device: 'gpu' } as never)).toThrow(/option 'device'/);
+    expect(transformersEmbedder({ dtype: 'q8', batchSize: 8 }).id).toBe('longship/use-lite');
   });
 });

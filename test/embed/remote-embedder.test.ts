@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RemoteEmbedder, type RemoteEmbedderOptions } from '../../src/embed/remote-embedder.js';
+import type { Embedder } from '../../src/embed/embedder.js';
+import { type RemoteEmbedderOptions, remoteEmbedder } from '../../src/embed/remote-embedder.js';
 import { LongshipError } from '../../src/errors.js';
 import { embeddings, type OpenAiServer, startOpenAiServer, vectorFor } from '../support/openai-server.js';
 
@@ -15,8 +16,8 @@ afterEach(async () => {
   await server.close();
 });
 
-function embedder(options: Partial<RemoteEmbedderOptions> = {}): RemoteEmbedder {
-  return new RemoteEmbedder({
+function embedder(options: Partial<RemoteEmbedderOptions> = {}): Embedder {
+  return remoteEmbedder({
     baseUrl: server.baseUrl,
     apiKey,
     model: 'test-embed',
@@ -45,7 +46,7 @@ function expected(inputs: string[]): Float32Array[] {
   return inputs.map((text) => new Float32Array(vectorFor(text, dimensions)));
 }
 
-describe('RemoteEmbedder', () => {
+describe('remoteEmbedder', () => {
   it('posts an OpenAI embeddings request and returns one vector per text', async () => {
     const e = embedder();
     const inputs = ['alpha', 'beta', 'gamma'];
@@ -380,7 +381,7 @@ describe('RemoteEmbedder', () => {
           data: input.map((text, index) => ({ index, embedding: vectorFor(text, dimensions) })),
         });
       };
-      const e = new RemoteEmbedder({ baseUrl: 'https://example.invalid/v1/', model: 'm', dimensions, fetch });
+      const e = remoteEmbedder({ baseUrl: 'https://example.invalid/v1/', model: 'm', dimensions, fetch });
       expect(await e.embed(['q'])).toEqual(expected(['q']));
       expect(seen).toEqual(['https://example.invalid/v1/embeddings']);
     });

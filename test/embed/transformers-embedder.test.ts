@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { env } from '@huggingface/transformers';
 import { describe, expect, it } from 'vitest';
 import { bundledModel } from '../../src/embed/bundled-model.js';
-import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
+import { transformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { LongshipError } from '../../src/errors.js';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
@@ -30,8 +30,8 @@ async function rejection(promise: Promise<unknown>): Promise<LongshipError> {
   return error as LongshipError;
 }
 
-describe('TransformersEmbedder with the bundled model', () => {
-  const embedder = new TransformersEmbedder();
+describe('transformersEmbedder with the bundled model', () => {
+  const embedder = transformersEmbedder();
 
   it('is the bundled USE-lite: id and 512 dimensions', () => {
     expect(embedder.id).toBe(bundledModel.id);
@@ -51,8 +51,8 @@ describe('TransformersEmbedder with the bundled model', () => {
 
   it('returns unit vectors that do not depend on the batch they were in', async () => {
     const texts = ['short', 'a somewhat longer sentence about ships and the sea', '', 'word '.repeat(300)];
-    const together = await new TransformersEmbedder({ batchSize: 4 }).embed(texts);
-    const alone = await new TransformersEmbedder({ batchSize: 1 }).embed(texts);
+    const together = await transformersEmbedder({ batchSize: 4 }).embed(texts);
+    const alone = await transformersEmbedder({ batchSize: 1 }).embed(texts);
     together.forEach((vector, i) => {
       expect(vector).toHaveLength(512);
       expect(dot(vector, vector)).toBeCloseTo(1, 5);
@@ -66,7 +66,7 @@ describe('TransformersEmbedder with the bundled model', () => {
   });
 
   it('reports progress after each batch and stops between batches when aborted', async () => {
-    const small = new TransformersEmbedder({ batchSize: 2 });
+    const small = transformersEmbedder({ batchSize: 2 });
     const progress: number[] = [];
     expect(
       await small.embed(['a', 'b', 'c'], { onProgress: ({ done }) => progress.push(done) }),
@@ -90,40 +90,40 @@ describe('TransformersEmbedder with the bundled model', () => {
 
   it('embeds nothing without loading anything', async () => {
     expect(
-      await new TransformersEmbedder({ model: 'file:///nonexistent/model/', dimensions: 3 }).embed([]),
+      await transformersEmbedder({ model: 'file:///nonexistent/model/', dimensions: 3 }).embed([]),
     ).toEqual([]);
   });
 
   it('leaves transformers.js settings as it found them', async () => {
     const before = { ...env, backends: undefined };
-    await new TransformersEmbedder({ dtype: 'fp32' }).embed(['x']);
+    await transformersEmbedder({ dtype: 'fp32' }).embed(['x']);
     expect({ ...env, backends: undefined }).toEqual(before);
   });
 });
 
-describe('TransformersEmbedder options', () => {
+describe('transformersEmbedder options', () => {
   it('loads a local model by folder and name', async () => {
-    const byName = new TransformersEmbedder({
+    const byName = transformersEmbedder({
       model: 'use-lite',
       localModelPath: new URL('../../model/', import.meta.url),
       dimensions: 512,
     });
     expect(byName.id).toBe('use-lite');
     const [a] = await byName.embed(['hello']);
-    const [b] = await new TransformersEmbedder().embed(['hello']);
+    const [b] = await transformersEmbedder().embed(['hello']);
     expect(dot(a!, b!)).toBeGreaterThan(0.99999);
   });
 
   it('fails with MODEL_LOAD, offline, when a local model is missing, and can retry', async () => {
     const empty = pathToFileURL(join(mkdtempSync(join(tmpdir(), 'longship-model-')), 'none/'));
-    const missing = new TransformersEmbedder({ model: empty.href, dimensions: 512 });
+    const missing = transformersEmbedder({ model: empty.href, dimensions: 512 });
     expect((await rejection(missing.embed(['x']))).code).toBe('MODEL_LOAD');
     expect((await rejection(missing.embed(['x']))).code).toBe('MODEL_LOAD');
     expect(env.allowRemoteModels).toBe(true);
   });
 
   it('says in Node that a model given as files needs a directory', async () => {
-    const files = new TransformersEmbedder({
+    const files = transformersEmbedder({
       model: { ...bundledModel, files: { 'config.json': new Uint8Array([123, 125]) } },
     });
     const error = await rejection(files.embed(['x']));
@@ -140,27 +140,25 @@ describe('TransformersEmbedder options', () => {
       }
       return undefined;
     };
-    expect(code(() => new TransformersEmbedder({ model: 'Xenova/all-MiniLM-L6-v2' }))).toBe(
-      'INVALID_ARGUMENT',
-    );
-    expect(code(() => new TransformersEmbedder({ batchSize: 0 }))).toBe('INVALID_ARGUMENT');
-    expect(code(() => new TransformersEmbedder({ batchSize: 257 }))).toBe('INVALID_ARGUMENT');
-    expect(code(() => new TransformersEmbedder({ dtype: 'fp16' as 'q8' }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => transformersEmbedder({ model: 'Xenova/all-MiniLM-L6-v2' }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => transformersEmbedder({ batchSize: 0 }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => transformersEmbedder({ batchSize: 257 }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => transformersEmbedder({ dtype: 'fp16' as 'q8' }))).toBe('INVALID_ARGUMENT');
     // A model folder has a directory or files, one of the two, and files are URLs or bytes.
     const folder = { id: 'm', dimensions: 3 };
-    expect(code(() => new TransformersEmbedder({ model: folder }))).toBe('INVALID_ARGUMENT');
-    expect(code(() => new TransformersEmbedder({ model: { ...folder, directory: '/m/', files: {} } }))).toBe(
+    expect(code(() => transformersEmbedder({ model: folder }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => transformersEmbedder({ model: { ...folder, directory: '/m/', files: {} } }))).toBe(
       'INVALID_ARGUMENT',
     );
     expect(
-      code(() => new TransformersEmbedder({ model: { ...folder, files: { 'config.json': 42 as never } } })),
+      code(() => transformersEmbedder({ model: { ...folder, files: { 'config.json': 42 as never } } })),
     ).toBe('INVALID_ARGUMENT');
     expect(
-      code(() => new TransformersEmbedder({ model: { ...folder, directory: '/m/', dirctory: 1 } as never })),
+      code(() => transformersEmbedder({ model: { ...folder, directory: '/m/', dirctory: 1 } as never })),
     ).toBe('INVALID_ARGUMENT');
     // onnxruntime-web's WebGPU build is not shipped: naming its files is the caller's part.
-    expect(code(() => new TransformersEmbedder({ device: 'webgpu' }))).toBe('INVALID_ARGUMENT');
-    expect(new TransformersEmbedder({ model: 'Xenova/all-MiniLM-L6-v2', dimensions: 384 }).id).toBe(
+    expect(code(() => transformersEmbedder({ device: 'webgpu' }))).toBe('INVALID_ARGUMENT');
+    expect(transformersEmbedder({ model: 'Xenova/all-MiniLM-L6-v2', dimensions: 384 }).id).toBe(
       'Xenova/all-MiniLM-L6-v2',
     );
   });

@@ -1,7 +1,7 @@
 // The file store's damage fuzz (docs/guide/file-store.md, "Recovery"): each case builds a store through
 // Longship (a few documents, maybe a removal, compactions or not, closed or crashed), then loses,
 // truncates or corrupts one of its files at a random point (or leaves a stale lock or a temporary
-// file behind), reopens it with openLongship({ path }), and checks the recovery table's row for it:
+// file behind), reopens it with openLongship({ store: path }), and checks the recovery table's row for it:
 // a typed error that left the folder as it was, or an open that passes verify(), whose every find()
 // hit reads, that deleted no log, and that holds every write acknowledged before the damage, but
 // those in a log's tail that a cut took away. Free of Vitest, so that a script can run it long.
@@ -21,7 +21,7 @@ import { truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import v8 from 'node:v8';
 import fc from 'fast-check';
-import { type Longship, openLongship } from '../../src/engine.js';
+import { indexesOf, type Longship, openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
 import { frames as framed, readFrames } from '../../src/store/file-frames.js';
 import { openFileStore } from '../../src/store/file-open.js';
@@ -158,7 +158,7 @@ async function buildTemplate(dir: string, recipe: Build, usearch: UsearchModule)
   }
   if (recipe.crash) {
     // As the model test's crash: the indexes stop without a snapshot, the store lets go.
-    await longship.indexes.close({ snapshot: false });
+    await indexesOf(longship).close({ snapshot: false });
     await longship.store.close();
   } else {
     await longship.close();
@@ -231,7 +231,7 @@ async function runCase(
   const before = contents(dir);
   let longship: Longship;
   try {
-    longship = await openLongship({ path: dir, embedder: hashEmbedder, usearch });
+    longship = await openLongship({ store: dir, embedder: hashEmbedder, usearch });
   } catch (error) {
     if (!(error instanceof LongshipError)) throw error;
     assert.ok(expected.allowed.has(error.code), `${row}: ${error.code} (${error.message})`);
@@ -256,11 +256,11 @@ async function runCase(
       // It goes on from there: a write after the recovery survives the next open.
       await longship.write(uriOf(99), textOf(99), { parents: true });
       await longship.close();
-      longship = await openLongship({ path: dir, embedder: hashEmbedder, usearch });
+      longship = await openLongship({ store: dir, embedder: hashEmbedder, usearch });
       assert.equal(await longship.read(uriOf(99)), textOf(99), `${row}: the write after the recovery`);
     }
   } finally {
-    await longship.indexes.close({ snapshot: false });
+    await indexesOf(longship).close({ snapshot: false });
     await longship.store.close();
   }
   return `${row}: open`;
@@ -417,7 +417,7 @@ async function checkHits(longship: Longship, row: string): Promise<void> {
         await longship.store.node(hit.uri),
         `${row}: find("${query}") hit ${hit.uri}, which is not there`,
       );
-      if (hit.is_leaf) await longship.read(hit.uri);
+      if (hit.isLeaf) await longship.read(hit.uri);
     }
   }
 }

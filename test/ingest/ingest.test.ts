@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createContextTree } from '../../src/context/store-tree.js';
 import { bundledModel } from '../../src/embed/bundled-model.js';
-import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
+import { transformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { nodesPerEmbedCall } from '../../src/ingest/commit/commit-units.js';
 import type { Ingestor } from '../../src/ingest/ingest.js';
 import { createIngestor } from '../../src/ingest/ingestor.js';
@@ -374,7 +374,7 @@ entering harbour in region A. Take a bearing on a fixed landmark to check for dr
 describe('ingestion with the bundled model', () => {
   it('embeds a Markdown document end to end so that a question finds its section', async () => {
     const store = await stores[1]![1]();
-    const embedder = new TransformersEmbedder({ dtype: 'q8' });
+    const embedder = transformersEmbedder({ dtype: 'q8' });
     const ingestor = createIngestor({ store, embedder });
     const result = await ingestor.addResource(handbook, {
       name: 'handbook.md',
@@ -403,6 +403,6 @@ describe('ingestion with the bundled model', () => {
     expect(await best('Which side do I leave the red buoys on?')).toBe('Navigation');
     expect((await store.meta()).embedder).toEqual({ id: bundledModel.id, dimensions: 512 });
     expect(await store.verify()).toMatchObject({ ok: true });
-    await embedder.dispose();
+    await embedder.dispose?.();
   });
 });

@@ -6,7 +6,7 @@ import { openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
 import { extractJson, maxAnswerLength, parseOutput } from '../../src/llm/json-output.js';
 import { firstJsonSpan } from '../../src/llm/json-scan.js';
-import { OpenAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
+import { openAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
 import { intentPrompt } from '../../src/llm/prompts.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
 import { bagOfWordsEmbedder } from '../retrieve/fixture.js';
@@ -156,7 +156,7 @@ describe('search() against a server answering megabytes of brackets', () => {
     const longship = await openLongship({
       store: await openMemoryStore({ embedder: { id: embedder.id, dimensions: embedder.dimensions } }),
       embedder,
-      llm: new OpenAiCompatibleLlm({ baseUrl: server.baseUrl, model: 'chat', maxRetries: 0 }),
+      llm: openAiCompatibleLlm({ baseUrl: server.baseUrl, model: 'chat', maxRetries: 0 }),
     });
     await longship.write('viking://resources/bread.md', 'Bread needs flour, water and salt.');
     try {

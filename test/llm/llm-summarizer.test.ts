@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
 import { llmSummarizer } from '../../src/ingest/summary/llm-summarizer.js';
-import { OpenAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
+import { openAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
 import { bagOfWordsEmbedder } from '../retrieve/fixture.js';
 import { chatReply, type OpenAiServer, promptData, startOpenAiServer } from '../support/openai-server.js';
@@ -15,7 +15,7 @@ afterAll(() => server.close());
 
 async function open() {
   const embedder = bagOfWordsEmbedder();
-  const llm = new OpenAiCompatibleLlm({
+  const llm = openAiCompatibleLlm({
     baseUrl: server.baseUrl,
     model: 'chat',
     retryBaseMs: 1,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LongshipError } from '../../src/errors.js';
-import { OpenAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
+import { openAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
 import { intentPrompt } from '../../src/llm/prompts.js';
 import { runPrompt } from '../../src/llm/run-prompt.js';
 import { chatReply, type OpenAiServer, startOpenAiServer } from '../support/openai-server.js';
@@ -14,8 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const llm = (options: Partial<ConstructorParameters<typeof OpenAiCompatibleLlm>[0]> = {}) =>
-  new OpenAiCompatibleLlm({
+const llm = (options: Partial<Parameters<typeof openAiCompatibleLlm>[0]> = {}) =>
+  openAiCompatibleLlm({
     baseUrl: server.baseUrl,
     apiKey: KEY,
     model: 'test-chat',
@@ -48,7 +48,7 @@ function everything(error: unknown): string {
   return parts.join('\n');
 }
 
-describe('OpenAiCompatibleLlm', () => {
+describe('openAiCompatibleLlm', () => {
   it('posts the messages with the model, key and JSON format, and reports token usage', async () => {
     server.script(chatReply('{"ok": true}', { prompt_tokens: 30, completion_tokens: 4, total_tokens: 34 }));
     const client = llm();
@@ -128,7 +128,7 @@ describe('OpenAiCompatibleLlm', () => {
     let inFlight = 0;
     let most = 0;
     // A delaying fetch: the local server answers at once, so concurrency is counted client-side.
-    const client = new OpenAiCompatibleLlm({
+    const client = openAiCompatibleLlm({
       baseUrl: server.baseUrl,
       model: 'm',
       maxConcurrent: 2,
@@ -168,19 +168,19 @@ describe('OpenAiCompatibleLlm', () => {
   });
 
   it('rejects bad construction with INVALID_ARGUMENT, without quoting the base URL', () => {
-    expect(() => new OpenAiCompatibleLlm({ baseUrl: 'nope://user:pw@', model: '' })).toThrow(LongshipError);
+    expect(() => openAiCompatibleLlm({ baseUrl: 'nope://user:pw@', model: '' })).toThrow(LongshipError);
     const error = (() => {
       try {
-        new OpenAiCompatibleLlm({ baseUrl: 'not a url with pw', model: 'm' });
+        openAiCompatibleLlm({ baseUrl: 'not a url with pw', model: 'm' });
       } catch (e) {
         return e as LongshipError;
       }
     })();
     expect(error?.code).toBe('INVALID_ARGUMENT');
     expect(error?.message).not.toContain('pw');
-    expect(
-      () => new OpenAiCompatibleLlm({ baseUrl: server.baseUrl, model: 'm', apiKey: 'has space' }),
-    ).toThrow(/printable/);
+    expect(() => openAiCompatibleLlm({ baseUrl: server.baseUrl, model: 'm', apiKey: 'has space' })).toThrow(
+      /printable/,
+    );
   });
 });
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LongshipError } from '../../src/errors.js';
 import { llmReranker } from '../../src/llm/llm-reranker.js';
-import { OpenAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
-import { RemoteReranker } from '../../src/llm/remote-reranker.js';
+import { openAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
+import { remoteReranker } from '../../src/llm/remote-reranker.js';
 import { chatReply, type OpenAiServer, rerankReply, startOpenAiServer } from '../support/openai-server.js';
 
 let server: OpenAiServer;
@@ -17,11 +17,11 @@ const code = (promise: Promise<unknown>) =>
     (e: unknown) => (e instanceof LongshipError ? e.code : `not a LongshipError: ${String(e)}`),
   );
 
-describe('RemoteReranker', () => {
+describe('remoteReranker', () => {
   // A timeout far beyond a local answer: on a busy machine a first request past it is retried, and
   // the retry meets the server's next scripted answer instead of its own.
   const reranker = () =>
-    new RemoteReranker({ baseUrl: server.baseUrl, model: 'rr', retryBaseMs: 1, timeoutMs: 10_000 });
+    remoteReranker({ baseUrl: server.baseUrl, model: 'rr', retryBaseMs: 1, timeoutMs: 10_000 });
 
   it('posts the query and documents and returns scores in document order', async () => {
     server.script(rerankReply([0.1, 0.9, 0.5]));
@@ -72,17 +72,16 @@ describe('RemoteReranker', () => {
     server.script({ hang: 'headers' });
     expect(
       await code(
-        new RemoteReranker({ baseUrl: server.baseUrl, model: 'rr', timeoutMs: 100, maxRetries: 0 }).rerank(
-          'q',
-          ['a'],
-        ),
+        remoteReranker({ baseUrl: server.baseUrl, model: 'rr', timeoutMs: 100, maxRetries: 0 }).rerank('q', [
+          'a',
+        ]),
       ),
     ).toBe('TIMEOUT');
   });
 });
 
 describe('llmReranker', () => {
-  const llm = () => new OpenAiCompatibleLlm({ baseUrl: server.baseUrl, model: 'chat', retryBaseMs: 1 });
+  const llm = () => openAiCompatibleLlm({ baseUrl: server.baseUrl, model: 'chat', retryBaseMs: 1 });
 
   it('asks for one score per index and maps them back', async () => {
     server.script(chatReply('{"scores":[{"index":1,"score":0.2},{"index":0,"score":0.8}]}'));

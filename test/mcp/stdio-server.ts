@@ -5,7 +5,7 @@ import { serveMcpStdio } from '../../src/exports/mcp.js';
 import { openLongship } from '../../src/index.js';
 import { hashEmbedder } from '../context/hash-embedder.js';
 
-const longship = await openLongship({ path: process.argv[2], embedder: hashEmbedder });
+const longship = await openLongship({ store: process.argv[2], embedder: hashEmbedder });
 const { closed } = await serveMcpStdio(longship);
 await closed;
 await longship.close();

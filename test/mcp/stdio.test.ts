@@ -48,7 +48,7 @@ async function overStdio(path: string, talk: (client: Client) => Promise<void>):
 
 /** The store's last commit, opened here once the server process has let go of it. */
 async function seqOf(path: string): Promise<number> {
-  const longship = await openLongship({ path, embedder: hashEmbedder });
+  const longship = await openLongship({ store: path, embedder: hashEmbedder });
   try {
     return (await longship.store.meta()).seq;
   } finally {
@@ -78,7 +78,7 @@ it('adds, finds, reads and serves resources, memories and sessions', { timeout: 
   await overStdio(path, async (client) => {
     expect((await data(client, 'read', { uri })).text).toContain('exponential backoff');
   });
-  const longship = await openLongship({ path, embedder: hashEmbedder });
+  const longship = await openLongship({ store: path, embedder: hashEmbedder });
   try {
     expect((await longship.find('uploads retried with backoff')).resources.map((hit) => hit.uri)).toContain(
       uri,

@@ -140,10 +140,10 @@ export function checkFound(model: TreeModel, result: FindResult, label: string):
     list.forEach((item, i) => {
       const node = model.nodes.get(item.uri as VikingUri);
       if (!node) throw new ModelMismatch(`${label}: found ${item.uri}, which the model does not have`);
-      if (contextTypeOf(item.uri as VikingUri) !== type || item.context_type !== type)
-        throw new ModelMismatch(`${label}: ${item.uri} (${item.context_type}) among the ${type} results`);
-      if (item.is_leaf !== (node.kind === 'file'))
-        throw new ModelMismatch(`${label}: ${item.uri} is_leaf ${item.is_leaf} for a ${node.kind}`);
+      if (contextTypeOf(item.uri as VikingUri) !== type || item.contextType !== type)
+        throw new ModelMismatch(`${label}: ${item.uri} (${item.contextType}) among the ${type} results`);
+      if (item.isLeaf !== (node.kind === 'file'))
+        throw new ModelMismatch(`${label}: ${item.uri} isLeaf ${item.isLeaf} for a ${node.kind}`);
       if (!Number.isFinite(item.score)) throw new ModelMismatch(`${label}: ${item.uri} scored ${item.score}`);
       if (i > 0 && item.score > list[i - 1]!.score)
         throw new ModelMismatch(`${label}: ${item.uri} scored above the result before it`);

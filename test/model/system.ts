@@ -8,7 +8,7 @@ import { join } from 'node:path';
 // The IndexedDB store reads IDBKeyRange and friends from the global scope.
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { type Longship, type LongshipOptions, openLongship } from '../../src/engine.js';
+import { indexesOf, type Longship, type LongshipOptions, openLongship } from '../../src/engine.js';
 import type { CommitOutcome, Session, SessionOptions } from '../../src/session/session.js';
 import { MemoryData } from '../../src/store/memory-data.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
@@ -49,13 +49,13 @@ export class RealSystem {
     } else if (kind === 'idb') {
       const indexedDB = new IDBFactory();
       system = new RealSystem(
-        () => openLongship({ ...common, indexedDB, name: 'model' }),
+        () => openLongship({ ...common, store: { indexedDB: 'model', factory: indexedDB } }),
         () => undefined,
       );
     } else {
       const dir = mkdtempSync(join(tmpdir(), 'longship-model-'));
       system = new RealSystem(
-        () => openLongship({ ...common, path: join(dir, 'store') }),
+        () => openLongship({ ...common, store: join(dir, 'store') }),
         () => rmSync(dir, { recursive: true, force: true }),
       );
     }
@@ -98,7 +98,7 @@ export class RealSystem {
    * connection go with it).
    */
   async crash(): Promise<void> {
-    await this.longship.indexes.close({ snapshot: false });
+    await indexesOf(this.longship).close({ snapshot: false });
     await this.longship.store.close();
     await this.#reopened();
   }

@@ -1,13 +1,13 @@
 // A server that echoes the API key back in every answer, in every encoding, at every place an
 // answer can travel: no form of the key may reach a result, an error, the store or the console.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RemoteEmbedder } from '../../src/embed/remote-embedder.js';
+import { remoteEmbedder } from '../../src/embed/remote-embedder.js';
 import { type Longship, openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
 import { llmSummarizer } from '../../src/ingest/summary/llm-summarizer.js';
 import { llmReranker } from '../../src/llm/llm-reranker.js';
-import { OpenAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
-import { RemoteReranker } from '../../src/llm/remote-reranker.js';
+import { openAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
+import { remoteReranker } from '../../src/llm/remote-reranker.js';
 import { type MemoryStore, openMemoryStore } from '../../src/store/memory-store.js';
 import { bagOfWordsEmbedder } from '../retrieve/fixture.js';
 import { chatReply, type OpenAiServer, startOpenAiServer } from '../support/openai-server.js';
@@ -110,7 +110,7 @@ beforeEach(() => {
 afterEach(() => vi.restoreAllMocks());
 
 const llm = () =>
-  new OpenAiCompatibleLlm({
+  openAiCompatibleLlm({
     baseUrl: server.baseUrl,
     apiKey: KEY,
     model: 'chat',
@@ -126,7 +126,7 @@ async function open(options: { summarize?: boolean; rerank?: 'llm' | 'remote' } 
     options.rerank === 'llm'
       ? llmReranker(chat)
       : options.rerank === 'remote'
-        ? new RemoteReranker({ baseUrl: server.baseUrl, apiKey: KEY, model: 'rr', maxRetries: 0 })
+        ? remoteReranker({ baseUrl: server.baseUrl, apiKey: KEY, model: 'rr', maxRetries: 0 })
         : undefined;
   const longship: Longship = await openLongship({
     store,
@@ -172,12 +172,12 @@ describe.each(Object.entries(echoes))('a server echoing the key %s', (_, echo) =
     expect(leaks(logged.join('\n'))).toEqual([]);
   });
 
-  it('reaches no error of llmReranker, RemoteReranker, RemoteEmbedder or llmSummarizer', async () => {
+  it('reaches no error of llmReranker, remoteReranker, remoteEmbedder or llmSummarizer', async () => {
     server.script(chatReply(`scores: none ${echo}`));
     const rerankError = await caught(llmReranker(llm()).rerank('q', ['a', 'b']));
     expect(rerankError.code).toBe('LLM_OUTPUT');
     server.script({ json: { results: echo } });
-    const remote = new RemoteReranker({ baseUrl: server.baseUrl, apiKey: KEY, model: 'rr', maxRetries: 0 });
+    const remote = remoteReranker({ baseUrl: server.baseUrl, apiKey: KEY, model: 'rr', maxRetries: 0 });
     const remoteError = await caught(remote.rerank('q', ['a']));
     server.script(chatReply(`summary: ${echo}`));
     const summaryError = await caught(
@@ -189,7 +189,7 @@ describe.each(Object.entries(echoes))('a server echoing the key %s', (_, echo) =
     server.script({ text: `not json ${echo}` });
     const bodyError = await caught(llm().complete([{ role: 'user', content: 'hi' }]));
     server.script({ json: { error: echo } });
-    const embedder = new RemoteEmbedder({ baseUrl: server.baseUrl, apiKey: KEY, model: 'e', dimensions: 4 });
+    const embedder = remoteEmbedder({ baseUrl: server.baseUrl, apiKey: KEY, model: 'e', dimensions: 4 });
     const embedError = await caught(embedder.embed(['a']));
     for (const error of [rerankError, remoteError, summaryError, httpError, bodyError, embedError]) {
       expect(leaks(everything(error))).toEqual([]);
@@ -227,7 +227,7 @@ it('a baseUrl with credentials is refused without quoting them, in message or ca
   for (const baseUrl of ['https://user:SeCrEt-pass@example.com/v1', 'ht tp://user:SeCrEt-pass@x']) {
     let error: unknown;
     try {
-      new OpenAiCompatibleLlm({ baseUrl, model: 'm' });
+      openAiCompatibleLlm({ baseUrl, model: 'm' });
     } catch (e) {
       error = e;
     }

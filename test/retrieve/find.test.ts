@@ -33,18 +33,18 @@ describe.each(modes)('find in %s mode', (mode) => {
     expect(result.total).toBe(result.memories.length + result.resources.length + result.skills.length);
     expect(result.total).toBeLessThanOrEqual(10);
     const top = result.resources[0]!;
-    expect(top).toMatchObject({ context_type: 'resource', is_leaf: true, category: '' });
+    expect(top).toMatchObject({ contextType: 'resource', isLeaf: true, category: '' });
     expect(top.abstract).toMatch(/^Retries/);
     expect(top.score).toBeGreaterThan(0);
     expect(top.score).toBeLessThanOrEqual(1);
-    expect(top.match_reason).toMatch(/bm25 [\d.]+, similarity [\d.]+ → fused/);
+    expect(top.matchReason).toMatch(/bm25 [\d.]+, similarity [\d.]+ → fused/);
   });
 
   it('finds memories and skills in their own lists, with categories', async () => {
     const memory = await find(tree.sources, 'indentation and quotes the user prefers', { mode });
     expect(memory.memories[0]).toMatchObject({
       uri: 'viking://user/memories/preferences/code-style.md',
-      context_type: 'memory',
+      contextType: 'memory',
       category: 'preferences',
     });
     const profile = await find(tree.sources, 'TypeScript developer offline-first', { mode, limit: 1 });
@@ -82,7 +82,7 @@ describe.each(modes)('find in %s mode', (mode) => {
     const files = await find(tree.sources, 'networking retries timeouts', { mode, filter: { kind: 'file' } });
     expect(files.total).toBeGreaterThan(0);
     for (const item of [...files.resources, ...files.memories, ...files.skills])
-      expect(item.is_leaf).toBe(true);
+      expect(item.isLeaf).toBe(true);
     const dirs = await find(tree.sources, 'networking retries timeouts', { mode, filter: { kind: 'dir' } });
     expect(dirs.resources[0]?.uri).toBe('viking://resources/docs/networking');
     const meta = await find(tree.sources, 'error codes', {
@@ -177,7 +177,7 @@ describe.each(modes)('find in %s mode', (mode) => {
     const lexicalOnly = await find(tree.sources, 'proxy URL', { mode, hybrid: { vector: false } });
     expect(tree.embeds.calls).toBe(before);
     expect(lexicalOnly.resources[0]?.uri).toBe('viking://resources/docs/networking/proxies.md');
-    expect(lexicalOnly.resources[0]?.match_reason).not.toMatch(/similarity/);
+    expect(lexicalOnly.resources[0]?.matchReason).not.toMatch(/similarity/);
     const vectorOnly = await find(tree.sources, 'proxy URL', { mode, hybrid: { lexical: false } });
     expect(tree.embeds.calls).toBe(before + 1);
     expect(vectorOnly.resources[0]?.uri).toBe('viking://resources/docs/networking/proxies.md');
@@ -206,7 +206,7 @@ describe.each(modes)('find in %s mode', (mode) => {
     expect(urisOf(warm)).toEqual(['viking://resources/b.md', 'viking://resources/a.md']);
     const [b, a] = warm.resources;
     expect(b!.score - a!.score).toBeCloseTo(0.3 * 0.9, 5);
-    expect(b!.match_reason).toMatch(/hotness 0.9 →/);
+    expect(b!.matchReason).toMatch(/hotness 0.9 →/);
   });
 
   it('reads vector keys from the store when the sources have no map', async () => {

@@ -79,9 +79,7 @@ describe('find() lends a node its directory’s score', () => {
     for (const mode of ['quick', 'thinking'] as const) {
       const placed = await find(tree.sources, question, { mode, limit: 2 });
       expect(urisOf(placed)[0]).toBe('viking://resources/filings/ACME_2018_10K.md/01-part');
-      expect(placed.resources[0]!.match_reason).toContain(
-        'under viking://resources/filings/ACME_2018_10K.md',
-      );
+      expect(placed.resources[0]!.matchReason).toContain('under viking://resources/filings/ACME_2018_10K.md');
     }
   });
 
@@ -94,23 +92,23 @@ describe('find() lends a node its directory’s score', () => {
     const raw = { calibration: false as const, limit: 1 };
     const [own] = (await find(tree.sources, question, { ...raw, alpha: 1 })).resources;
     const [placed] = (await find(tree.sources, question, { ...raw, alpha: 0.6 })).resources;
-    expect(own!.match_reason).not.toContain('under');
-    const directory = Number(/\(([\d.]+)\) →/.exec(placed!.match_reason)![1]);
-    const fused = Number(/fused ([\d.]+)/.exec(placed!.match_reason)![1]);
+    expect(own!.matchReason).not.toContain('under');
+    const directory = Number(/\(([\d.]+)\) →/.exec(placed!.matchReason)![1]);
+    const fused = Number(/fused ([\d.]+)/.exec(placed!.matchReason)![1]);
     expect(placed!.score).toBeCloseTo(0.6 * fused + 0.4 * directory, 3);
   });
 
   it('returns a directory only when none of its files ranks near it', async () => {
     const query = 'annual report of acme';
     const always = await find(tree.sources, query, { directories: 'always', limit: 6 });
-    expect(always.resources.some((r) => !r.is_leaf)).toBe(true);
+    expect(always.resources.some((r) => !r.isLeaf)).toBe(true);
     const alone = await find(tree.sources, query, { limit: 6 });
-    const files = new Set(alone.resources.filter((r) => r.is_leaf).map((r) => r.uri));
-    for (const dir of alone.resources.filter((r) => !r.is_leaf)) {
+    const files = new Set(alone.resources.filter((r) => r.isLeaf).map((r) => r.uri));
+    for (const dir of alone.resources.filter((r) => !r.isLeaf)) {
       expect([...files].some((uri) => uri.startsWith(`${dir.uri}/`))).toBe(false);
     }
-    expect(alone.resources.filter((r) => r.is_leaf).length).toBeGreaterThan(
-      always.resources.filter((r) => r.is_leaf).length - 1,
+    expect(alone.resources.filter((r) => r.isLeaf).length).toBeGreaterThan(
+      always.resources.filter((r) => r.isLeaf).length - 1,
     );
   });
 

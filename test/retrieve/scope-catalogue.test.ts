@@ -2,7 +2,7 @@
 // the scope from the store, without reading a node record; and the engine's catalogue follows writes.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NodeCatalogue } from '../../src/derived/node-catalogue.js';
-import { openLongship } from '../../src/engine.js';
+import { indexesOf, openLongship } from '../../src/engine.js';
 import { createRetriever, find } from '../../src/retrieve/retriever.js';
 import { loadScope, resolveRoots } from '../../src/retrieve/scope.js';
 import type { FindOptions } from '../../src/retrieve/settings.js';
@@ -141,16 +141,16 @@ describe('the engine', () => {
     await longship.write(`${R}/lake.md`, 'The lake freezes in winter.');
     expect((await longship.find('river floods')).resources[0]!.uri).toBe(`${R}/river.md`);
 
-    const before = longship.indexes.nodes.node(`${R}/river.md`)!;
+    const before = indexesOf(longship).nodes.node(`${R}/river.md`)!;
     await longship.session('s').used([`${R}/river.md`]);
-    const after = longship.indexes.nodes.node(`${R}/river.md`)!;
+    const after = indexesOf(longship).nodes.node(`${R}/river.md`)!;
     expect(after.useCount).toBe(before.useCount + 1);
     expect(after.lastUsedAt).toBeGreaterThan(0);
 
     await longship.mv(`${R}/river.md`, `${R}/stream.md`);
     const moved = await longship.find('river floods');
     expect(moved.resources[0]!.uri).toBe(`${R}/stream.md`);
-    expect(longship.indexes.nodes.node(`${R}/river.md`)).toBeUndefined();
+    expect(indexesOf(longship).nodes.node(`${R}/river.md`)).toBeUndefined();
 
     await longship.rm(`${R}/stream.md`);
     const gone = await longship.find('river floods');
@@ -211,14 +211,14 @@ describe('a scope of every node', () => {
     await longship.write('viking://user/memories/lake.md', 'The lake freezes in winter.', { parents: true });
     await longship.write('viking://agent/skills/swim.md', 'Swim across the lake.', { parents: true });
     // A vector on a directory above a root: the index holds it, the scope does not.
-    const user = longship.indexes.nodes.node('viking://user')!;
+    const user = indexesOf(longship).nodes.node('viking://user')!;
     const [vector] = await hashEmbedder.embed(['user']);
-    const key = await longship.indexes.store.allocateKeys(1);
-    await longship.indexes.store.commit({
+    const key = await indexesOf(longship).store.allocateKeys(1);
+    await indexesOf(longship).store.commit({
       putVectors: [{ key, nodeKey: user.key, chunk: 0, vector: vector! }],
     });
-    expect(longship.indexes.vectorCountOfNode(user.key)).toBe(1);
-    const { indexes } = longship;
+    expect(indexesOf(longship).vectorCountOfNode(user.key)).toBe(1);
+    const indexes = indexesOf(longship);
     let counted = 0;
     const sources: RetrievalSources = {
       store: indexes.store,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openLongship } from '../../src/engine.js';
-import { RemoteReranker } from '../../src/llm/remote-reranker.js';
+import { remoteReranker } from '../../src/llm/remote-reranker.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
 import { bagOfWordsEmbedder, urisOf } from '../retrieve/fixture.js';
 import { type OpenAiServer, rerankReply, startOpenAiServer } from '../support/openai-server.js';
@@ -30,7 +30,7 @@ it('Longship.search() uses the reranker it was opened with, and works offline wi
     const documents = (request.body as { documents: string[] }).documents;
     return rerankReply(documents.map((d) => (d.includes('Bread needs') ? 0.9 : 0.1)));
   };
-  const reranker = new RemoteReranker({ baseUrl: server.baseUrl, model: 'rr' });
+  const reranker = remoteReranker({ baseUrl: server.baseUrl, model: 'rr' });
   const longship = await openLongship({ store: await store(), embedder, reranker });
   await write(longship);
   const calibrated = await longship.search('bread yeast', { limit: 2 });

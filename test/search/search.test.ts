@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LongshipError } from '../../src/errors.js';
 import { llmReranker } from '../../src/llm/llm-reranker.js';
-import { OpenAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
-import { RemoteReranker } from '../../src/llm/remote-reranker.js';
+import { openAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
+import { remoteReranker } from '../../src/llm/remote-reranker.js';
 import { find } from '../../src/retrieve/retriever.js';
 import { type SearchDeps, search } from '../../src/retrieve/search.js';
 import { corpus } from '../retrieve/corpus.js';
@@ -33,7 +33,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const llm = (timeoutMs = 2000) =>
-  new OpenAiCompatibleLlm({ baseUrl: server.baseUrl, model: 'chat', retryBaseMs: 1, timeoutMs });
+  openAiCompatibleLlm({ baseUrl: server.baseUrl, model: 'chat', retryBaseMs: 1, timeoutMs });
 
 function deps(extra: Partial<SearchDeps> = {}): SearchDeps {
   return { find: (q, o) => find(tree.sources, q, o), node: (uri) => tree.store.node(uri), ...extra };
@@ -61,12 +61,12 @@ describe('search() without an LLM', () => {
       source: 'fallback',
       fallbackReason: 'no LLM endpoint is configured',
     });
-    expect(result.query_plan.map((q) => [q.query, q.context_type])).toEqual([
+    expect(result.queryPlan.map((q) => [q.query, q.contextType])).toEqual([
       [query, 'resource'],
       [query, 'memory'],
       [query, 'skill'],
     ]);
-    expect(result.query_results.map((r) => r.result.total).reduce((a, b) => a + b)).toBe(found.total);
+    expect(result.queryResults.map((r) => r.result.total).reduce((a, b) => a + b)).toBe(found.total);
   });
 
   it('defaults to 3 results and checks its arguments', async () => {
@@ -114,16 +114,16 @@ describe('search() with an LLM planning the queries', () => {
     expect(data.current_query).toBe('draft an RFC in my usual style');
     expect(result.intent).toMatchObject({ source: 'llm', reasoning: 'because' });
     expect(result.intent.usage?.totalTokens).toBeGreaterThan(0);
-    expect(result.query_plan.map((q) => q.context_type)).toEqual(['memory', 'skill', 'resource']);
-    expect(result.query_results[0]!.result.resources).toEqual([]);
-    expect(result.query_results[0]!.result.memories[0]!.uri).toBe(
+    expect(result.queryPlan.map((q) => q.contextType)).toEqual(['memory', 'skill', 'resource']);
+    expect(result.queryResults[0]!.result.resources).toEqual([]);
+    expect(result.queryResults[0]!.result.memories[0]!.uri).toBe(
       'viking://user/memories/preferences/code-style.md',
     );
-    expect(result.query_results[1]!.result.skills[0]!.uri).toBe('viking://agent/skills/write-rfc.md');
+    expect(result.queryResults[1]!.result.skills[0]!.uri).toBe('viking://agent/skills/write-rfc.md');
     expect(result.memories[0]!.uri).toBe('viking://user/memories/preferences/code-style.md');
     expect(result.skills[0]!.uri).toBe('viking://agent/skills/write-rfc.md');
     expect(new Set(urisOf(result)).size).toBe(result.total);
-    expect(result.memories[0]!.match_reason).toContain('priority 1');
+    expect(result.memories[0]!.matchReason).toContain('priority 1');
   });
 
   it('weighs results by priority and keeps the best score of a URI found twice', async () => {
@@ -149,8 +149,8 @@ describe('search() with an LLM planning the queries', () => {
     );
     const result = await search(deps({ llm: llm() }), 'how do I bake bread');
     expect(result.intent.source).toBe('llm');
-    expect(result.query_plan).toEqual([
-      { query: 'bread flour yeast', context_type: 'resource', intent: '', priority: 3 },
+    expect(result.queryPlan).toEqual([
+      { query: 'bread flour yeast', contextType: 'resource', intent: '', priority: 3 },
     ]);
     expect(result.resources[0]!.uri).toBe('viking://resources/recipes/bread.md');
   });
@@ -160,8 +160,8 @@ describe('search() with an LLM planning the queries', () => {
     const result = await search(deps({ llm: llm() }), 'thanks, that was great!');
     expect(result).toMatchObject({
       total: 0,
-      query_plan: [],
-      query_results: [],
+      queryPlan: [],
+      queryResults: [],
       memories: [],
       resources: [],
     });
@@ -275,7 +275,7 @@ function obedientChatRerank(request: RecordedRequest) {
 
 describe('search() with a reranker', () => {
   const reranker = (timeoutMs = 2000) =>
-    new RemoteReranker({ baseUrl: server.baseUrl, model: 'rr', retryBaseMs: 1, timeoutMs });
+    remoteReranker({ baseUrl: server.baseUrl, model: 'rr', retryBaseMs: 1, timeoutMs });
   const query = 'timeout request cancelled milliseconds';
   const rerankedDeps = (timeoutMs?: number) => deps({ reranker: reranker(timeoutMs) });
 
@@ -299,7 +299,7 @@ describe('search() with a reranker', () => {
     expect(sent.some((text) => text.startsWith('Timeouts: every request'))).toBe(true);
     expect(result.rerank).toMatchObject({ applied: true, model: 'rr', candidates: sent.length });
     expect(result.resources[0]!.uri).toBe('viking://resources/docs/networking/timeouts.md');
-    expect(result.resources[0]!.match_reason).toContain('rerank relevance');
+    expect(result.resources[0]!.matchReason).toContain('rerank relevance');
     expect(base.rerank).toBeUndefined();
   });
 

@@ -53,10 +53,10 @@ it('merges entries, takes a new hash for a URI given again, and keeps them acros
 
 it('is durable on the file store, and refuses bad entries and ids without writing', async () => {
   const path = join(tempFolder(), 'delivered');
-  const first = await openLongship({ path, embedder });
+  const first = await openLongship({ store: path, embedder });
   await recordDelivered(first.store, 'kept', [{ uri: 'viking://resources/x.md', hash: 'abc' }]);
   await first.close();
-  const second = await openLongship({ path, embedder });
+  const second = await openLongship({ store: path, embedder });
   expect(await readDelivered(second.store, 'kept')).toEqual(new Map([['viking://resources/x.md', 'abc']]));
   const seq = (await second.store.meta()).seq;
   const bad: [string, unknown][] = [

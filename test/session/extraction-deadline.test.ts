@@ -1,7 +1,7 @@
 // Memory extraction against an LLM that never answers: one deadline for all of a commit's calls.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openLongship } from '../../src/engine.js';
-import { OpenAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
+import { openAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
 import { bagOfWordsEmbedder } from '../retrieve/fixture.js';
 import { type OpenAiServer, startOpenAiServer } from '../support/openai-server.js';
@@ -19,7 +19,7 @@ it('a hung LLM fails the extractions with TIMEOUT at extractionTimeoutMs, and th
     store: await openMemoryStore({ embedder: { id: embedder.id, dimensions: embedder.dimensions } }),
     embedder,
     // Each call alone may take a minute, with retries: only the overall deadline can stop it.
-    llm: new OpenAiCompatibleLlm({
+    llm: openAiCompatibleLlm({
       baseUrl: server.baseUrl,
       model: 'chat',
       timeoutMs: 60_000,

@@ -199,7 +199,7 @@ describe('a store written before pending messages were chunked', () => {
   /** A file store whose session `old` keeps `legacy` in its directory's meta, as earlier versions did. */
   async function oldStore(): Promise<string> {
     const path = join(tempFolder(), `legacy-${Math.random().toString(36).slice(2)}`);
-    const longship = await openLongship({ path, embedder });
+    const longship = await openLongship({ store: path, embedder });
     const session = longship.session('old');
     await session.used(['viking://resources/a.md']);
     const node = (await longship.store.node(session.uri))!;
@@ -212,7 +212,7 @@ describe('a store written before pending messages were chunked', () => {
 
   it('reads them, and moves them into chunks at the next message', async () => {
     const path = await oldStore();
-    const first = await openLongship({ path, embedder });
+    const first = await openLongship({ store: path, embedder });
     expect(await texts(first, 'old')).toEqual(['one', 'two', 'three']);
     expect((await first.sessionInfo('old')).pending).toBe(3);
     expect((await first.session('old').context()).recent.map((m) => m.text)).toEqual(['one', 'two', 'three']);
@@ -220,7 +220,7 @@ describe('a store written before pending messages were chunked', () => {
     expect((await first.stat('viking://agent/memories/sessions/old')).meta.pending).toBeUndefined();
     await first.close();
 
-    const second = await openLongship({ path, embedder });
+    const second = await openLongship({ store: path, embedder });
     expect(await texts(second, 'old')).toEqual(['one', 'two', 'three', 'four']);
     const { archive, messages } = await second.session('old').commit();
     expect(messages).toBe(4);
@@ -237,7 +237,7 @@ describe('a store written before pending messages were chunked', () => {
 
   it('archives them at the next commit', async () => {
     const path = await oldStore();
-    const longship = await openLongship({ path, embedder });
+    const longship = await openLongship({ store: path, embedder });
     const { archive, messages } = await longship.session('old').commit();
     expect(messages).toBe(3);
     expect(await longship.read(`${archive}/0003-user`)).toBe('three');

@@ -78,11 +78,11 @@ describe('a session reopened by id', () => {
 
   it('survives close and a new process on the file store', async () => {
     const path = join(tempFolder(), 'sessions-reopen');
-    const a = await openLongship({ path, embedder });
+    const a = await openLongship({ store: path, embedder });
     await a.session('trip').addMessage('user', 'We land in Porto at noon.');
     await a.session('trip').used(['viking://resources/porto.md']);
     await a.close();
-    const b = await openLongship({ path, embedder });
+    const b = await openLongship({ store: path, embedder });
     expect(await texts(b, 'trip')).toEqual(['We land in Porto at noon.']);
     const { archive } = await b.session('trip').commit();
     // The URI reported used before the reopen is in the archive, unknown as it is.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Longship, openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
-import { OpenAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
+import { openAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
 import { openMemoryStore } from '../../src/store/memory-store.js';
 import { bagOfWordsEmbedder, urisOf } from '../retrieve/fixture.js';
 import { chatReply, type OpenAiServer, promptData, startOpenAiServer } from '../support/openai-server.js';
@@ -21,7 +21,7 @@ async function open(withLlm = false): Promise<Longship> {
     embedder,
     ...(withLlm
       ? {
-          llm: new OpenAiCompatibleLlm({
+          llm: openAiCompatibleLlm({
             baseUrl: server.baseUrl,
             apiKey: KEY,
             model: 'chat',

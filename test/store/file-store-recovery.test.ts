@@ -30,7 +30,7 @@ async function phantomHits(longship: Longship): Promise<string[]> {
     const found = await longship.find(query, { limit: 20 });
     for (const hit of [...found.resources, ...found.memories, ...found.skills]) {
       if (!(await longship.store.node(hit.uri))) phantoms.push(hit.uri);
-      else if (hit.is_leaf) await longship.read(hit.uri);
+      else if (hit.isLeaf) await longship.read(hit.uri);
     }
   }
   return phantoms;
@@ -48,7 +48,7 @@ describe('a lost checkpoint', () => {
     expect(log).not.toBe('log-0');
     const bytes = readFileSync(join(dir, log!));
     rmSync(join(dir, 'checkpoint'));
-    const error = await refusal(openLongship({ path: dir, embedder: hashEmbedder }));
+    const error = await refusal(openLongship({ store: dir, embedder: hashEmbedder }));
     expect(error.code).toBe('STORE_ERROR');
     expect(error.message).toContain('checkpoint');
     expect(logs(dir)).toEqual([log]);
@@ -106,7 +106,7 @@ describe('a damaged log', () => {
     const bytes = readFileSync(file);
     bytes[bytes.length >> 1] = bytes[bytes.length >> 1]! ^ 0x10;
     writeFileSync(file, bytes);
-    const error = await refusal(openLongship({ path: dir, embedder: hashEmbedder }));
+    const error = await refusal(openLongship({ store: dir, embedder: hashEmbedder }));
     expect(error.code).toBe('STORE_ERROR');
     expect(error.message).toContain(file);
     expect(readFileSync(file)).toEqual(bytes);
@@ -123,7 +123,7 @@ describe('a damaged log', () => {
       keep = payload.byteOffset - bytes.byteOffset + ((payload.length + 3) & ~3);
     }
     truncateSync(file, keep);
-    const longship = await openLongship({ path: dir, embedder: hashEmbedder });
+    const longship = await openLongship({ store: dir, embedder: hashEmbedder });
     try {
       expect(await longship.verify()).toEqual({ ok: true, problems: [] });
       expect(await phantomHits(longship)).toEqual([]);
@@ -139,7 +139,7 @@ describe('a truncated snapshot', () => {
     await build(dir, 10);
     const file = join(dir, 'snapshots', 'hnsw.snap');
     truncateSync(file, readFileSync(file).length - 5);
-    const longship = await openLongship({ path: dir, embedder: hashEmbedder });
+    const longship = await openLongship({ store: dir, embedder: hashEmbedder });
     try {
       expect(await longship.verify()).toEqual({ ok: true, problems: [] });
       expect(await phantomHits(longship)).toEqual([]);

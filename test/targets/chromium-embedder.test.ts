@@ -1,10 +1,10 @@
-// TransformersEmbedder in a module Worker in Chromium: the bundled model and onnxruntime-web's WASM
+// transformersEmbedder in a module Worker in Chromium: the bundled model and onnxruntime-web's WASM
 // files served from localhost, vectors that match Node's, and no request to anywhere else.
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledModel } from '../../src/embed/bundled-model.js';
-import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
+import { transformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import {
   bundleForBrowser,
   launchChromium,
@@ -36,7 +36,7 @@ beforeAll(async () => {
   });
   browser = await launchChromium();
   // Node's vectors through the same kind of option the worker gets: the bundled model by folder.
-  const node = new TransformersEmbedder({
+  const node = transformersEmbedder({
     model: { ...bundledModel, directory: fileURLToPath(new URL('../../model/use-lite/', import.meta.url)) },
   });
   expect(node.id).toBe(bundledModel.id);
@@ -60,7 +60,7 @@ function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return dot / Math.sqrt(aa * bb);
 }
 
-describe('TransformersEmbedder in a Chromium module Worker', () => {
+describe('transformersEmbedder in a Chromium module Worker', () => {
   it('embeds offline with the served model and WASM files, like Node does (cosine ≥ 0.999)', async () => {
     const context = await browser.newContext();
     const requested: string[] = [];

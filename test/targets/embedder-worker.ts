@@ -1,7 +1,7 @@
 // A module Worker, bundled for Chromium by chromium-embedder.test.ts: it embeds the texts it is sent
 // with the bundled model, served by the test from the URLs in the message, and posts the vectors back.
 import { bundledModel } from '../../src/embed/bundled-model.js';
-import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
+import { transformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { LongshipError } from '../../src/errors.js';
 
 export interface EmbedderWorkerRequest {
@@ -24,7 +24,7 @@ const scope = globalThis as unknown as {
 
 scope.onmessage = async ({ data }) => {
   try {
-    const embedder = new TransformersEmbedder({
+    const embedder = transformersEmbedder({
       model: { ...bundledModel, directory: data.modelDirectory },
       wasmPaths: data.wasmPaths,
     });

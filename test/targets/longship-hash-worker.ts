@@ -26,7 +26,7 @@ exposeLongship({
   open: (options) =>
     openLongship({
       embedder,
-      ...(options.name ? { name: options.name } : {}),
+      ...(options.name ? { store: { indexedDB: options.name } } : {}),
       ...(options.usearch instanceof URL || typeof options.usearch === 'string'
         ? { usearch: new URL(options.usearch) }
         : {}),

@@ -55,11 +55,11 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'longship-surfaces-'));
   cliStore = join(root, 'cli');
   // The CLI opens a folder with the bundled model; the other two get the same.
-  const cli = await openLongship({ path: cliStore });
+  const cli = await openLongship({ store: cliStore });
   await seed(cli);
   await cli.close();
-  mcpLongship = await openLongship({ path: join(root, 'mcp') });
-  aiLongship = await openLongship({ path: join(root, 'ai') });
+  mcpLongship = await openLongship({ store: join(root, 'mcp') });
+  aiLongship = await openLongship({ store: join(root, 'ai') });
   await seed(mcpLongship);
   await seed(aiLongship);
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();

@@ -48,7 +48,7 @@ describe('connectLongship', () => {
   it('says whether the worker keeps its store: a folder does, memory does not', async () => {
     const path = await mkdtemp(join(tmpdir(), 'longship-connect-'));
     const { longship } = await connected(async () =>
-      openLongship({ path, embedder: hashEmbedder, usearch: await loadUsearch() }),
+      openLongship({ store: path, embedder: hashEmbedder, usearch: await loadUsearch() }),
     );
     expect(longship.persistent).toBe(true);
     await longship.close();

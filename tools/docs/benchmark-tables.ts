@@ -263,7 +263,7 @@ function browser(root: string): string {
     ['a dedicated Worker, in a running browser', results.large.runs, 'running'],
     ['a dedicated Worker, right after the browser’s launch', results.large.runs, 'launching'],
     [
-      'a SharedWorker (`createLongship()`’s default), in a running browser',
+      'a SharedWorker (`openLongshipInWorker()`’s default), in a running browser',
       results.largeShared.runs,
       'running',
     ],

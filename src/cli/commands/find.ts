@@ -1,8 +1,8 @@
 // `longship find <query>`: the memories, resources and skills that best match, best first: the
 // find tool (src/tools/find.ts), as MCP and the AI SDK offer it.
 
-import type { MatchedContext } from '../../retrieve/results.js';
 import { defaultFindLimit, type FindHits, find as findTool, maxFindLimit } from '../../tools/find.js';
+import type { OpenVikingMatch } from '../../tools/openviking-shape.js';
 import { stringOption, wholeNumberOption } from '../args.js';
 import type { Command } from '../command.js';
 import { type Io, oneLine, printJson, printLines, printNotes } from '../output.js';
@@ -42,7 +42,7 @@ function printHits(io: Io, result: FindHits): void {
     return;
   }
   const lines: string[] = [];
-  const groups: [string, MatchedContext[]][] = [
+  const groups: [string, OpenVikingMatch[]][] = [
     ['memories', result.memories],
     ['resources', result.resources],
     ['skills', result.skills],

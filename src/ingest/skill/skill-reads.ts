@@ -7,7 +7,7 @@ import { skillUri } from './skill.js';
 import { SKILL_MD } from './skill-folder.js';
 import { parseSkillMd } from './skill-md.js';
 
-/** A skill as {@link Longship.listSkills} lists it. */
+/** A skill as `Longship.listSkills()` lists it. */
 export interface SkillSummary {
   name: string;
   description: string;
@@ -15,7 +15,7 @@ export interface SkillSummary {
   uri: VikingUri;
 }
 
-/** A skill as {@link Longship.getSkill} returns it. */
+/** A skill as `Longship.getSkill()` returns it. */
 export interface SkillInfo extends SkillSummary {
   /** Every field of its front matter; a skill given as fields has `name` and `description`. */
   frontmatter: Record<string, unknown>;
