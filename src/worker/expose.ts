@@ -5,8 +5,7 @@
 import { type Longship, openLongship } from '../engine.js';
 import { defaultLocks } from '../env/locks.js';
 import type { Locks, MessageEndpoint } from '../web-types.js';
-import { Connection } from './connection.js';
-import { engineSlot } from './engine-slot.js';
+import { openConnection } from './connection.js';
 import { refuse, serveOn } from './serve.js';
 import { registerThrowHandler } from './wire.js';
 import type { WorkerOptions } from './worker-options.js';
@@ -71,15 +70,81 @@ export function createLongshipHost(options: ExposeLongshipOptions = {}): Longshi
       refuse(`a connection to the worker has no method '${path.join('.')}'`);
     }
   };
-  return { connect: (endpoint) => serveOn(endpoint, new Connection(engine).root, allow) };
+  return { connect: (endpoint) => serveOn(endpoint, openConnection(engine), allow) };
 }
 
 /** The default: the engine opened from the page's options (it chooses and owns the embedder). */
 function openFromOptions({ name, usearch, transformers }: WorkerOptions): Promise<Longship> {
+  // A URL arrives as a string (worker-options.ts).
   return openLongship({
-    ...(name ? { name } : {}),
-    // A URL arrives as a string (worker-options.ts).
-    ...(usearch === undefined ? {} : { usearch: typeof usearch === 'string' ? new URL(usearch) : usearch }),
-    ...(transformers === undefined ? {} : { transformers }),
+    name: name || undefined,
+    usearch: typeof usearch === 'string' ? new URL(usearch) : usearch,
+    transformers,
+  });
+}
+
+export type EngineSlot = ReturnType<typeof engineSlot>;
+
+/**
+ * The one engine a worker holds for all its connections: opened under the Web Lock of its store by
+ * the first, with its options (later ones share it as it is); closed when the last one leaves, and
+ * only then is the lock let go.
+ */
+function engineSlot(open: (options: WorkerOptions) => Promise<Longship>, locks: Locks | null) {
+  let current: Promise<{ longship: Longship; release: () => void }> | undefined;
+  let members = 0;
+  const start = async (options: WorkerOptions, onWait?: () => void) => {
+    const name = `longship:${options.name ?? 'longship'}`;
+    const release = locks ? await holdLock(locks as LockManager, name, onWait) : () => {};
+    try {
+      return { longship: await open(options), release };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  };
+  return {
+    async join(options: WorkerOptions, onWait?: () => void): Promise<Longship> {
+      members++;
+      current ??= start(options, onWait);
+      const opening = current;
+      try {
+        return (await opening).longship;
+      } catch (error) {
+        members--;
+        if (current === opening) current = undefined;
+        throw error;
+      }
+    },
+    async leave(): Promise<void> {
+      const closing = --members > 0 ? undefined : current;
+      if (!closing) return;
+      current = undefined;
+      const opened = await closing.catch(() => undefined);
+      try {
+        await opened?.longship.close();
+      } finally {
+        // Only now may the next worker (another tab's) open the store.
+        opened?.release();
+      }
+    },
+  };
+}
+
+/**
+ * Takes the lock and keeps it until the returned function is called. `onWait` hears that another
+ * holder (another tab's worker) has it, before this one starts to wait.
+ */
+function holdLock(locks: LockManager, name: string, onWait?: () => void): Promise<() => void> {
+  return new Promise((resolve, reject) => {
+    // The lock is held until the promise its callback returns settles: its resolver is the release.
+    const hold = () => new Promise<void>((release) => resolve(release));
+    const taken = locks.request(name, { ifAvailable: true }, (lock) => {
+      if (lock) return hold();
+      onWait?.();
+      locks.request(name, hold).catch(reject);
+      return undefined;
+    });
+    taken.catch(reject);
   });
 }

@@ -25,14 +25,14 @@ export type RemoteName = keyof RemoteObjects;
 export type Returns = 'value' | 'job' | 'function' | RemoteName;
 
 // biome-ignore lint/suspicious/noExplicitAny: a method of any signature
-export type AnyFunction = (...args: any[]) => any;
+type AnyFunction = (...args: any[]) => any;
 
-export type MethodKeys<T> = { [K in keyof T]-?: T[K] extends AnyFunction ? K : never }[keyof T] & string;
+type MethodKeys<T> = { [K in keyof T]-?: T[K] extends AnyFunction ? K : never }[keyof T] & string;
 
 type DataKeys<T> = Exclude<keyof T, MethodKeys<T>> & string;
 
-/** The name of the served object `T` is, or never. */
-type ObjectName<T> = { [N in RemoteName]: [T] extends [RemoteObjects[N]] ? N : never }[RemoteName];
+/** The name the served object `T` is known by, or never. */
+export type ObjectName<T> = { [N in RemoteName]: [T] extends [RemoteObjects[N]] ? N : never }[RemoteName];
 
 /** What a result of type `R` becomes, read from the signature: the table must say the same. */
 export type ReturnsOf<R> = [R] extends [PromiseLike<unknown> & { readonly id: number }]
@@ -96,13 +96,13 @@ export const remoteApi = {
 export type RemoteTable = typeof remoteApi;
 
 /** Maps, not the table's objects: a name such as `__proto__` or `constructor` finds nothing. */
-const served = new Map<string, Map<string, Returns>>(
+const served = new Map<string, ReadonlyMap<string, Returns>>(
   Object.entries(remoteApi).map(([name, entry]) => [name, new Map(Object.entries(entry.methods))]),
 );
 
-/** The names of what a `name` object serves. */
-export function remoteMethods(name: RemoteName): string[] {
-  return [...(served.get(name)?.keys() ?? [])];
+/** The methods a `name` object serves, each with what its result becomes. */
+export function remoteMethods(name: RemoteName): ReadonlyMap<string, Returns> {
+  return served.get(name) ?? new Map();
 }
 
 /**
@@ -111,12 +111,10 @@ export function remoteMethods(name: RemoteName): string[] {
  */
 export function remoteMethod(name: RemoteName, method: unknown): Returns {
   const returns = typeof method === 'string' ? served.get(name)?.get(method) : undefined;
-  if (returns === undefined) {
-    const what = typeof method === 'string' ? `'${method.slice(0, 80)}'` : `a ${typeof method} method name`;
-    throw new LongshipError(
-      'INVALID_ARGUMENT',
-      `the ${name} in the worker has no method ${what} that a page may call (see docs/guide/worker.md)`,
-    );
-  }
-  return returns;
+  if (returns !== undefined) return returns;
+  const what = typeof method === 'string' ? `'${method.slice(0, 80)}'` : `a ${typeof method} method name`;
+  throw new LongshipError(
+    'INVALID_ARGUMENT',
+    `the ${name} in the worker has no method ${what} that a page may call (see docs/guide/worker.md)`,
+  );
 }

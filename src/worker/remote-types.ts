@@ -2,7 +2,7 @@
 // on a proxy's type exactly when the worker will run it, with its signature from the engine's
 // interface and its result as the table says it crosses.
 
-import type { RemoteName, RemoteObjects, RemoteTable, Returns, ReturnsOf } from './remote-api.js';
+import type { ObjectName, RemoteName, RemoteObjects, RemoteTable, Returns, ReturnsOf } from './remote-api.js';
 
 /** A queued job seen from the page: its result, and its queue id once the worker has queued it. */
 export type RemoteJob<T> = Promise<T> & { readonly id: Promise<number> };
@@ -31,11 +31,8 @@ type RemoteObject<N extends RemoteName> = {
     : never;
 } & { readonly [K in RemoteTable[N]['data'][number]]: RemoteObjects[N][K & keyof RemoteObjects[N]] };
 
-/** The name `T` is served under. */
-type NameOf<T> = { [N in RemoteName]: [T] extends [RemoteObjects[N]] ? N : never }[RemoteName];
-
 /** An object in the worker (a {@link Session}), as the page has it. */
-export type Remote<T extends RemoteObjects[RemoteName]> = RemoteObject<NameOf<T>>;
+export type Remote<T extends RemoteObjects[RemoteName]> = RemoteObject<ObjectName<T>>;
 
 /**
  * A Longship in a worker: every method of {@link Longship} the worker serves, asynchronous, with

@@ -43,16 +43,9 @@ export function serveOn(endpoint: MessageEndpoint, target: object, allow: Allow)
   Comlink.expose(target, endpoint as Comlink.Endpoint);
 }
 
-/**
- * Serves `target` on a new channel and returns the end to send. The served end is in `ports` until
- * the other side lets go of it (comlink closes it then).
- */
-export function serve(target: object, allow: Allow, ports?: Set<Port>): Port {
+/** Serves `target` on a new channel and returns the end to send; comlink closes it when the other side lets go. */
+export function serve(target: object, allow: Allow): Port {
   const { port1, port2 } = new MessageChannel();
-  if (ports) {
-    ports.add(port1);
-    Object.assign(target, { [Comlink.finalizer]: () => ports.delete(port1) });
-  }
   serveOn(port1, target, allow);
   return port2;
 }
