@@ -6,12 +6,12 @@ import { pageLocation } from '../env/runtime.js';
 import { LongshipError } from '../errors.js';
 import type { MessageEndpoint, Movable } from '../web-types.js';
 import { remoteMethods } from './remote-api.js';
-import type { RemoteJob, RemoteLongship } from './remote-types.js';
+import type { RemoteJob, RemoteLongship } from './remote-api.js';
 import { asFunction, serve } from './serve.js';
-import { decode, encode, MARK, marksOf, moving, registerThrowHandler, type ServedObject } from './wire.js';
+import { decode, encode, MARK, marksOf, registerThrowHandler, type ServedObject } from './wire.js';
 import { urlsForWorker, type WorkerOptions } from './worker-options.js';
 
-export type { Remote, RemoteJob, RemoteLongship, RemoteResult } from './remote-types.js';
+export type { Remote, RemoteJob, RemoteLongship, RemoteResult } from './remote-api.js';
 export { transfer } from './wire.js';
 
 export interface ConnectOptions extends WorkerOptions {
@@ -58,7 +58,7 @@ export async function connectLongship(
     if (!remotes.has(root)) throw new LongshipError('STORE_CLOSED', 'this Longship was closed');
     const moves = new Set<Movable>();
     const wire = encode(args, (value) => lend(value, moves));
-    const reply = await Promise.race([remote()(moving(wire, moves)), gone]);
+    const reply = await Promise.race([remote()(Comlink.transfer(wire, [...moves] as Transferable[])), gone]);
     return decode(reply, (served) => {
       const port = Comlink.wrap<Fn & Record<string, Fn>>(served.port as Comlink.Endpoint);
       remotes.add(port);

@@ -6,7 +6,7 @@
 import * as Comlink from 'comlink';
 import { LongshipError } from '../errors.js';
 import type { MessageEndpoint, Port } from '../web-types.js';
-import { throwHandler } from './wire.js';
+import { encode } from './wire.js';
 
 /** Accepts a call's path, or throws the typed error that answers it. */
 export type Allow = (path: unknown[]) => void;
@@ -35,9 +35,9 @@ export function serveOn(endpoint: MessageEndpoint, target: object, allow: Allow)
       if (!Array.isArray(argumentList) || !argumentList.every(raw)) refuse('a call takes plain values');
     } catch (refusal) {
       event.stopImmediatePropagation();
-      const [value] = throwHandler.serialize({ value: refusal });
       // comlink's reply to a call that threw; an id-less message has no one to answer.
-      if (id !== undefined) endpoint.postMessage({ id, type: 'HANDLER', name: 'throw', value });
+      if (id !== undefined)
+        endpoint.postMessage({ id, type: 'HANDLER', name: 'throw', value: encode(refusal) });
     }
   });
   Comlink.expose(target, endpoint as Comlink.Endpoint);

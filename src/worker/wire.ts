@@ -85,11 +85,6 @@ export function marksOf(value: object): Movable[] {
   return transferMarks.get(value) ?? [];
 }
 
-/** `wire`, for comlink to send with `moves` moved rather than copied. */
-export function moving<T>(wire: T, moves: Set<Movable>): T {
-  return moves.size > 0 ? Comlink.transfer(wire, [...moves] as Transferable[]) : wire;
-}
-
 function wireError(error: Error, depth: number): WireError {
   const { name, message, stack, cause } = error;
   const code = error instanceof LongshipError ? error.code : undefined;
@@ -120,21 +115,18 @@ function reviveError({ name, message, stack, code, cause }: WireError): Error {
 }
 
 /**
- * @internal Comlink's handler for thrown values keeps only `message`, `name` and `stack`; this one
- * keeps what {@link encode} keeps, so a LongshipError arrives with its code and cause. Not in the
- * package's declarations, which name no comlink type (docs/guide/package.md).
+ * Installs comlink's handler for thrown values, for the realm (so both ends share it). Comlink's own
+ * keeps only `message`, `name` and `stack`; this one keeps what {@link encode} keeps, so a
+ * LongshipError arrives with its code and cause.
  */
-export const throwHandler: Comlink.TransferHandler<{ value: unknown }, unknown> = {
-  canHandle: (value): value is { value: unknown } =>
-    value instanceof Object &&
-    Object.getOwnPropertySymbols(value).some((s) => s.description === 'Comlink.thrown'),
-  serialize: ({ value }) => [encode(value), []],
-  deserialize: (wire) => {
-    throw decode(wire);
-  },
-};
-
-/** Installs {@link throwHandler} in comlink's registry (one for the realm, so both ends share it). */
 export function registerThrowHandler(): void {
-  Comlink.transferHandlers.set('throw', throwHandler as Comlink.TransferHandler<unknown, unknown>);
+  Comlink.transferHandlers.set('throw', {
+    canHandle: (value): value is { value: unknown } =>
+      value instanceof Object &&
+      Object.getOwnPropertySymbols(value).some((s) => s.description === 'Comlink.thrown'),
+    serialize: ({ value }: { value: unknown }) => [encode(value), []],
+    deserialize: (wire) => {
+      throw decode(wire);
+    },
+  });
 }
