@@ -40,5 +40,5 @@ export function startBackend({ name, embedder, worker: kind, onWait }: BackendCo
           });
   // The model's files and the WASM are found from the package (docs/guide/assets.md): Vite serves them
   // in development and copies them into a build.
-  return openLongshipInWorker({ worker, name, ...(onWait ? { onWait } : {}) });
+  return openLongshipInWorker({ worker, store: { indexedDB: name }, ...(onWait ? { onWait } : {}) });
 }

@@ -6,7 +6,7 @@ import { wordsEmbedder } from './words-embedder.js';
 exposeLongship({
   open: (options) =>
     openLongship({
-      ...(options.name ? { store: { indexedDB: options.name } } : {}),
+      ...(options.store ? { store: options.store } : {}),
       ...(typeof options.usearch === 'string' ? { usearch: new URL(options.usearch) } : {}),
       embedder: wordsEmbedder(),
     }),

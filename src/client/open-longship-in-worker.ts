@@ -30,8 +30,8 @@ export interface OpenLongshipInWorkerOptions extends WorkerOptions {
  *
  * The worker, USearch's WASM, the bundled model and onnxruntime-web's WASM are found in the
  * package (docs/guide/assets.md); name them only to host them elsewhere, as URLs (strings or `URL`s,
- * relative to the page or absolute): `{ usearch: '/wasm/usearch.wasm', transformers: { model:
- * { ...bundledModel, directory: new URL('/models/use-lite/', location.href) }, wasmPaths: '/ort/' } }`.
+ * relative to the page or absolute): `{ usearch: '/wasm/usearch.wasm', embedder: { transformers: { model:
+ * { ...bundledModel, directory: new URL('/models/use-lite/', location.href) }, wasmPaths: '/ort/' } } }`.
  *
  * @example
  * const longship = await openLongshipInWorker();
@@ -43,15 +43,25 @@ export async function openLongshipInWorker(
   options: OpenLongshipInWorkerOptions = {},
 ): Promise<RemoteLongship> {
   const { worker, shared, onWait, signal, ...rest } = options;
-  if (rest.name !== undefined && (typeof rest.name !== 'string' || rest.name === '')) {
-    throw new LongshipError('INVALID_ARGUMENT', `name must be a non-empty string, not ${String(rest.name)}`);
-  }
-  const name = rest.name ?? 'longship';
+  const name = databaseName(rest.store);
   const started = start(worker, shared ?? typeof SharedWorker !== 'undefined', name);
   const connect: ConnectOptions = { ...rest, lost: started.lost, dispose: started.dispose, onWait, signal };
   const longship = await connectLongship(started.endpoint, connect);
   started.opened();
   return longship;
+}
+
+/** The IndexedDB database `store` names: what the worker opens, and what its tabs share it by. */
+function databaseName(store: WorkerOptions['store']): string {
+  if (store === undefined) return 'longship';
+  const name = (store as { indexedDB?: unknown } | null)?.indexedDB;
+  if (typeof name !== 'string' || name === '' || Object.keys(store).length !== 1) {
+    throw new LongshipError(
+      'INVALID_ARGUMENT',
+      "store must be { indexedDB: 'a name' }: a worker keeps its store in IndexedDB (for another store, see exposeLongship)",
+    );
+  }
+  return name;
 }
 
 interface Started {

@@ -5,13 +5,12 @@ import * as Comlink from 'comlink';
 import { pageLocation } from '../env/runtime.js';
 import { LongshipError } from '../errors.js';
 import type { MessageEndpoint, Movable } from '../web-types.js';
-import { remoteMethod, remoteMethods } from './remote-api.js';
-import type { RemoteLongship } from './remote-types.js';
+import { type RemoteJob, type RemoteLongship, remoteMethods } from './remote-api.js';
 import { asFunction, serve } from './serve.js';
-import { decode, encode, MARK, marksOf, moving, registerThrowHandler, type ServedObject } from './wire.js';
+import { decode, encode, MARK, marksOf, registerThrowHandler, type ServedObject } from './wire.js';
 import { urlsForWorker, type WorkerOptions } from './worker-options.js';
 
-export type { Remote, RemoteJob, RemoteLongship, RemoteResult } from './remote-types.js';
+export type { Remote, RemoteJob, RemoteLongship, RemoteResult } from './remote-api.js';
 export { transfer } from './wire.js';
 
 export interface ConnectOptions extends WorkerOptions {
@@ -42,10 +41,10 @@ export async function connectLongship(
 ): Promise<RemoteLongship> {
   registerThrowHandler();
   const { onWait, lost, dispose, signal, ...workerOptions } = options;
-  const root = Comlink.wrap<{ open: Fn; close: Fn }>(endpoint as Comlink.Endpoint);
+  const root = Comlink.wrap<Record<string, Fn>>(endpoint as Comlink.Endpoint);
   /** What the worker sent that this page holds, let go of on close. */
   const remotes = new Set<Comlink.Remote<unknown>>([root]);
-  // Pending calls fail when the worker is lost, or when close() lets go of the port.
+  // Pending calls fail when the worker is lost, when opening is aborted, or when close() lets go.
   let hangUp: (error: LongshipError) => void = () => {};
   const gone = new Promise<never>((_, reject) => {
     hangUp = reject;
@@ -54,39 +53,24 @@ export async function connectLongship(
   gone.catch(() => {});
 
   /** Calls `remote` (looked up only while open) with `args` in wire form, and reads the reply. */
-  const invoke = (remote: () => Fn, args: unknown[]): Promise<unknown> => {
-    if (!remotes.has(root))
-      return Promise.reject(new LongshipError('STORE_CLOSED', 'this Longship was closed'));
+  const invoke = async (remote: () => Fn, args: unknown[]): Promise<unknown> => {
+    if (!remotes.has(root)) throw new LongshipError('STORE_CLOSED', 'this Longship was closed');
     const moves = new Set<Movable>();
     const wire = encode(args, (value) => lend(value, moves));
-    const reply = Promise.race([remote()(moving(wire, moves)), gone]);
-    return reply.then((value) =>
-      decode(value, (served) => {
-        const port = Comlink.wrap<Fn & Record<string, Fn>>(served.port as Comlink.Endpoint);
-        remotes.add(port);
-        return served[MARK] === 'fn'
-          ? (...a: unknown[]) => invoke(() => port, a)
-          : proxyOf(served as ServedObject, port);
-      }),
-    );
+    const reply = await Promise.race([remote()(Comlink.transfer(wire, [...moves] as Transferable[])), gone]);
+    return decode(reply, (served) => {
+      const port = Comlink.wrap<Fn & Record<string, Fn>>(served.port as Comlink.Endpoint);
+      remotes.add(port);
+      if (served[MARK] === 'fn') return (...a: unknown[]) => invoke(() => port, a);
+      return proxyOf(served as ServedObject, port);
+    });
   };
 
   const proxyOf = ({ [MARK]: name, data }: ServedObject, remote: Record<string, Fn>) => {
     const proxy = decode(data) as Record<string, unknown>;
-    for (const method of remoteMethods(name)) {
-      proxy[method] = (...args: unknown[]) => {
-        if (remoteMethod(name, method) !== 'job') return invoke(() => remote[method]!, args);
-        // A job's id comes first, to a last argument of its own; its result is the reply.
-        let heard: (id: number) => void = () => {};
-        const told = new Promise<number>((resolve) => {
-          heard = resolve;
-        });
-        const result = invoke(() => remote[method]!, [...args, (id: number) => heard(id)]);
-        const id = Promise.race([told, result.then(() => Number.NaN)]);
-        // Like the engine's QueuedJob: a failure nobody listens to is not an unhandled rejection.
-        for (const promise of [result, id]) promise.catch(() => {});
-        return Object.assign(result, { id });
-      };
+    for (const [method, returns] of remoteMethods(name)) {
+      const call = (args: unknown[]) => invoke(() => remote[method]!, args);
+      proxy[method] = (...args: unknown[]) => (returns === 'job' ? job(call, args) : call(args));
     }
     return proxy;
   };
@@ -97,22 +81,36 @@ export async function connectLongship(
     remotes.clear();
     dispose?.();
   };
-  const url = pageLocation()?.href;
-  const opening = invoke(() => root.open, [urlsForWorker(workerOptions, url), onWait && (() => onWait())]);
-  const opened = (await Promise.race([opening, ...(signal ? [abortion(signal, opening)] : [])]).catch(
-    (error: unknown) => {
+  const abort = () =>
+    hangUp(new LongshipError('ABORTED', 'opening Longship was aborted', { cause: signal?.reason }));
+  if (signal?.aborted) abort();
+  signal?.addEventListener('abort', abort);
+  const sent = urlsForWorker(workerOptions, pageLocation()?.href);
+  const opening = invoke(() => root.open!, [sent, onWait && (() => onWait())]);
+  const opened = (await opening
+    .catch((error: unknown) => {
       close();
       throw error;
-    },
-  )) as { embedder: RemoteLongship['embedder']; persistent: boolean; longship: object };
+    })
+    .finally(() => signal?.removeEventListener('abort', abort))) as { longship: object };
   return Object.assign(opened.longship, {
-    embedder: Object.freeze({ ...opened.embedder }),
-    persistent: opened.persistent,
     async close() {
       if (!remotes.has(root)) return;
-      await Promise.race([root.close(), gone]).finally(close);
+      await Promise.race([root.close!(), gone]).finally(close);
     },
   }) as unknown as RemoteLongship;
+}
+
+/** A queued job: its id comes first, to a last argument of its own; its result is the reply. */
+function job(call: (args: unknown[]) => Promise<unknown>, args: unknown[]): RemoteJob<unknown> {
+  let result: Promise<unknown> = Promise.resolve();
+  const id = new Promise<number>((resolve, reject) => {
+    result = call([...args, resolve]);
+    result.catch(reject);
+  });
+  // Like the engine's QueuedJob: a failure nobody listens to is not an unhandled rejection.
+  for (const promise of [result, id]) promise.catch(() => {});
+  return Object.assign(result, { id });
 }
 
 /**
@@ -122,7 +120,7 @@ export async function connectLongship(
 function lend(value: object, moves: Set<Movable>): unknown {
   for (const movable of marksOf(value)) moves.add(movable);
   if (typeof value === 'function') {
-    const fn = value as (...args: unknown[]) => unknown;
+    const fn = value as Fn;
     const port = serve(async (wire: unknown) => encode(await fn(...(decode(wire) as unknown[]))), asFunction);
     moves.add(port);
     return { [MARK]: 'fn', port };
@@ -138,15 +136,4 @@ function lend(value: object, moves: Set<Movable>): unknown {
   );
   moves.add(port);
   return { [MARK]: 'signal', port, aborted: value.aborted, reason: encode(value.reason) };
-}
-
-/** Rejects with `ABORTED` when `signal` fires before `opening` settles. */
-function abortion(signal: AbortSignal, opening: Promise<unknown>): Promise<never> {
-  return new Promise<never>((_, reject) => {
-    const fail = () =>
-      reject(new LongshipError('ABORTED', 'opening Longship was aborted', { cause: signal.reason }));
-    if (signal.aborted) return fail();
-    signal.addEventListener('abort', fail, { once: true });
-    opening.finally(() => signal.removeEventListener('abort', fail)).catch(() => {});
-  });
 }

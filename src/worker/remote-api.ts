@@ -1,7 +1,7 @@
 // What a page may call in the worker, written out: for each kind of object the worker serves (the
 // engine, a session), its methods by name and what each one's result becomes on the way back, and
 // the data properties that travel with it. The worker calls nothing that is not here, and the page
-// builds its proxies and their types (remote-types.ts) from the same table (docs/guide/worker.md).
+// builds its proxies and their types (below) from the same table (docs/guide/worker.md).
 
 import type { Longship } from '../engine.js';
 import { LongshipError } from '../errors.js';
@@ -25,17 +25,17 @@ export type RemoteName = keyof RemoteObjects;
 export type Returns = 'value' | 'job' | 'function' | RemoteName;
 
 // biome-ignore lint/suspicious/noExplicitAny: a method of any signature
-export type AnyFunction = (...args: any[]) => any;
+type AnyFunction = (...args: any[]) => any;
 
-export type MethodKeys<T> = { [K in keyof T]-?: T[K] extends AnyFunction ? K : never }[keyof T] & string;
+type MethodKeys<T> = { [K in keyof T]-?: T[K] extends AnyFunction ? K : never }[keyof T] & string;
 
 type DataKeys<T> = Exclude<keyof T, MethodKeys<T>> & string;
 
-/** The name of the served object `T` is, or never. */
+/** The name the served object `T` is known by, or never. */
 type ObjectName<T> = { [N in RemoteName]: [T] extends [RemoteObjects[N]] ? N : never }[RemoteName];
 
 /** What a result of type `R` becomes, read from the signature: the table must say the same. */
-export type ReturnsOf<R> = [R] extends [PromiseLike<unknown> & { readonly id: number }]
+type ReturnsOf<R> = [R] extends [PromiseLike<unknown> & { readonly id: number }]
   ? 'job'
   : [R] extends [AnyFunction]
     ? 'function'
@@ -93,16 +93,14 @@ export const remoteApi = {
   },
 } as const satisfies RemoteApi;
 
-export type RemoteTable = typeof remoteApi;
-
 /** Maps, not the table's objects: a name such as `__proto__` or `constructor` finds nothing. */
-const served = new Map<string, Map<string, Returns>>(
+const served = new Map<string, ReadonlyMap<string, Returns>>(
   Object.entries(remoteApi).map(([name, entry]) => [name, new Map(Object.entries(entry.methods))]),
 );
 
-/** The names of what a `name` object serves. */
-export function remoteMethods(name: RemoteName): string[] {
-  return [...(served.get(name)?.keys() ?? [])];
+/** The methods a `name` object serves, each with what its result becomes. */
+export function remoteMethods(name: RemoteName): ReadonlyMap<string, Returns> {
+  return served.get(name) ?? new Map();
 }
 
 /**
@@ -111,12 +109,53 @@ export function remoteMethods(name: RemoteName): string[] {
  */
 export function remoteMethod(name: RemoteName, method: unknown): Returns {
   const returns = typeof method === 'string' ? served.get(name)?.get(method) : undefined;
-  if (returns === undefined) {
-    const what = typeof method === 'string' ? `'${method.slice(0, 80)}'` : `a ${typeof method} method name`;
-    throw new LongshipError(
-      'INVALID_ARGUMENT',
-      `the ${name} in the worker has no method ${what} that a page may call (see docs/guide/worker.md)`,
-    );
-  }
-  return returns;
+  if (returns !== undefined) return returns;
+  const what = typeof method === 'string' ? `'${method.slice(0, 80)}'` : `a ${typeof method} method name`;
+  throw new LongshipError(
+    'INVALID_ARGUMENT',
+    `the ${name} in the worker has no method ${what} that a page may call (see docs/guide/worker.md)`,
+  );
 }
+
+// The page's view: a method is on a proxy's type exactly when the worker will run it, with its
+// signature from the engine's interface and its result as the table says it crosses.
+
+/** A queued job seen from the page: its result, and its queue id once the worker has queued it. */
+export type RemoteJob<T> = Promise<T> & { readonly id: Promise<number> };
+
+/** What a result `R` that crosses as `K` becomes on the page. */
+type Across<R, K extends Returns> = K extends 'job'
+  ? RemoteJob<Awaited<R>>
+  : K extends 'function'
+    ? Promise<R extends (...args: infer A) => infer B ? (...args: A) => Promise<Awaited<B>> : never>
+    : K extends RemoteName
+      ? Promise<RemoteObject<K>>
+      : Promise<Awaited<R>>;
+
+/** What a method's result becomes across the boundary, read from its type. */
+export type RemoteResult<R> = Across<R, ReturnsOf<R>>;
+
+/**
+ * A served object as the page has it: the table's methods, each returning a promise (or a
+ * {@link RemoteJob}), and the table's data properties as of the last call on it.
+ */
+type RemoteObject<N extends RemoteName, T = RemoteObjects[N]> = {
+  [K in keyof (typeof remoteApi)[N]['methods'] & keyof T]: T[K] extends (...args: infer A) => infer R
+    ? (...args: A) => RemoteResult<R>
+    : never;
+} & { readonly [K in (typeof remoteApi)[N]['data'][number] & keyof T]: T[K] };
+
+/** An object in the worker (a {@link Session}), as the page has it. */
+export type Remote<T extends RemoteObjects[RemoteName]> = RemoteObject<ObjectName<T>>;
+
+/**
+ * A Longship in a worker: every method of {@link Longship} the worker serves, asynchronous, with
+ * `embedder` describing the worker's model. `store` and `indexes` stay in the worker.
+ */
+export type RemoteLongship = RemoteObject<'longship'> & {
+  readonly embedder: { readonly id: string; readonly dimensions: number };
+  /** Whether the worker's store outlives it (IndexedDB, files), or lives in memory. */
+  readonly persistent: boolean;
+  /** Closes this page's connection; the engine closes with the last one, and a worker this page started ends. */
+  close(): Promise<void>;
+};

@@ -6,7 +6,7 @@
 import * as Comlink from 'comlink';
 import { LongshipError } from '../errors.js';
 import type { MessageEndpoint, Port } from '../web-types.js';
-import { throwHandler } from './wire.js';
+import { encode } from './wire.js';
 
 /** Accepts a call's path, or throws the typed error that answers it. */
 export type Allow = (path: unknown[]) => void;
@@ -35,24 +35,17 @@ export function serveOn(endpoint: MessageEndpoint, target: object, allow: Allow)
       if (!Array.isArray(argumentList) || !argumentList.every(raw)) refuse('a call takes plain values');
     } catch (refusal) {
       event.stopImmediatePropagation();
-      const [value] = throwHandler.serialize({ value: refusal });
       // comlink's reply to a call that threw; an id-less message has no one to answer.
-      if (id !== undefined) endpoint.postMessage({ id, type: 'HANDLER', name: 'throw', value });
+      if (id !== undefined)
+        endpoint.postMessage({ id, type: 'HANDLER', name: 'throw', value: encode(refusal) });
     }
   });
   Comlink.expose(target, endpoint as Comlink.Endpoint);
 }
 
-/**
- * Serves `target` on a new channel and returns the end to send. The served end is in `ports` until
- * the other side lets go of it (comlink closes it then).
- */
-export function serve(target: object, allow: Allow, ports?: Set<Port>): Port {
+/** Serves `target` on a new channel and returns the end to send; comlink closes it when the other side lets go. */
+export function serve(target: object, allow: Allow): Port {
   const { port1, port2 } = new MessageChannel();
-  if (ports) {
-    ports.add(port1);
-    Object.assign(target, { [Comlink.finalizer]: () => ports.delete(port1) });
-  }
   serveOn(port1, target, allow);
   return port2;
 }

@@ -16,17 +16,18 @@ export const MARK = '__longship';
  */
 export type Served =
   | { [MARK]: 'fn'; port: Port }
-  | { [MARK]: 'signal'; port: Port; aborted: boolean; reason?: unknown }
+  | { [MARK]: 'signal'; port: Port; aborted: boolean; reason: unknown }
   | ServedObject;
 
 export type ServedObject = { [MARK]: RemoteName; port: Port; data: Record<string, unknown> };
 
 interface WireError {
+  [MARK]: 'error';
   name: string;
   message: string;
-  stack?: string;
-  code?: ErrorCode;
-  cause?: unknown;
+  stack: string | undefined;
+  code: ErrorCode | undefined;
+  cause: unknown;
 }
 
 /** Plain objects and arrays are walked; anything else is a leaf for structured clone. */
@@ -43,7 +44,7 @@ function walk(value: object, step: (item: unknown) => unknown): unknown {
 
 /** `value` in wire form; `leaf` writes each other object and function in it (or keeps it). */
 export function encode(value: unknown, leaf: (value: object) => unknown = (v) => v, depth = 0): unknown {
-  if (value instanceof Error) return { [MARK]: 'error', error: wireError(value) };
+  if (value instanceof Error) return wireError(value, depth);
   if (value instanceof URL) return { [MARK]: 'url', href: value.href };
   if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return value;
   const written = leaf(value);
@@ -59,9 +60,9 @@ export function decode(
 ): unknown {
   if (!isPlain(value) || depth >= 32) return value;
   if (!(MARK in value)) return walk(value, (item) => decode(item, leaf, depth + 1));
-  const { [MARK]: kind, error, href } = value as { [MARK]: string; error: WireError; href: string };
-  if (kind === 'error') return reviveError(error);
-  return kind === 'url' ? new URL(href) : leaf(value as Served);
+  const marked = value as { [MARK]: string; href: string };
+  if (marked[MARK] === 'error') return reviveError(marked as unknown as WireError);
+  return marked[MARK] === 'url' ? new URL(marked.href) : leaf(value as Served);
 }
 
 const transferMarks = new WeakMap<object, Movable[]>();
@@ -84,58 +85,48 @@ export function marksOf(value: object): Movable[] {
   return transferMarks.get(value) ?? [];
 }
 
-/** `wire`, for comlink to send with `moves` moved rather than copied. */
-export function moving<T>(wire: T, moves: Set<Movable>): T {
-  return moves.size > 0 ? Comlink.transfer(wire, [...moves] as Transferable[]) : wire;
+function wireError(error: Error, depth: number): WireError {
+  const { name, message, stack, cause } = error;
+  const code = error instanceof LongshipError ? error.code : undefined;
+  const wired = depth < 4 ? cloned(encode(cause, undefined, depth + 1)) : undefined;
+  return { [MARK]: 'error', name, message, stack, code, cause: wired };
 }
 
-function wireError(error: Error, depth = 0): WireError {
-  const wire: WireError = { name: error.name, message: error.message };
-  if (error.stack !== undefined) wire.stack = error.stack;
-  if (error instanceof LongshipError) wire.code = error.code;
-  const { cause } = error;
-  if (cause instanceof Error && depth < 4)
-    wire.cause = { [MARK]: 'error', error: wireError(cause, depth + 1) };
-  else if (cause !== undefined) {
-    // A cause can be anything (a Response, a WASM status); what cannot be cloned is kept as text.
-    try {
-      wire.cause = structuredClone(cause);
-    } catch {
-      wire.cause = String(cause);
-    }
+/** A cause can be anything (a Response, a WASM status); what cannot be cloned travels as text. */
+function cloned(cause: unknown): unknown {
+  try {
+    return structuredClone(cause);
+  } catch {
+    return String(cause);
   }
-  return wire;
 }
 
 const errorClasses: Record<string, ErrorConstructor> = { TypeError, RangeError, SyntaxError, ReferenceError };
 
-function reviveError(wire: WireError): Error {
-  const options = wire.cause === undefined ? undefined : { cause: decode(wire.cause) };
+function reviveError({ name, message, stack, code, cause }: WireError): Error {
+  const options = cause === undefined ? undefined : { cause: decode(cause) };
   const error =
-    wire.code !== undefined
-      ? new LongshipError(wire.code, wire.message, options)
-      : Object.assign(new (errorClasses[wire.name] ?? Error)(wire.message, options), { name: wire.name });
+    code !== undefined
+      ? new LongshipError(code, message, options)
+      : Object.assign(new (errorClasses[name] ?? Error)(message, options), { name });
   // The worker's stack says where it failed; the page's would only say where the reply arrived.
-  if (wire.stack !== undefined) error.stack = wire.stack;
+  if (stack !== undefined) error.stack = stack;
   return error;
 }
 
 /**
- * @internal Comlink's handler for thrown values keeps only `message`, `name` and `stack`; this one
- * keeps what {@link encode} keeps, so a LongshipError arrives with its code and cause. Not in the
- * package's declarations, which name no comlink type (docs/guide/package.md).
+ * Installs comlink's handler for thrown values, for the realm (so both ends share it). Comlink's own
+ * keeps only `message`, `name` and `stack`; this one keeps what {@link encode} keeps, so a
+ * LongshipError arrives with its code and cause.
  */
-export const throwHandler: Comlink.TransferHandler<{ value: unknown }, unknown> = {
-  canHandle: (value): value is { value: unknown } =>
-    value instanceof Object &&
-    Object.getOwnPropertySymbols(value).some((s) => s.description === 'Comlink.thrown'),
-  serialize: ({ value }) => [encode(value), []],
-  deserialize: (wire) => {
-    throw decode(wire);
-  },
-};
-
-/** Installs {@link throwHandler} in comlink's registry (one for the realm, so both ends share it). */
 export function registerThrowHandler(): void {
-  Comlink.transferHandlers.set('throw', throwHandler as Comlink.TransferHandler<unknown, unknown>);
+  Comlink.transferHandlers.set('throw', {
+    canHandle: (value): value is { value: unknown } =>
+      value instanceof Object &&
+      Object.getOwnPropertySymbols(value).some((s) => s.description === 'Comlink.thrown'),
+    serialize: ({ value }: { value: unknown }) => [encode(value), []],
+    deserialize: (wire) => {
+      throw decode(wire);
+    },
+  });
 }

@@ -10,12 +10,15 @@ import type { WasmModule } from '../web-types.js';
  * is chosen in a worker script of your own: see `exposeLongship` (`longship/worker`).
  */
 export interface WorkerOptions {
-  /** The IndexedDB database, and the name the tabs of an origin share it by. Default `'longship'`. */
-  name?: string;
+  /**
+   * The IndexedDB database the worker keeps everything in, and the name the tabs of an origin share
+   * it by. Default `{ indexedDB: 'longship' }`.
+   */
+  store?: { indexedDB: string };
   /** Where the USearch `.wasm` is (a URL), or its bytes or compiled module. Default: next to the worker's module. */
   usearch?: string | URL | ArrayBuffer | ArrayBufferView | WasmModule;
   /** The on-device model the worker loads. Default: the bundled USE-lite, found next to the worker's module. */
-  transformers?: TransformersEmbedderOptions;
+  embedder?: { transformers: TransformersEmbedderOptions };
 }
 
 /** The options whose strings are URLs, and every file of a model folder's `files`. */

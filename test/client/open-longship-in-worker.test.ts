@@ -18,8 +18,10 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
 
 describe('openLongshipInWorker', () => {
   it('refuses bad options with INVALID_ARGUMENT', async () => {
-    expect(await codeOf(openLongshipInWorker({ name: '' }))).toBe('INVALID_ARGUMENT');
-    expect(await codeOf(openLongshipInWorker({ name: 7 as unknown as string }))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(openLongshipInWorker({ store: { indexedDB: '' } }))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(openLongshipInWorker({ store: { indexedDB: 7 as unknown as string } }))).toBe(
+      'INVALID_ARGUMENT',
+    );
     expect(await codeOf(openLongshipInWorker({ worker: 42 as unknown as string }))).toBe('INVALID_ARGUMENT');
     // Node has no Worker: the message says what to do instead.
     const error = await openLongshipInWorker().catch((e: unknown) => e);

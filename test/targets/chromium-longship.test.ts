@@ -167,7 +167,7 @@ describe('openLongshipInWorker in Chromium', () => {
       // onnxruntime-web's beside it.
       const open = `
         const { openLongshipInWorker } = globalThis.longshipPage;
-        const longship = await openLongshipInWorker({ name: 'reload-test' });`;
+        const longship = await openLongshipInWorker({ store: { indexedDB: 'reload-test' } });`;
       const page = await openPage(context, viteEntry);
       const first = (await page.evaluate(`(async () => {
         ${open}
@@ -243,11 +243,11 @@ describe('openLongshipInWorker in Chromium', () => {
         // URL objects do not survive structured clone: they cross as absolute strings.
         const here = (path) => new URL(path, location.href);
         const longship = await openLongshipInWorker({
-          name: 'no-bundler', shared: false, usearch: here('/wasm/dist/usearch.wasm'),
-          transformers: {
+          store: { indexedDB: 'no-bundler' }, shared: false, usearch: here('/wasm/dist/usearch.wasm'),
+          embedder: { transformers: {
             model: { id: 'longship/use-lite', dimensions: 512, directory: here('/model/use-lite/') },
             wasmPaths: here(${JSON.stringify(`/${onnxruntimeWebDist(root)}/`)}),
-          },
+          } },
         });
         await longship.write('viking://resources/tea.md', 'Green tea steeps for two minutes at 80 degrees.');
         const found = await longship.find('how long does green tea steep', { limit: 1 });

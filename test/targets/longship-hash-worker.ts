@@ -26,7 +26,7 @@ exposeLongship({
   open: (options) =>
     openLongship({
       embedder,
-      ...(options.name ? { store: { indexedDB: options.name } } : {}),
+      ...(options.store ? { store: options.store } : {}),
       ...(options.usearch instanceof URL || typeof options.usearch === 'string'
         ? { usearch: new URL(options.usearch) }
         : {}),

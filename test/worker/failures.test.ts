@@ -63,10 +63,12 @@ describe('openLongshipInWorker over a thread that cannot open', () => {
         worker: port2,
         usearch,
         // The thread is a bundle elsewhere: the model's default URL, relative to it, would miss.
-        transformers: {
-          model: {
-            ...bundledModel,
-            directory: new URL('./', bundledModelFiles()['config.json'] as URL).href,
+        embedder: {
+          transformers: {
+            model: {
+              ...bundledModel,
+              directory: new URL('./', bundledModelFiles()['config.json'] as URL).href,
+            },
           },
         },
       });
@@ -90,7 +92,7 @@ describe('openLongshipInWorker over a thread that cannot open', () => {
     const missing = join(folder, 'no-model', 'use-lite');
     const error = await openFailure({
       usearch,
-      transformers: { model: { ...bundledModel, directory: `file://${missing}/` } },
+      embedder: { transformers: { model: { ...bundledModel, directory: `file://${missing}/` } } },
     });
     expect(error.code, error.message).toBe('MODEL_LOAD');
     expect(error.message).toMatch(/could not load the embedding model longship\/use-lite from .+: .+/);
@@ -104,7 +106,7 @@ describe('openLongshipInWorker over a thread that cannot open', () => {
   });
 
   it('rejects with the store’s code when its database cannot be opened', async () => {
-    const error = await openFailure({ usearch, name: 'from-the-future' }, 'from-the-future');
+    const error = await openFailure({ usearch, store: { indexedDB: 'from-the-future' } }, 'from-the-future');
     expect(error.code).toBe('SCHEMA_MISMATCH');
     expect(error.message).toMatch(/from-the-future was written by a newer Longship/);
   });

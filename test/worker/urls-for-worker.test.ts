@@ -11,52 +11,62 @@ describe('urlsForWorker', () => {
     const bytes = new Uint8Array([1, 2, 3]);
     const wire = urlsForWorker(
       {
-        name: 'n',
+        store: { indexedDB: 'n' },
         usearch: new URL('/wasm/usearch.wasm', page),
-        transformers: {
-          model: {
-            id: 'm',
-            dimensions: 3,
-            files: { 'config.json': './model/config.json', 'onnx/model_quantized.onnx': bytes },
+        embedder: {
+          transformers: {
+            model: {
+              id: 'm',
+              dimensions: 3,
+              files: { 'config.json': './model/config.json', 'onnx/model_quantized.onnx': bytes },
+            },
+            localModelPath: new URL('https://cdn.example/models/'),
+            wasmPaths: { mjs: new URL('/ort/glue.mjs', page), wasm: compiled },
           },
-          localModelPath: new URL('https://cdn.example/models/'),
-          wasmPaths: { mjs: new URL('/ort/glue.mjs', page), wasm: compiled },
         },
       },
       page,
     );
     expect(structuredClone(wire)).toEqual({
-      name: 'n',
+      store: { indexedDB: 'n' },
       usearch: 'https://app.example/wasm/usearch.wasm',
-      transformers: {
-        model: {
-          id: 'm',
-          dimensions: 3,
-          files: {
-            'config.json': 'https://app.example/notes/model/config.json',
-            'onnx/model_quantized.onnx': bytes,
+      embedder: {
+        transformers: {
+          model: {
+            id: 'm',
+            dimensions: 3,
+            files: {
+              'config.json': 'https://app.example/notes/model/config.json',
+              'onnx/model_quantized.onnx': bytes,
+            },
           },
+          localModelPath: 'https://cdn.example/models/',
+          wasmPaths: { mjs: 'https://app.example/ort/glue.mjs', wasm: expect.any(WebAssembly.Module) },
         },
-        localModelPath: 'https://cdn.example/models/',
-        wasmPaths: { mjs: 'https://app.example/ort/glue.mjs', wasm: expect.any(WebAssembly.Module) },
       },
     });
   });
 
   it('resolves a model folder, a model URL and a wasm prefix; leaves hub ids and bytes alone', () => {
     const folder = urlsForWorker(
-      { transformers: { model: { id: 'm', dimensions: 3, directory: '/m/' }, wasmPaths: 'ort/' } },
+      {
+        embedder: {
+          transformers: { model: { id: 'm', dimensions: 3, directory: '/m/' }, wasmPaths: 'ort/' },
+        },
+      },
       page,
     );
-    expect(folder.transformers).toEqual({
+    expect(folder.embedder?.transformers).toEqual({
       model: { id: 'm', dimensions: 3, directory: 'https://app.example/m/' },
       wasmPaths: 'https://app.example/notes/ort/',
     });
-    expect(urlsForWorker({ transformers: { model: '../models/x/' } }, page).transformers?.model).toBe(
-      'https://app.example/models/x/',
-    );
     expect(
-      urlsForWorker({ transformers: { model: 'Xenova/all-MiniLM-L6-v2' } }, page).transformers?.model,
+      urlsForWorker({ embedder: { transformers: { model: '../models/x/' } } }, page).embedder?.transformers
+        .model,
+    ).toBe('https://app.example/models/x/');
+    expect(
+      urlsForWorker({ embedder: { transformers: { model: 'Xenova/all-MiniLM-L6-v2' } } }, page).embedder
+        ?.transformers.model,
     ).toBe('Xenova/all-MiniLM-L6-v2');
     const buffer = new ArrayBuffer(4);
     expect(urlsForWorker({ usearch: buffer }, page).usearch).toBe(buffer);
