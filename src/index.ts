@@ -80,10 +80,10 @@ export type {
   SessionInfo,
   SessionOptions,
 } from './session/session.js';
-export { type FileStoreOptions, openFileStore } from './store/file-open.js';
-export type { FileStore } from './store/file-store.js';
-export { openMemoryStore } from './store/memory-store.js';
-export { type IdbStoreOptions, openIdbStore } from './store/open-idb-store.js';
+export { type FileStoreOptions, openFileStore } from './store/file/file-open.js';
+export type { FileStore } from './store/file/file-store.js';
+export { type IdbStoreOptions, openIdbStore } from './store/idb/open-idb-store.js';
+export { openMemoryStore } from './store/memory/memory-store.js';
 export type {
   ContextType,
   EmbedderInfo,

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openLongship } from '../src/engine.js';
-import { openMemoryStore } from '../src/store/memory-store.js';
+import { openMemoryStore } from '../src/store/memory/memory-store.js';
 import { codeOf } from '../src/testing/records.js';
 import { embedderInfo, hashEmbedder } from './context/fixtures.js';
 

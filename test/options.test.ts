@@ -51,7 +51,7 @@ import {
   type SessionOptions,
   sessionOptionsSchema,
 } from '../src/session/session.js';
-import { openMemoryStore } from '../src/store/memory-store.js';
+import { openMemoryStore } from '../src/store/memory/memory-store.js';
 import { bagOfWordsEmbedder } from './retrieve/fixture.js';
 
 type Keys<S extends v.GenericSchema> = keyof v.InferInput<S>;

@@ -4,8 +4,8 @@ import { IDBFactory } from 'fake-indexeddb';
 import type { Embedder } from '../../src/embed/embedder.js';
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { LongshipError } from '../../src/errors.js';
-import { openIdbStore } from '../../src/store/idb-open.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openIdbStore } from '../../src/store/idb/idb-open.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import type {
   NodeRecord,
   PostingRecord,

@@ -5,7 +5,7 @@ import { nodesPerEmbedCall } from '../../src/ingest/commit-units.js';
 import type { Ingestor, IngestResult } from '../../src/ingest/ingest.js';
 import { createIngestor } from '../../src/ingest/ingestor.js';
 import { createIngestQueue, type QueueProgress } from '../../src/ingest/queue.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import type { Store } from '../../src/store/store.js';
 import { dump, hashEmbedder, hookedStore, note, notes, quotaStore, stores } from './ingest-support.js';
 

@@ -8,7 +8,7 @@ import { llmSummarizer } from '../../src/ingest/llm-summarizer.js';
 import { llmReranker } from '../../src/llm/llm-reranker.js';
 import { OpenAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
 import { RemoteReranker } from '../../src/llm/remote-reranker.js';
-import { type MemoryStore, openMemoryStore } from '../../src/store/memory-store.js';
+import { type MemoryStore, openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { bagOfWordsEmbedder } from '../retrieve/fixture.js';
 import { chatReply, type OpenAiServer, startOpenAiServer } from '../support/openai-server.js';
 

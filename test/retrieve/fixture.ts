@@ -4,7 +4,7 @@ import { contextTypeOf, isVikingUri, parentOf, roots, type VikingUri } from '../
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { createLexicalIndex } from '../../src/lexical/bm25-index.js';
 import type { RetrievalSources } from '../../src/retrieve/sources.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import type {
   NodeRecord,
   PostingRecord,

@@ -8,7 +8,7 @@ import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { type Longship, openLongship } from '../../src/engine.js';
 import type { Message } from '../../src/session/message.js';
 import { CHUNK_MESSAGES } from '../../src/session/pending-messages.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import type { NodeRecord, Store, WriteBatch } from '../../src/store/store.js';
 import { bagOfWordsEmbedder } from '../retrieve/fixture.js';
 import { tempFolder } from '../store/file-harness.js';

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { afterAll, afterEach, expect } from 'vitest';
 import { loadNodeFiles } from '../../src/env/node-files.js';
 import { LongshipError } from '../../src/errors.js';
-import { type FileStoreOptions, openFileStore } from '../../src/store/file-open.js';
-import { listSnapshots, readSnapshotHeader, snapshotFile } from '../../src/store/file-snapshots.js';
-import { type FileStore, fileStoreTables } from '../../src/store/file-store.js';
+import { type FileStoreOptions, openFileStore } from '../../src/store/file/file-open.js';
+import { listSnapshots, readSnapshotHeader, snapshotFile } from '../../src/store/file/file-snapshots.js';
+import { type FileStore, fileStoreTables } from '../../src/store/file/file-store.js';
 import { SNAPSHOT_CHUNK_BYTES } from '../../src/store/store.js';
 import { type StoreHarness, tableTamper } from './harness.js';
 

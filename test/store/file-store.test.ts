@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { openFileStore } from '../../src/store/file-open.js';
+import { openFileStore } from '../../src/store/file/file-open.js';
 import type { Store } from '../../src/store/store.js';
 import { EMBEDDER, node, withContent } from '../../src/testing/records.js';
 import { observe, R, seed } from '../../src/testing/sample-tree.js';

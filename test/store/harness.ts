@@ -4,9 +4,9 @@
 
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { openIdbStore } from '../../src/store/idb-open.js';
-import { chunkId, MemoryData } from '../../src/store/memory-data.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openIdbStore } from '../../src/store/idb/idb-open.js';
+import { chunkId, MemoryData } from '../../src/store/memory/memory-data.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import type { StoreTables } from '../../src/store/store.js';
 import type { StoreHarness as ContractHarness, StoreTamper, TableKey } from '../../src/testing/harness.js';
 

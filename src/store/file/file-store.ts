@@ -1,0 +1,392 @@
+// The Store in a folder, for Node and Deno: the tables live in memory (the same MemoryData and
+// planner as MemoryStore, so the two agree on every batch), and every change is first appended to a
+// write-ahead log and flushed; the log is folded into a checkpoint now and then, and snapshots are
+// files of their own. The format, the crash guarantees and the lock: docs/guide/file-store.md. Open one
+// with openFileStore (file-open.ts).
+
+import { throwIfAborted } from '../../abort.js';
+import type { NodeFiles } from '../../env/node-files.js';
+import { LongshipError } from '../../errors.js';
+import { decideEmbedder } from '../embedder-check.js';
+import type { MemoryData } from '../memory/memory-data.js';
+import { MemoryStore } from '../memory/memory-store.js';
+import { lastCommitted, planCommit } from '../plan/commit-plan.js';
+import { checkSnapshotInput } from '../snapshot/snapshot-format.js';
+import type {
+  ChangeRecord,
+  CommittedChange,
+  EmbedderInfo,
+  EmbedderMismatch,
+  NodeRecord,
+  PostingRecord,
+  RelationRecord,
+  Snapshot,
+  SnapshotInput,
+  SnapshotSink,
+  Store,
+  StoreMeta,
+  StoreStats,
+  StoreTables,
+  VectorRecord,
+  VerifyReport,
+  WriteBatch,
+} from '../store.js';
+import { findProblems } from '../verify.js';
+import {
+  CHECKPOINT_FILE,
+  FORMAT,
+  FORMAT_VERSION,
+  type LogHeader,
+  MARKER_FILE,
+  writeCheckpoint,
+} from './file-checkpoint.js';
+import type { FileLock } from './file-lock.js';
+import { FileLog, fileError, syncDirectory } from './file-log.js';
+import { type DecodedRecord, type RecordCodec, RecordKind } from './file-records.js';
+import { applyRecord } from './file-replay.js';
+import {
+  listSnapshots,
+  readSnapshot,
+  readSnapshotInto,
+  SNAPSHOT_DIR,
+  snapshotFile,
+  writeSnapshotTemp,
+} from './file-snapshots.js';
+
+/** The log file of checkpoint generation `generation`. */
+export function logFile(files: NodeFiles, dir: string, generation: number): string {
+  return files.path.join(dir, `log-${generation}`);
+}
+
+/** What openFileStore hands the store it opened. */
+export interface FileStoreParts {
+  files: NodeFiles;
+  dir: string;
+  codec: RecordCodec;
+  data: MemoryData;
+  log: FileLog;
+  lock: FileLock;
+  generation: number;
+  checkpointBytes: number;
+  checkpointAfterBytes: number;
+}
+
+const tables = new WeakMap<FileStore, MemoryData>();
+
+/** A file store's tables in memory: for tests that plant damage behind its back, as MemoryData allows. */
+export function fileStoreTables(store: FileStore): MemoryData {
+  return tables.get(store)!;
+}
+
+/** The Store in a folder. Open it with `openFileStore`. */
+export class FileStore implements Store {
+  readonly persistent = true;
+  /** The folder, absolute. */
+  readonly path: string;
+  readonly #parts: FileStoreParts;
+  readonly #reads: MemoryStore;
+  #closed = false;
+  /** Counts embedder resets: a snapshot begun before one must not land after it. */
+  #resets = 0;
+  #last: ((seq: number) => CommittedChange | undefined) | undefined;
+
+  constructor(parts: FileStoreParts) {
+    this.#parts = parts;
+    this.path = parts.dir;
+    this.#reads = new MemoryStore(parts.data);
+    tables.set(this, parts.data);
+  }
+
+  #live(): FileStoreParts {
+    if (this.#closed) throw new LongshipError('STORE_CLOSED', `the store at ${this.path} is closed`);
+    return this.#parts;
+  }
+
+  /** Appends a record, flushed when `sync`, then applies it: the tables never run ahead of the log. */
+  async #write(record: DecodedRecord, sync: boolean): Promise<void> {
+    const { log, codec, data } = this.#parts;
+    await log.append([codec.encode(record.kind, record.body, record.vectors)], sync);
+    applyRecord(data, record);
+  }
+
+  async commit(batch: WriteBatch, signal?: AbortSignal, onIssued?: () => void): Promise<number> {
+    const { data } = this.#live();
+    throwIfAborted(signal);
+    return data.exclusive(async () => {
+      this.#live();
+      const plan = await planCommit(batch, data.reader(), () => throwIfAborted(signal));
+      throwIfAborted(signal);
+      const { putVectors, ...rest } = plan;
+      const written = this.#write(
+        { kind: RecordKind.commit, body: { plan: rest, nextKey: data.state.nextKey }, vectors: putVectors },
+        true,
+      );
+      try {
+        onIssued?.();
+      } catch {
+        // The commit is under way: a failing hook must not make it look failed.
+      }
+      await written;
+      this.#last = lastCommitted(plan);
+      this.#compactIfDue();
+      return plan.change.seq;
+    });
+  }
+
+  committed(seq: number): CommittedChange | undefined {
+    return this.#last?.(seq);
+  }
+
+  async allocateKeys(count: number): Promise<number> {
+    const { data } = this.#live();
+    if (!Number.isSafeInteger(count) || count < 1) {
+      throw new LongshipError('INVALID_ARGUMENT', 'allocateKeys needs a positive integer count');
+    }
+    const first = data.state.nextKey;
+    data.state.nextKey += count;
+    // Not flushed: the next commit's flush carries it, and a key handed out but never committed is
+    // harmless to hand out again after a crash (nothing durable holds it).
+    await this.#parts.log.append(
+      [this.#parts.codec.encode(RecordKind.keys, { nextKey: data.state.nextKey })],
+      false,
+    );
+    return first;
+  }
+
+  // The reads, written out alike on purpose: each checks the store is open, then reads the tables
+  // in memory. One method each, not a loop over names, so each keeps its Store signature.
+  async node(uri: string): Promise<NodeRecord | undefined> {
+    this.#live();
+    return this.#reads.node(uri);
+  }
+
+  async nodes(uris: readonly string[]): Promise<(NodeRecord | undefined)[]> {
+    this.#live();
+    return this.#reads.nodes(uris);
+  }
+
+  async nodeByKey(key: number): Promise<NodeRecord | undefined> {
+    this.#live();
+    return this.#reads.nodeByKey(key);
+  }
+
+  async children(uri: string): Promise<NodeRecord[]> {
+    this.#live();
+    return this.#reads.children(uri);
+  }
+
+  async descendants(uri: string): Promise<NodeRecord[]> {
+    this.#live();
+    return this.#reads.descendants(uri);
+  }
+
+  async vectors(keys: readonly number[]): Promise<VectorRecord[]> {
+    this.#live();
+    return this.#reads.vectors(keys);
+  }
+
+  async vectorsOfNode(nodeKey: number): Promise<VectorRecord[]> {
+    this.#live();
+    return this.#reads.vectorsOfNode(nodeKey);
+  }
+
+  async posting(key: number): Promise<PostingRecord | undefined> {
+    this.#live();
+    return this.#reads.posting(key);
+  }
+
+  async relations(uri: string): Promise<RelationRecord[]> {
+    this.#live();
+    return this.#reads.relations(uri);
+  }
+
+  scan<T extends keyof StoreTables>(table: T, batchSize?: number): AsyncIterable<StoreTables[T][]> {
+    return this.#reads.scan(table, batchSize);
+  }
+
+  async nodesNeedingVectors(): Promise<NodeRecord[]> {
+    this.#live();
+    return this.#reads.nodesNeedingVectors();
+  }
+
+  async changesSince(seq: number): Promise<ChangeRecord[]> {
+    this.#live();
+    return this.#reads.changesSince(seq);
+  }
+
+  async pruneChanges(throughSeq: number): Promise<void> {
+    const { data } = this.#live();
+    // Not flushed: changes that come back after a crash are replayed again, which is harmless.
+    await data.exclusive(() =>
+      this.#write({ kind: RecordKind.prune, body: { throughSeq }, vectors: [] }, false),
+    );
+  }
+
+  async meta(): Promise<StoreMeta> {
+    this.#live();
+    return this.#reads.meta();
+  }
+
+  async useEmbedder(embedder: EmbedderInfo, onMismatch?: EmbedderMismatch): Promise<{ reset: boolean }> {
+    const { data, files, dir } = this.#live();
+    return data.exclusive(async () => {
+      this.#live();
+      const decision = decideEmbedder(data.state.embedder, embedder, onMismatch);
+      if (decision === 'keep') return { reset: false };
+      const reset = decision === 'reset';
+      if (reset) {
+        // The snapshots go first: a crash between leaves the old embedder and no snapshots, which
+        // the indexes rebuild; never a new embedder beside snapshots of the old one's vectors.
+        this.#resets++;
+        await files.fs.promises.rm(files.path.join(dir, SNAPSHOT_DIR), { recursive: true, force: true });
+        await syncDirectory(files, dir);
+      }
+      const body = { embedder: { id: embedder.id, dimensions: embedder.dimensions }, reset };
+      await this.#write({ kind: RecordKind.embedder, body, vectors: [] }, true);
+      return { reset };
+    });
+  }
+
+  async putSnapshot(input: SnapshotInput, signal?: AbortSignal): Promise<void> {
+    const { data, files, dir } = this.#live();
+    checkSnapshotInput(input?.name, input?.seq, data.state.seq);
+    throwIfAborted(signal);
+    const resets = this.#resets;
+    const temp = await writeSnapshotTemp(files, dir, input, signal, () => this.#live());
+    const file = snapshotFile(files, dir, input.name);
+    await data.exclusive(async () => {
+      try {
+        this.#live();
+        throwIfAborted(signal);
+        if (this.#resets !== resets) {
+          throw new LongshipError(
+            'STORE_ERROR',
+            `snapshot ${input.name}: the store's vectors were reset meanwhile`,
+          );
+        }
+        await files.fs.promises.rename(temp, file);
+      } catch (error) {
+        await files.fs.promises.rm(temp, { force: true });
+        throw error instanceof LongshipError ? error : fileError('renaming the snapshot', file, error);
+      }
+      await syncDirectory(files, files.path.join(dir, SNAPSHOT_DIR));
+    });
+  }
+
+  async snapshot(name: string): Promise<Snapshot | undefined> {
+    const { files, dir } = this.#live();
+    return readSnapshot(files, snapshotFile(files, dir, name), name);
+  }
+
+  async snapshotInto<S extends SnapshotSink>(
+    name: string,
+    open: (byteLength: number, ranged: boolean) => S,
+  ): Promise<{ seq: number; sink: S } | undefined> {
+    const { files, dir } = this.#live();
+    return readSnapshotInto(files, snapshotFile(files, dir, name), name, open);
+  }
+
+  async deleteSnapshot(name: string): Promise<void> {
+    const { data, files, dir } = this.#live();
+    await data.exclusive(async () => {
+      await files.fs.promises.rm(snapshotFile(files, dir, name), { force: true });
+      await syncDirectory(files, files.path.join(dir, SNAPSHOT_DIR)).catch(() => undefined);
+    });
+  }
+
+  async verify(): Promise<VerifyReport> {
+    const { data, files, dir } = this.#live();
+    const snapshots = await listSnapshots(files, dir);
+    const problems = findProblems({
+      state: data.state,
+      nodes: await collect(this.#reads.scan('nodes', Number.MAX_SAFE_INTEGER)),
+      vectors: await collect(this.#reads.scan('vectors', Number.MAX_SAFE_INTEGER)),
+      postings: await collect(this.#reads.scan('postings', Number.MAX_SAFE_INTEGER)),
+      relations: await collect(this.#reads.scan('relations', Number.MAX_SAFE_INTEGER)),
+      changes: await collect(this.#reads.scan('changes', Number.MAX_SAFE_INTEGER)),
+      snapshots: snapshots.headers,
+      chunkIds: snapshots.chunkIds,
+    });
+    return { ok: problems.length === 0, problems };
+  }
+
+  async stats(): Promise<StoreStats> {
+    const { files, dir } = this.#live();
+    const stats = await this.#reads.stats();
+    return { ...stats, snapshots: (await listSnapshots(files, dir)).headers.length };
+  }
+
+  /** Folds the log into a new checkpoint once it outgrows the old one, after the commits queued now. */
+  #compactIfDue(): void {
+    const parts = this.#parts;
+    if (parts.log.size <= Math.max(parts.checkpointAfterBytes, parts.checkpointBytes)) return;
+    // A failure leaves the old checkpoint and log in place (the rename is the switch): try again later.
+    void parts.data.exclusive(() => (this.#closed ? undefined : this.#compact())).catch(() => undefined);
+  }
+
+  /**
+   * Writes checkpoint n+1 and an empty log n+1, renames the checkpoint into place (the switch), then
+   * removes log n. An open after a crash finds checkpoint n with log n, or n+1 with log n+1; the
+   * other log is a stray it removes.
+   */
+  async #compact(): Promise<void> {
+    const parts = this.#parts;
+    const { files, dir, codec, data } = parts;
+    const generation = parts.generation + 1;
+    const temp = files.path.join(dir, `${CHECKPOINT_FILE}.tmp`);
+    await files.fs.promises.rm(temp, { force: true });
+    const bytes = await writeCheckpoint(files, temp, codec, data, generation);
+    const nextFile = logFile(files, dir, generation);
+    await files.fs.promises.rm(nextFile, { force: true });
+    const header: LogHeader = { format: FORMAT, version: FORMAT_VERSION, generation };
+    const next = await FileLog.create(files, nextFile, codec.encode(RecordKind.header, header));
+    try {
+      await files.fs.promises.rename(temp, files.path.join(dir, CHECKPOINT_FILE));
+      await syncDirectory(files, dir);
+    } catch (error) {
+      await next.close();
+      throw fileError('renaming the checkpoint', temp, error);
+    }
+    const old = parts.log;
+    parts.log = next;
+    parts.generation = generation;
+    parts.checkpointBytes = bytes;
+    await old.close();
+    await files.fs.promises.rm(old.file, { force: true });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    const { data, log, lock } = this.#parts;
+    // After whatever is under way (a commit, a compaction).
+    await data.exclusive(async () => {
+      this.#closed = true;
+      await this.#reads.close();
+      await log.sync().catch(() => undefined);
+      await log.close();
+      await lock.release();
+    });
+  }
+
+  async destroy(): Promise<void> {
+    const { files, dir } = this.#live();
+    await this.close();
+    const ours = (name: string) =>
+      name === CHECKPOINT_FILE ||
+      name === SNAPSHOT_DIR ||
+      name === MARKER_FILE ||
+      name.startsWith('log-') ||
+      name.endsWith('.tmp');
+    for (const name of await files.fs.promises.readdir(dir)) {
+      if (ours(name))
+        await files.fs.promises.rm(files.path.join(dir, name), { recursive: true, force: true });
+    }
+    await syncDirectory(files, dir);
+  }
+}
+
+async function collect<T>(batches: AsyncIterable<T[]>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const batch of batches) all.push(...batch);
+  return all;
+}
