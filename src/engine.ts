@@ -42,9 +42,10 @@ import { readDelivered, recordDelivered } from './session/delivered.js';
 import type { DeletedSession, Session, SessionInfo, SessionOptions } from './session/session.js';
 import { createSessions } from './session/sessions.js';
 import { openFileStore } from './store/file/file-open.js';
+import { type FullStore, fullStore } from './store/full-store.js';
 import { openIdbStore } from './store/idb/idb-open.js';
 import { openMemoryStore } from './store/memory/memory-store.js';
-import type { Store, VerifyReport } from './store/store.js';
+import { STORE_METHODS, type Store, type VerifyReport } from './store/store.js';
 import { usearchIndexes } from './vector/usearch-index.js';
 import { loadUsearch, type UsearchModule, type WasmSource } from './vector/usearch-module.js';
 import type { VectorIndexOptions } from './vector/vector-index.js';
@@ -53,7 +54,9 @@ import type { IndexedDBFactory } from './web-types.js';
 export interface LongshipOptions {
   /**
    * Where everything is kept. Default: the folder `path` if given, else IndexedDB where the runtime
-   * has it, else memory (`persistent: false`). Closed by `close()`.
+   * has it, else memory (`persistent: false`). Closed by `close()`. A store of your own needs the
+   * nine methods of {@link Store}; without a change log of its own (ChangeLog) the indexes are
+   * rebuilt from it at every open (docs/internals/store.md, "Write your own store").
    */
   store?: Store;
   /**
@@ -112,7 +115,7 @@ const count = v.optional(v.pipe(v.number(), v.minValue(0)));
 
 /** {@link LongshipOptions}, key by key: what openLongship accepts. @internal */
 export const longshipOptionsSchema = v.strictObject({
-  store: v.optional(withMethods('a Store', 'commit', 'node', 'useEmbedder', 'close')),
+  store: v.optional(withMethods('a Store', ...STORE_METHODS)),
   path: v.optional(v.union([v.string(), v.instance(URL)])),
   indexedDB: v.optional(withMethods('an IDBFactory', 'open')),
   name: v.optional(v.pipe(v.string(), v.minLength(1))),
@@ -146,7 +149,8 @@ export type AddOptions<T extends AddResourceOptions | AddSkillOptions> = Omit<T,
 
 /** One Longship: the viking:// filesystem, ingestion, and the indexes behind them. */
 export interface Longship extends ContextTree {
-  readonly store: Store;
+  /** The store, with every operation the engine derives from the one given (docs/internals/store.md). */
+  readonly store: FullStore;
   /** Whether what it holds outlives the process (IndexedDB, a folder); false for the in-memory default. */
   readonly persistent: boolean;
   readonly embedder: Embedder;
@@ -412,15 +416,16 @@ async function allOrClose<T extends readonly unknown[]>(
 async function openStore(
   options: LongshipOptions,
   embedder: { id: string; dimensions: number },
-): Promise<Store> {
+): Promise<FullStore> {
   if (options.path !== undefined) {
     const clash = (['store', 'indexedDB', 'name'] as const).find((key) => options[key] !== undefined);
     if (clash) throw new LongshipError('INVALID_ARGUMENT', `give openLongship a path or ${clash}, not both`);
     return openFileStore(options.path, { embedder });
   }
   if (options.store) {
-    await options.store.useEmbedder(embedder);
-    return options.store;
+    const store = fullStore(options.store);
+    await store.useEmbedder(embedder);
+    return store;
   }
   const factory = options.indexedDB ?? defaultIndexedDB();
   return factory

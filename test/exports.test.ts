@@ -50,7 +50,7 @@ const entries: Record<string, { source: string; values: string[] }> = {
       'segments',
     ],
   },
-  './testing': { source: 'src/exports/testing.ts', values: ['storeContract'] },
+  './testing': { source: 'src/exports/testing.ts', values: ['changeLogContract', 'storeContract'] },
   './ai': { source: 'src/exports/ai.ts', values: ['longshipToolNames', 'longshipTools'] },
   './mcp': {
     source: 'src/exports/mcp.ts',

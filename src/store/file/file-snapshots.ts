@@ -11,16 +11,16 @@ import type { FileHandle } from 'node:fs/promises';
 import { throwIfAborted } from '../../abort.js';
 import type { NodeFiles } from '../../env/node-files.js';
 import { LongshipError } from '../../errors.js';
-import { crc32 } from '../snapshot/crc32.js';
-import { newChecksum, type SnapshotHash } from '../snapshot/snapshot-checksum.js';
-import { newGeneration, rechunk, type SnapshotHeader, SnapshotSummer } from '../snapshot/snapshot-format.js';
 import {
   SNAPSHOT_CHUNK_BYTES,
   type Snapshot,
   type SnapshotInput,
   type SnapshotRanges,
   type SnapshotSink,
-} from '../store.js';
+} from '../change-log.js';
+import { crc32 } from '../snapshot/crc32.js';
+import { newChecksum, type SnapshotHash } from '../snapshot/snapshot-checksum.js';
+import { newGeneration, rechunk, type SnapshotHeader, SnapshotSummer } from '../snapshot/snapshot-format.js';
 import { fileError, syncDirectory } from './file-log.js';
 import { writeNewFile } from './new-file.js';
 

@@ -7,10 +7,13 @@
 import { throwIfAborted } from '../../abort.js';
 import type { NodeFiles } from '../../env/node-files.js';
 import { LongshipError } from '../../errors.js';
+import type { Snapshot, SnapshotInput, SnapshotSink } from '../change-log.js';
 import { decideEmbedder } from '../embedder-check.js';
+import type { FullStore } from '../full-store.js';
 import type { MemoryData } from '../memory/memory-data.js';
 import { MemoryStore } from '../memory/memory-store.js';
 import { lastCommitted, planCommit } from '../plan/commit-plan.js';
+import type { StoreState } from '../plan/plan-reader.js';
 import { checkSnapshotInput } from '../snapshot/snapshot-format.js';
 import type {
   ChangeRecord,
@@ -19,14 +22,14 @@ import type {
   EmbedderMismatch,
   NodeRecord,
   PostingRecord,
+  RecordTables,
   RelationRecord,
-  Snapshot,
-  SnapshotInput,
-  SnapshotSink,
-  Store,
+  StoreKeys,
+  StoreLookups,
   StoreMeta,
   StoreStats,
   StoreTables,
+  StoreWrites,
   VectorRecord,
   VerifyReport,
   WriteBatch,
@@ -42,7 +45,7 @@ import {
 } from './file-checkpoint.js';
 import type { FileLock } from './file-lock.js';
 import { FileLog, fileError, syncDirectory } from './file-log.js';
-import { type DecodedRecord, type RecordCodec, RecordKind } from './file-records.js';
+import { type CommitBody, type DecodedRecord, type RecordCodec, RecordKind } from './file-records.js';
 import { applyRecord } from './file-replay.js';
 import {
   listSnapshots,
@@ -71,15 +74,8 @@ export interface FileStoreParts {
   checkpointAfterBytes: number;
 }
 
-const tables = new WeakMap<FileStore, MemoryData>();
-
-/** A file store's tables in memory: for tests that plant damage behind its back, as MemoryData allows. */
-export function fileStoreTables(store: FileStore): MemoryData {
-  return tables.get(store)!;
-}
-
 /** The Store in a folder. Open it with `openFileStore`. */
-export class FileStore implements Store {
+export class FileStore implements FullStore {
   readonly persistent = true;
   /** The folder, absolute. */
   readonly path: string;
@@ -94,7 +90,6 @@ export class FileStore implements Store {
     this.#parts = parts;
     this.path = parts.dir;
     this.#reads = new MemoryStore(parts.data);
-    tables.set(this, parts.data);
   }
 
   #live(): FileStoreParts {
@@ -116,11 +111,7 @@ export class FileStore implements Store {
       this.#live();
       const plan = await planCommit(batch, data.reader(), () => throwIfAborted(signal));
       throwIfAborted(signal);
-      const { putVectors, ...rest } = plan;
-      const written = this.#write(
-        { kind: RecordKind.commit, body: { plan: rest, nextKey: data.state.nextKey }, vectors: putVectors },
-        true,
-      );
+      const written = this.#writeCommit(plan, plan.state);
       try {
         onIssued?.();
       } catch {
@@ -131,6 +122,30 @@ export class FileStore implements Store {
       this.#compactIfDue();
       return plan.change.seq;
     });
+  }
+
+  async write(writes: StoreWrites): Promise<boolean> {
+    const { data } = this.#live();
+    const copy = structuredClone(writes);
+    return data.exclusive(async () => {
+      this.#live();
+      if (copy.change.seq !== data.state.seq + 1) return false;
+      const embedder = copy.embedder ?? data.state.embedder;
+      await this.#writeCommit(copy, {
+        ...data.state,
+        seq: copy.change.seq,
+        ...(embedder ? { embedder } : {}),
+      });
+      this.#compactIfDue();
+      return true;
+    });
+  }
+
+  /** Logs and applies a commit; the log's record keeps the state after it whole, as it always has. */
+  #writeCommit(writes: StoreWrites, state: StoreState): Promise<void> {
+    const { putVectors, ...rest } = writes;
+    const body: CommitBody = { plan: { ...rest, state }, nextKey: this.#parts.data.state.nextKey };
+    return this.#write({ kind: RecordKind.commit, body, vectors: putVectors }, true);
   }
 
   committed(seq: number): CommittedChange | undefined {
@@ -163,6 +178,23 @@ export class FileStore implements Store {
   async nodes(uris: readonly string[]): Promise<(NodeRecord | undefined)[]> {
     this.#live();
     return this.#reads.nodes(uris);
+  }
+
+  async get<T extends keyof StoreKeys>(
+    table: T,
+    keys: readonly StoreKeys[T][],
+  ): Promise<(RecordTables[T] | undefined)[]> {
+    this.#live();
+    return this.#reads.get(table, keys);
+  }
+
+  async lookup<T extends keyof StoreLookups, F extends keyof StoreLookups[T]>(
+    table: T,
+    field: F,
+    value: StoreLookups[T][F],
+  ): Promise<RecordTables[T][]> {
+    this.#live();
+    return this.#reads.lookup(table, field, value);
   }
 
   async nodeByKey(key: number): Promise<NodeRecord | undefined> {

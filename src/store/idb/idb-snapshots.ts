@@ -6,6 +6,7 @@
 
 import { throwIfAborted } from '../../abort.js';
 import { LongshipError } from '../../errors.js';
+import type { Snapshot, SnapshotInput, SnapshotPieces, SnapshotSink } from '../change-log.js';
 import { newChecksum } from '../snapshot/snapshot-checksum.js';
 import {
   checkJoinedSnapshot,
@@ -19,7 +20,6 @@ import {
   type SnapshotChunk,
   SnapshotSummer,
 } from '../snapshot/snapshot-format.js';
-import type { Snapshot, SnapshotInput, SnapshotPieces, SnapshotSink } from '../store.js';
 import { fire, type IdbConnection, stateOf, under } from './idb-connection.js';
 import type { StoredSnapshotChunk, StoredSnapshotHeader } from './idb-schema.js';
 

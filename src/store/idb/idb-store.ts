@@ -6,7 +6,9 @@
 import type { IDBPDatabase } from 'idb';
 import { throwIfAborted } from '../../abort.js';
 import { LongshipError } from '../../errors.js';
+import type { Snapshot, SnapshotInput, SnapshotSink } from '../change-log.js';
 import { decideEmbedder } from '../embedder-check.js';
+import type { FullStore } from '../full-store.js';
 import { type CommitPlan, lastCommitted, planCommit, vectorsDropped } from '../plan/commit-plan.js';
 import type { PlanReader, StoreState } from '../plan/plan-reader.js';
 import type {
@@ -16,14 +18,14 @@ import type {
   EmbedderMismatch,
   NodeRecord,
   PostingRecord,
+  RecordTables,
   RelationRecord,
-  Snapshot,
-  SnapshotInput,
-  SnapshotSink,
-  Store,
+  StoreKeys,
+  StoreLookups,
   StoreMeta,
   StoreStats,
   StoreTables,
+  StoreWrites,
   VectorRecord,
   VerifyReport,
   WriteBatch,
@@ -56,7 +58,7 @@ const byFromTo = (a: RelationRecord, b: RelationRecord) =>
   a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : a.to > b.to ? 1 : 0;
 
 /** The IndexedDB Store. Open it with `openIdbStore`. */
-export class IdbStore implements Store {
+export class IdbStore implements FullStore {
   readonly persistent = true;
   private readonly connection: IdbConnection;
   private last: ((seq: number) => CommittedChange | undefined) | undefined;
@@ -78,7 +80,7 @@ export class IdbStore implements Store {
     return this.connection.read(stores, during, body);
   }
 
-  private write<T>(
+  private transact<T>(
     stores: StoreName[],
     during: string,
     body: (tx: Tx<'readwrite'>) => Promise<T>,
@@ -124,26 +126,12 @@ export class IdbStore implements Store {
 
   async commit(batch: WriteBatch, signal?: AbortSignal, onIssued?: () => void): Promise<number> {
     let written: CommitPlan | undefined;
-    const seq = await this.write(
+    const seq = await this.transact(
       RECORD_STORES,
       'commit',
       async (tx) => {
         const plan = await planCommit(batch, this.planReader(tx), () => throwIfAborted(signal));
-        const nodes = tx.objectStore('nodes');
-        const vectors = tx.objectStore('vectors');
-        const postings = tx.objectStore('postings');
-        const relations = tx.objectStore('relations');
-        // Requests run in order, so the deletions land before the puts that may replace them.
-        for (const uri of plan.deleteNodes) fire(nodes.delete(uri));
-        for (const key of plan.deleteVectors) fire(vectors.delete(key));
-        for (const key of plan.deletePostings) fire(postings.delete(key));
-        for (const r of plan.deleteRelations) fire(relations.delete([r.from, r.to]));
-        for (const node of plan.putNodes) fire(nodes.put(node));
-        for (const vector of plan.putVectors) fire(vectors.put(vector));
-        for (const posting of plan.putPostings) fire(postings.put(posting));
-        for (const relation of plan.putRelations) fire(relations.put(relation));
-        fire(tx.objectStore('changes').put(plan.change));
-        fire(tx.objectStore('meta').put(plan.state, STATE_KEY));
+        issueWrites(tx, plan, plan.state);
         written = plan;
         // Asked for now, the commit starts once these requests are done, not after this thread has
         // taken each of their answers, while onIssued's work keeps it busy.
@@ -162,12 +150,22 @@ export class IdbStore implements Store {
     return seq;
   }
 
+  write(writes: StoreWrites): Promise<boolean> {
+    return this.transact(RECORD_STORES, 'write', async (tx) => {
+      const state = await stateOf(tx);
+      if (writes.change?.seq !== state.seq + 1) return false;
+      const embedder = writes.embedder ?? state.embedder;
+      issueWrites(tx, writes, { ...state, seq: writes.change.seq, ...(embedder ? { embedder } : {}) });
+      return true;
+    });
+  }
+
   committed(seq: number): CommittedChange | undefined {
     return this.last?.(seq);
   }
 
   allocateKeys(count: number): Promise<number> {
-    return this.write(['meta'], 'allocateKeys', async (tx) => {
+    return this.transact(['meta'], 'allocateKeys', async (tx) => {
       if (!Number.isSafeInteger(count) || count < 1) {
         throw new LongshipError('INVALID_ARGUMENT', 'allocateKeys needs a positive integer count');
       }
@@ -187,6 +185,52 @@ export class IdbStore implements Store {
       const nodes = tx.objectStore('nodes');
       return Promise.all(uris.map((uri) => nodes.get(uri)));
     });
+  }
+
+  get<T extends keyof StoreKeys>(
+    table: T,
+    keys: readonly StoreKeys[T][],
+  ): Promise<(RecordTables[T] | undefined)[]> {
+    // All asked at once in one transaction: its requests run back to back, not a round trip each.
+    return this.read([table], 'get', (tx) => {
+      const store = tx.objectStore(table);
+      return Promise.all(keys.map((key) => store.get(key) as Promise<RecordTables[T] | undefined>));
+    });
+  }
+
+  lookup<T extends keyof StoreLookups, F extends keyof StoreLookups[T]>(
+    table: T,
+    field: F,
+    value: StoreLookups[T][F],
+  ): Promise<RecordTables[T][]> {
+    return this.read([table], 'lookup', async (tx) => {
+      switch (`${table}.${String(field)}`) {
+        case 'nodes.key':
+          return tx
+            .objectStore('nodes')
+            .index('key')
+            .getAll(value as number);
+        case 'nodes.parent':
+          return tx
+            .objectStore('nodes')
+            .index('parent')
+            .getAll(value as string);
+        case 'vectors.nodeKey':
+          return tx
+            .objectStore('vectors')
+            .index('nodeKey')
+            .getAll(value as number);
+        case 'relations.from':
+          return tx.objectStore('relations').getAll(under(value as string));
+        case 'relations.to':
+          return tx
+            .objectStore('relations')
+            .index('to')
+            .getAll(value as string);
+        default:
+          throw new LongshipError('INVALID_ARGUMENT', `no lookup of ${table} by ${String(field)}`);
+      }
+    }) as Promise<RecordTables[T][]>;
   }
 
   nodeByKey(key: number): Promise<NodeRecord | undefined> {
@@ -269,7 +313,7 @@ export class IdbStore implements Store {
   }
 
   pruneChanges(throughSeq: number): Promise<void> {
-    return this.write(['changes'], 'pruneChanges', async (tx) => {
+    return this.transact(['changes'], 'pruneChanges', async (tx) => {
       fire(tx.objectStore('changes').delete(IDBKeyRange.upperBound(throughSeq)));
     });
   }
@@ -280,7 +324,7 @@ export class IdbStore implements Store {
   }
 
   async useEmbedder(embedder: EmbedderInfo, onMismatch?: EmbedderMismatch): Promise<{ reset: boolean }> {
-    const result = await this.write(
+    const result = await this.transact(
       ['meta', 'vectors', 'changes', 'snapshots', 'snapshotChunks'],
       'useEmbedder',
       async (tx) => {
@@ -385,4 +429,25 @@ export class IdbStore implements Store {
       request.onerror = () => reject(toStoreError(request.error, `store ${this.name}: destroy`));
     });
   }
+}
+
+/**
+ * Issues the writes in `tx` (requests run in order, so the deletions land before the puts that may
+ * replace them), the change, and `state` as the store's.
+ */
+function issueWrites(tx: Tx<'readwrite'>, writes: StoreWrites, state: StoreState): void {
+  const nodes = tx.objectStore('nodes');
+  const vectors = tx.objectStore('vectors');
+  const postings = tx.objectStore('postings');
+  const relations = tx.objectStore('relations');
+  for (const uri of writes.deleteNodes) fire(nodes.delete(uri));
+  for (const key of writes.deleteVectors) fire(vectors.delete(key));
+  for (const key of writes.deletePostings) fire(postings.delete(key));
+  for (const r of writes.deleteRelations) fire(relations.delete([r.from, r.to]));
+  for (const node of writes.putNodes) fire(nodes.put(node));
+  for (const vector of writes.putVectors) fire(vectors.put(vector));
+  for (const posting of writes.putPostings) fire(postings.put(posting));
+  for (const relation of writes.putRelations) fire(relations.put(relation));
+  fire(tx.objectStore('changes').put(writes.change));
+  fire(tx.objectStore('meta').put(state, STATE_KEY));
 }

@@ -1,6 +1,6 @@
 // A File read chunk by chunk through its stream, for a snapshot file where no sync access handle
 // exists (a SharedWorker, a page): see opfs-snapshots.ts for why it is read this way.
-import { SNAPSHOT_CHUNK_BYTES } from '../store.js';
+import { SNAPSHOT_CHUNK_BYTES } from '../change-log.js';
 
 /** A file being read: chunk by chunk into where the caller wants it. */
 export interface ChunkReader {

@@ -4,7 +4,7 @@
 // (call reindex() after editing them by hand).
 
 import { SerialQueue } from '../../serial-queue.js';
-import { type CommitPlan, relationId, vectorsDropped } from '../plan/commit-plan.js';
+import { relationId, vectorsDropped } from '../plan/commit-plan.js';
 import type { PlanReader, StoreState } from '../plan/plan-reader.js';
 import type { SnapshotChunk, SnapshotHeader } from '../snapshot/snapshot-format.js';
 import type {
@@ -13,6 +13,7 @@ import type {
   PostingRecord,
   RelationKey,
   RelationRecord,
+  StoreWrites,
   VectorRecord,
 } from '../store.js';
 
@@ -114,31 +115,36 @@ export class MemoryData {
     };
   }
 
-  /** Applies a plan in one synchronous step: nothing can observe it half done. */
-  apply(plan: CommitPlan): void {
-    for (const uri of plan.deleteNodes) this.deleteNode(uri);
-    for (const key of plan.deleteVectors) this.deleteVector(key);
-    for (const key of plan.deletePostings) this.postings.delete(key);
-    for (const r of plan.deleteRelations) this.deleteRelation(r);
-    for (const node of plan.putNodes) {
+  /**
+   * Applies writes in one synchronous step: nothing can observe them half done. Records are kept as
+   * they are given: the caller hands over copies.
+   */
+  apply(writes: StoreWrites): void {
+    for (const uri of writes.deleteNodes) this.deleteNode(uri);
+    for (const key of writes.deleteVectors) this.deleteVector(key);
+    for (const key of writes.deletePostings) this.postings.delete(key);
+    for (const r of writes.deleteRelations) this.deleteRelation(r);
+    for (const node of writes.putNodes) {
       this.deleteNode(node.uri);
       this.nodes.set(node.uri, node);
       this.indexNode(node);
     }
-    for (const v of plan.putVectors) {
+    for (const v of writes.putVectors) {
       this.deleteVector(v.key);
       this.vectors.set(v.key, v);
       addTo(this.vectorsOf, v.nodeKey, v.key);
     }
-    for (const p of plan.putPostings) this.postings.set(p.key, p);
-    for (const r of plan.putRelations) {
+    for (const p of writes.putPostings) this.postings.set(p.key, p);
+    for (const r of writes.putRelations) {
       const id = relationId(r);
       this.relations.set(id, r);
       this.indexRelation(id, r);
     }
-    this.changes.set(plan.change.seq, plan.change);
-    // Only seq: nextKey may have moved on since the plan read the state.
-    this.state.seq = plan.state.seq;
+    this.changes.set(writes.change.seq, writes.change);
+    // Only seq: nextKey may have moved on since the writes were planned.
+    this.state.seq = writes.change.seq;
+    if (writes.embedder)
+      this.state.embedder = { id: writes.embedder.id, dimensions: writes.embedder.dimensions };
   }
 
   /** Deletes every vector, recording the removal as one change; returns its seq. */

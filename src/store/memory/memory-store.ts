@@ -1,21 +1,13 @@
-import { throwIfAborted } from '../../abort.js';
 // A Store kept in memory: for tests, for Node without persistence, and as the executable model the
 // IndexedDB store is checked against. Records are copied in and out (structuredClone), so nothing
 // a caller holds aliases what is stored.
 
+import { throwIfAborted } from '../../abort.js';
 import { LongshipError } from '../../errors.js';
+import type { Snapshot, SnapshotInput, SnapshotSink } from '../change-log.js';
 import { adoptEmbedder, decideEmbedder } from '../embedder-check.js';
+import type { FullStore } from '../full-store.js';
 import { lastCommitted, planCommit } from '../plan/commit-plan.js';
-import {
-  checkSnapshot,
-  checkSnapshotInput,
-  joinSnapshot,
-  newGeneration,
-  piecesInto,
-  rechunk,
-  type SnapshotChunk,
-  SnapshotSummer,
-} from '../snapshot/snapshot-format.js';
 import {
   type ChangeRecord,
   type CommittedChange,
@@ -24,39 +16,38 @@ import {
   type NodeRecord,
   type OpenStoreOptions,
   type PostingRecord,
+  type RecordTables,
   type RelationRecord,
-  type Snapshot,
-  type SnapshotInput,
-  type SnapshotPieces,
-  type SnapshotSink,
   STORE_SCHEMA_VERSION,
-  type Store,
+  type StoreKeys,
+  type StoreLookups,
   type StoreMeta,
   type StoreStats,
   type StoreTables,
+  type StoreWrites,
   type VectorRecord,
   type VerifyReport,
   type WriteBatch,
 } from '../store.js';
 import { findProblems } from '../verify.js';
-import { chunkId, MemoryData } from './memory-data.js';
+import { MemoryData } from './memory-data.js';
+import { MemoryLog } from './memory-log.js';
 
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const byUri = (a: NodeRecord, b: NodeRecord) => byString(a.uri, b.uri);
 const byFromTo = (a: RelationRecord, b: RelationRecord) => byString(a.from, b.from) || byString(a.to, b.to);
 
-/** Sorted copies of a table, in the order IndexedDB would return it. */
+/** Rows in the order of their table's primary key, as IndexedDB returns them (sorted in place). */
+function sortedRows<T extends keyof StoreTables>(table: T, rows: StoreTables[T][]): StoreTables[T][] {
+  if (table === 'nodes') return (rows as NodeRecord[]).sort(byUri) as StoreTables[T][];
+  if (table === 'relations') return (rows as RelationRecord[]).sort(byFromTo) as StoreTables[T][];
+  if (table === 'changes') return (rows as ChangeRecord[]).sort((a, b) => a.seq - b.seq) as StoreTables[T][];
+  return (rows as { key: number }[]).sort((a, b) => a.key - b.key) as StoreTables[T][];
+}
+
+/** A table's rows (not copies), sorted. */
 function sortedTable<T extends keyof StoreTables>(data: MemoryData, table: T): StoreTables[T][] {
-  switch (table) {
-    case 'nodes':
-      return [...data.nodes.values()].sort(byUri) as StoreTables[T][];
-    case 'relations':
-      return [...data.relations.values()].sort(byFromTo) as StoreTables[T][];
-    default: {
-      const map = data[table as 'vectors' | 'postings' | 'changes'] as Map<number, StoreTables[T]>;
-      return [...map.keys()].sort((a, b) => a - b).map((k) => map.get(k)!);
-    }
-  }
+  return sortedRows(table, [...(data[table] as Map<unknown, StoreTables[T]>).values()]);
 }
 
 export interface MemoryStoreOptions extends OpenStoreOptions {
@@ -76,10 +67,11 @@ export async function openMemoryStore(options: MemoryStoreOptions = {}): Promise
 }
 
 /** The in-memory Store. Open it with {@link openMemoryStore}. */
-export class MemoryStore implements Store {
+export class MemoryStore implements FullStore {
   readonly persistent = false;
   private closed = false;
   private last: ((seq: number) => CommittedChange | undefined) | undefined;
+  private readonly log = new MemoryLog(() => this.live());
 
   constructor(private readonly data: MemoryData) {}
 
@@ -98,6 +90,17 @@ export class MemoryStore implements Store {
       data.apply(plan);
       this.last = lastCommitted(plan);
       return plan.change.seq;
+    });
+  }
+
+  async write(writes: StoreWrites): Promise<boolean> {
+    const data = this.live();
+    const copy = structuredClone(writes);
+    return data.exclusive(() => {
+      this.live();
+      if (copy.change.seq !== data.state.seq + 1) return false;
+      data.apply(copy);
+      return true;
     });
   }
 
@@ -123,6 +126,32 @@ export class MemoryStore implements Store {
     const data = this.live();
     // A copy each, as IndexedDB gives: one clone of the list would share a node asked for twice.
     return uris.map((uri) => structuredClone(data.nodes.get(uri)));
+  }
+
+  async get<T extends keyof StoreKeys>(
+    table: T,
+    keys: readonly StoreKeys[T][],
+  ): Promise<(RecordTables[T] | undefined)[]> {
+    const map = this.live()[table] as Map<StoreKeys[T], RecordTables[T]>;
+    return keys.map((key) => structuredClone(map.get(key)));
+  }
+
+  async lookup<T extends keyof StoreLookups, F extends keyof StoreLookups[T]>(
+    table: T,
+    field: F,
+    value: StoreLookups[T][F],
+  ): Promise<RecordTables[T][]> {
+    const data = this.live();
+    const lookups: Record<string, () => RecordTables[keyof RecordTables][]> = {
+      'nodes.key': () => [data.nodeByKey(value as number)].filter((n) => n !== undefined),
+      'nodes.parent': () => data.childUris(value as string).map((uri) => data.nodes.get(uri)!),
+      'vectors.nodeKey': () => data.vectorsOfNode(value as number),
+      'relations.from': () => data.relationsOfUri(value as string).filter((r) => r.from === value),
+      'relations.to': () => data.relationsOfUri(value as string).filter((r) => r.to === value),
+    };
+    const found = lookups[`${table}.${String(field)}`];
+    if (!found) throw new LongshipError('INVALID_ARGUMENT', `no lookup of ${table} by ${String(field)}`);
+    return structuredClone(sortedRows(table, found() as StoreTables[T][]) as RecordTables[T][]);
   }
 
   async nodeByKey(key: number): Promise<NodeRecord | undefined> {
@@ -172,15 +201,13 @@ export class MemoryStore implements Store {
     return structuredClone(found).sort(byUri);
   }
 
-  async changesSince(seq: number): Promise<ChangeRecord[]> {
-    return sortedTable(this.live(), 'changes')
-      .filter((c) => c.seq > seq)
-      .map((c) => structuredClone(c));
+  // The change log and the snapshots: in the same tables, read and written by MemoryLog.
+  changesSince(seq: number): Promise<ChangeRecord[]> {
+    return this.log.changesSince(seq);
   }
 
-  async pruneChanges(throughSeq: number): Promise<void> {
-    const data = this.live();
-    for (const seq of [...data.changes.keys()]) if (seq <= throughSeq) data.changes.delete(seq);
+  pruneChanges(throughSeq: number): Promise<void> {
+    return this.log.pruneChanges(throughSeq);
   }
 
   async meta(): Promise<StoreMeta> {
@@ -208,66 +235,23 @@ export class MemoryStore implements Store {
     });
   }
 
-  async putSnapshot(input: SnapshotInput, signal?: AbortSignal): Promise<void> {
-    const data = this.live();
-    checkSnapshotInput(input?.name, input?.seq, data.state.seq);
-    throwIfAborted(signal);
-    const { name, seq } = input;
-    const generation = newGeneration();
-    const sum = new SnapshotSummer();
-    try {
-      for await (const bytes of rechunk(input.bytes)) {
-        this.live();
-        throwIfAborted(signal);
-        const index = sum.add(bytes);
-        data.snapshotChunks.set(chunkId(name, generation, index), { name, generation, index, bytes });
-      }
-      this.live();
-      throwIfAborted(signal);
-    } catch (error) {
-      for (let i = 0; i < sum.chunkCount; i++) data.snapshotChunks.delete(chunkId(name, generation, i));
-      throw error;
-    }
-    for (let i = 0; i < sum.chunkCount; i++) {
-      if (!data.snapshotChunks.has(chunkId(name, generation, i))) {
-        throw new LongshipError('STORE_ERROR', `snapshot ${name} was replaced while it was being written`);
-      }
-    }
-    // The header is the commit point; then the previous generation (and any unfinished one) goes.
-    data.snapshots.set(name, { name, seq, generation, ...sum, createdAt: Date.now() });
-    for (const [id, chunk] of data.snapshotChunks) {
-      if (chunk.name === name && chunk.generation !== generation) data.snapshotChunks.delete(id);
-    }
+  putSnapshot(input: SnapshotInput, signal?: AbortSignal): Promise<void> {
+    return this.log.putSnapshot(input, signal);
   }
 
-  async snapshot(name: string): Promise<Snapshot | undefined> {
-    return joinSnapshot(this.#checked(name));
+  snapshot(name: string): Promise<Snapshot | undefined> {
+    return this.log.snapshot(name);
   }
 
-  async snapshotInto<S extends SnapshotSink>(
+  snapshotInto<S extends SnapshotSink>(
     name: string,
     open: (byteLength: number, ranged: boolean) => S,
   ): Promise<{ seq: number; sink: S } | undefined> {
-    return piecesInto(this.#checked(name), open);
+    return this.log.snapshotInto(name, open);
   }
 
-  #checked(name: string): SnapshotPieces | undefined {
-    const data = this.live();
-    const header = data.snapshots.get(name);
-    if (!header) return undefined;
-    const chunks: SnapshotChunk[] = [];
-    for (let i = 0; i < header.chunkCount; i++) {
-      const chunk = data.snapshotChunks.get(chunkId(name, header.generation, i));
-      if (!chunk) return undefined;
-      chunks.push(chunk);
-    }
-    return checkSnapshot(header, chunks);
-  }
-
-  async deleteSnapshot(name: string): Promise<void> {
-    const data = this.live();
-    data.snapshots.delete(name);
-    for (const [id, chunk] of data.snapshotChunks) if (chunk.name === name) data.snapshotChunks.delete(id);
+  deleteSnapshot(name: string): Promise<void> {
+    return this.log.deleteSnapshot(name);
   }
 
   async verify(): Promise<VerifyReport> {

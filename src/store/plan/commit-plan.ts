@@ -3,37 +3,19 @@
 // the change record. Sharing it is what makes MemoryStore and IdbStore agree on every batch.
 
 import { LongshipError } from '../../errors.js';
-import type {
-  ChangeRecord,
-  CommittedChange,
-  NodeRecord,
-  PostingRecord,
-  RelationKey,
-  RelationRecord,
-  VectorRecord,
-  WriteBatch,
-} from '../store.js';
+import type { ChangeRecord, CommittedChange, RelationKey, StoreWrites, WriteBatch } from '../store.js';
 import { checkDimensions, checkKeysAllocated, checkTreeAfter, checkVectorsAfter } from './plan-checks.js';
 import { type CachedReader, cachedReader, type PlanReader, type StoreState } from './plan-reader.js';
 import { type PlannedDeletions, type PlannedPuts, Planning } from './planning.js';
 import { cloneAndCheckBatch } from './record-checks.js';
 
-/** The writes of one commit: apply the deletions, then the puts, then the change and the state. */
-export interface CommitPlan {
-  deleteNodes: string[];
-  deleteVectors: number[];
-  deletePostings: number[];
-  deleteRelations: RelationKey[];
-  putNodes: NodeRecord[];
-  putVectors: VectorRecord[];
-  putPostings: PostingRecord[];
-  putRelations: RelationRecord[];
-  change: ChangeRecord;
+/** The writes of one commit, and the store's state after them (the IndexedDB and file stores keep it whole). */
+export interface CommitPlan extends StoreWrites {
   state: StoreState;
 }
 
-/** What {@link Store.committed} answers for a plan once it is written: a copy, for `seq` only. */
-export function lastCommitted(plan: CommitPlan): (seq: number) => CommittedChange | undefined {
+/** What `committed(seq)` answers for a plan once it is written: a copy, for `seq` only. */
+export function lastCommitted(plan: StoreWrites): (seq: number) => CommittedChange | undefined {
   const { change, putNodes: nodes, putVectors: vectors, putPostings: postings } = plan;
   return (seq) => (seq === change.seq ? structuredClone({ change, nodes, vectors, postings }) : undefined);
 }
@@ -183,5 +165,20 @@ export function vectorsDropped(seq: number, removedVectorKeys: number[]): Change
     removedVectorKeys,
     addedPostingKeys: [],
     removedPostingKeys: [],
+  };
+}
+
+/** Writes that delete these vectors and change nothing else: an embedder reset's. */
+export function vectorWipe(seq: number, removedVectorKeys: number[]): StoreWrites {
+  return {
+    deleteNodes: [],
+    deleteVectors: removedVectorKeys,
+    deletePostings: [],
+    deleteRelations: [],
+    putNodes: [],
+    putVectors: [],
+    putPostings: [],
+    putRelations: [],
+    change: vectorsDropped(seq, removedVectorKeys),
   };
 }

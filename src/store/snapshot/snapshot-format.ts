@@ -11,7 +11,7 @@ import {
   type SnapshotPieces,
   type SnapshotRanges,
   type SnapshotSink,
-} from '../store.js';
+} from '../change-log.js';
 import { newChecksum, SNAPSHOT_HASH, type SnapshotHash } from './snapshot-checksum.js';
 
 export interface SnapshotHeader {

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { LongshipError } from '../../../src/errors.js';
-import type { Store } from '../../../src/store/store.js';
+import type { FullStore } from '../../../src/store/full-store.js';
 import {
   codeOf,
   EMBEDDER,
@@ -26,7 +26,7 @@ type Keys = Awaited<ReturnType<typeof seed>>;
 interface Operation {
   name: string;
   takesSignal: boolean;
-  run(store: Store, k: Keys, signal?: AbortSignal): Promise<unknown>;
+  run(store: FullStore, k: Keys, signal?: AbortSignal): Promise<unknown>;
 }
 
 const OLD_SNAPSHOT = patternBytes(1000);
@@ -66,7 +66,7 @@ async function prepared() {
   return { h, store, k };
 }
 
-async function state(store: Store, chunks: () => Promise<unknown[]>) {
+async function state(store: FullStore, chunks: () => Promise<unknown[]>) {
   const snapshot = await store.snapshot('hnsw');
   return {
     ...(await observe(store)),

@@ -5,11 +5,13 @@ import { openIdbStore } from '../../../src/store/idb/idb-open.js';
 import { IDB_SCHEMA_VERSION } from '../../../src/store/idb/idb-schema.js';
 import { crc32 } from '../../../src/store/snapshot/crc32.js';
 import { STORE_SCHEMA_VERSION } from '../../../src/store/store.js';
+import { changeLogContract } from '../../../src/testing/change-log-contract.js';
 import { codeOf, dir, EMBEDDER, withContent } from '../../../src/testing/records.js';
 import { storeContract } from '../../../src/testing/store-contract.js';
 import { idbHarness } from '../harness.js';
 
 storeContract('IdbStore', () => idbHarness());
+changeLogContract('IdbStore', () => idbHarness());
 
 /** A plain connection at `version`, without the store's versionchange handling: an old tab. */
 function openRaw(factory: IDBFactory, name: string, version?: number): Promise<IDBDatabase> {

@@ -2,8 +2,8 @@
 // File's stream where it is a byte stream (Chromium, Node), or any stream's chunks where it is not;
 // the rest of the file read whole where the stream stalls or fails.
 import { describe, expect, it } from 'vitest';
+import { SNAPSHOT_CHUNK_BYTES } from '../../../src/store/change-log.js';
 import { streamReader } from '../../../src/store/idb/opfs-stream-reader.js';
-import { SNAPSHOT_CHUNK_BYTES } from '../../../src/store/store.js';
 
 const MB = 1024 * 1024;
 
