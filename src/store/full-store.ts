@@ -30,6 +30,7 @@ import {
   type RecordTables,
   type RelationRecord,
   STORE_METHODS,
+  STORE_OPERATIONS,
   type Store,
   type StoreKeys,
   type StoreLookups,
@@ -53,24 +54,6 @@ export interface FullStore extends Required<Store>, Required<ChangeLog> {
   scan<T extends keyof StoreTables>(table: T, batchSize?: number): AsyncIterable<StoreTables[T][]>;
 }
 
-/** What a store has when it offers every operation itself, and needs no wrapping. */
-const FULL_METHODS: readonly (keyof StoreOperations | 'committed')[] = [
-  'commit',
-  'committed',
-  'node',
-  'nodes',
-  'nodeByKey',
-  'children',
-  'vectors',
-  'vectorsOfNode',
-  'posting',
-  'relations',
-  'nodesNeedingVectors',
-  'useEmbedder',
-  'verify',
-  'stats',
-];
-
 /** How many times a planned commit is planned again when another writer committed meanwhile. */
 const WRITE_ATTEMPTS = 5;
 
@@ -92,7 +75,8 @@ export function fullStore(store: Store): FullStore {
     throw new LongshipError('INVALID_ARGUMENT', `a Store needs ${missing.join(', ')}`);
   }
   const logged = hasChangeLog(store);
-  if (logged && FULL_METHODS.every(has)) return store as FullStore;
+  // Every operation its own, and the last commit at hand: nothing to derive.
+  if (logged && has('committed') && STORE_OPERATIONS.every(has)) return store as FullStore;
   return new DerivingStore(store, logged);
 }
 
@@ -341,7 +325,7 @@ class DerivingStore implements FullStore {
    * Plans the batch against the store as the derived reads see it, then writes the plan; planned
    * again when another writer committed in between (the store's seq moved on).
    */
-  #plannedCommit(batch: WriteBatch, signal?: AbortSignal, onIssued?: () => void): Promise<number> {
+  async #plannedCommit(batch: WriteBatch, signal?: AbortSignal, onIssued?: () => void): Promise<number> {
     throwIfAborted(signal);
     return this.#queue.run(async () => {
       let issued = false;

@@ -284,6 +284,23 @@ export const STORE_METHODS = [
   'destroy',
 ] as const;
 
+/** The operations a {@link Store} may offer itself, faster than the engine derives them. */
+export const STORE_OPERATIONS = [
+  'commit',
+  'node',
+  'nodes',
+  'nodeByKey',
+  'children',
+  'vectors',
+  'vectorsOfNode',
+  'posting',
+  'relations',
+  'nodesNeedingVectors',
+  'useEmbedder',
+  'verify',
+  'stats',
+] as const satisfies readonly (keyof StoreOperations)[];
+
 /**
  * What the engine derives from a {@link Store}'s methods (full-store.ts), and a store may offer as
  * its own, faster, with the same behaviour. The contract suite checks both.

@@ -9,7 +9,7 @@ import { relationId } from '../plan/commit-plan.js';
 import type { StoreState } from '../plan/plan-reader.js';
 import type { ChangeRecord, NodeRecord, PostingRecord, RelationRecord } from '../store.js';
 import { frames, readFrames } from './file-frames.js';
-import { fileError } from './file-log.js';
+import { FileLog, fileError, syncDirectory } from './file-log.js';
 import { type RecordCodec, RecordKind } from './file-records.js';
 import { writeNewFile } from './new-file.js';
 
@@ -27,6 +27,56 @@ export interface LogHeader {
 }
 
 type RowTable = 'nodes' | 'postings' | 'relations' | 'changes';
+
+/** The log file of checkpoint generation `generation`. */
+export function logFile(files: NodeFiles, dir: string, generation: number): string {
+  return files.path.join(dir, `log-${generation}`);
+}
+
+/** A file store's tables in memory, and the files that hold them: the checkpoint and its log. */
+export interface LoggedTables {
+  files: NodeFiles;
+  dir: string;
+  codec: RecordCodec;
+  data: MemoryData;
+  log: FileLog;
+  generation: number;
+  checkpointBytes: number;
+}
+
+/**
+ * Folds the log into the checkpoint: writes checkpoint n+1 and an empty log n+1, renames the
+ * checkpoint into place (the switch), then removes log n. An open after a crash finds checkpoint n
+ * with log n, or n+1 with log n+1; the other log is a stray it removes. Run it with no write under
+ * way: it moves `tables` on to the new log and generation.
+ *
+ * @example
+ * await data.exclusive(() => compactLog(parts));
+ */
+export async function compactLog(tables: LoggedTables): Promise<void> {
+  const { files, dir, codec, data } = tables;
+  const generation = tables.generation + 1;
+  const temp = files.path.join(dir, `${CHECKPOINT_FILE}.tmp`);
+  await files.fs.promises.rm(temp, { force: true });
+  const bytes = await writeCheckpoint(files, temp, codec, data, generation);
+  const nextFile = logFile(files, dir, generation);
+  await files.fs.promises.rm(nextFile, { force: true });
+  const header: LogHeader = { format: FORMAT, version: FORMAT_VERSION, generation };
+  const next = await FileLog.create(files, nextFile, codec.encode(RecordKind.header, header));
+  try {
+    await files.fs.promises.rename(temp, files.path.join(dir, CHECKPOINT_FILE));
+    await syncDirectory(files, dir);
+  } catch (error) {
+    await next.close();
+    throw fileError('renaming the checkpoint', temp, error);
+  }
+  const old = tables.log;
+  tables.log = next;
+  tables.generation = generation;
+  tables.checkpointBytes = bytes;
+  await old.close();
+  await files.fs.promises.rm(old.file, { force: true });
+}
 
 /**
  * Writes `data` as checkpoint `generation` to `file` (which must not exist), flushed. Resolves with

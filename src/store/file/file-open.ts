@@ -7,14 +7,14 @@ import { LongshipError } from '../../errors.js';
 import { adoptEmbedder } from '../embedder-check.js';
 import { MemoryData } from '../memory/memory-data.js';
 import type { OpenStoreOptions } from '../store.js';
-import { CHECKPOINT_FILE, FORMAT, FORMAT_VERSION, readCheckpoint } from './file-checkpoint.js';
+import { CHECKPOINT_FILE, FORMAT, FORMAT_VERSION, logFile, readCheckpoint } from './file-checkpoint.js';
 import { createStore, holdsHeaderAlone, judgeFolder, resolveFolder } from './file-folder.js';
 import { acquireLock, type FileLock } from './file-lock.js';
 import { FileLog } from './file-log.js';
 import { RecordCodec, RecordKind } from './file-records.js';
 import { applyRecord } from './file-replay.js';
 import { dropSnapshots, SNAPSHOT_DIR } from './file-snapshots.js';
-import { FileStore, logFile } from './file-store.js';
+import { FileStore } from './file-store.js';
 
 export interface FileStoreOptions extends OpenStoreOptions {
   /**

@@ -5,12 +5,10 @@
 // with openFileStore (file-open.ts).
 
 import { throwIfAborted } from '../../abort.js';
-import type { NodeFiles } from '../../env/node-files.js';
 import { LongshipError } from '../../errors.js';
 import type { Snapshot, SnapshotInput, SnapshotSink } from '../change-log.js';
 import { decideEmbedder } from '../embedder-check.js';
 import type { FullStore } from '../full-store.js';
-import type { MemoryData } from '../memory/memory-data.js';
 import { MemoryStore } from '../memory/memory-store.js';
 import { lastCommitted, planCommit } from '../plan/commit-plan.js';
 import type { StoreState } from '../plan/plan-reader.js';
@@ -35,17 +33,10 @@ import type {
   WriteBatch,
 } from '../store.js';
 import { findProblems } from '../verify.js';
-import {
-  CHECKPOINT_FILE,
-  FORMAT,
-  FORMAT_VERSION,
-  type LogHeader,
-  MARKER_FILE,
-  writeCheckpoint,
-} from './file-checkpoint.js';
+import { CHECKPOINT_FILE, compactLog, type LoggedTables, MARKER_FILE } from './file-checkpoint.js';
 import type { FileLock } from './file-lock.js';
-import { FileLog, fileError, syncDirectory } from './file-log.js';
-import { type CommitBody, type DecodedRecord, type RecordCodec, RecordKind } from './file-records.js';
+import { fileError, syncDirectory } from './file-log.js';
+import { type CommitBody, type DecodedRecord, RecordKind } from './file-records.js';
 import { applyRecord } from './file-replay.js';
 import {
   listSnapshots,
@@ -56,21 +47,9 @@ import {
   writeSnapshotTemp,
 } from './file-snapshots.js';
 
-/** The log file of checkpoint generation `generation`. */
-export function logFile(files: NodeFiles, dir: string, generation: number): string {
-  return files.path.join(dir, `log-${generation}`);
-}
-
 /** What openFileStore hands the store it opened. */
-export interface FileStoreParts {
-  files: NodeFiles;
-  dir: string;
-  codec: RecordCodec;
-  data: MemoryData;
-  log: FileLog;
+export interface FileStoreParts extends LoggedTables {
   lock: FileLock;
-  generation: number;
-  checkpointBytes: number;
   checkpointAfterBytes: number;
 }
 
@@ -353,38 +332,7 @@ export class FileStore implements FullStore {
     const parts = this.#parts;
     if (parts.log.size <= Math.max(parts.checkpointAfterBytes, parts.checkpointBytes)) return;
     // A failure leaves the old checkpoint and log in place (the rename is the switch): try again later.
-    void parts.data.exclusive(() => (this.#closed ? undefined : this.#compact())).catch(() => undefined);
-  }
-
-  /**
-   * Writes checkpoint n+1 and an empty log n+1, renames the checkpoint into place (the switch), then
-   * removes log n. An open after a crash finds checkpoint n with log n, or n+1 with log n+1; the
-   * other log is a stray it removes.
-   */
-  async #compact(): Promise<void> {
-    const parts = this.#parts;
-    const { files, dir, codec, data } = parts;
-    const generation = parts.generation + 1;
-    const temp = files.path.join(dir, `${CHECKPOINT_FILE}.tmp`);
-    await files.fs.promises.rm(temp, { force: true });
-    const bytes = await writeCheckpoint(files, temp, codec, data, generation);
-    const nextFile = logFile(files, dir, generation);
-    await files.fs.promises.rm(nextFile, { force: true });
-    const header: LogHeader = { format: FORMAT, version: FORMAT_VERSION, generation };
-    const next = await FileLog.create(files, nextFile, codec.encode(RecordKind.header, header));
-    try {
-      await files.fs.promises.rename(temp, files.path.join(dir, CHECKPOINT_FILE));
-      await syncDirectory(files, dir);
-    } catch (error) {
-      await next.close();
-      throw fileError('renaming the checkpoint', temp, error);
-    }
-    const old = parts.log;
-    parts.log = next;
-    parts.generation = generation;
-    parts.checkpointBytes = bytes;
-    await old.close();
-    await files.fs.promises.rm(old.file, { force: true });
+    void parts.data.exclusive(() => (this.#closed ? undefined : compactLog(parts))).catch(() => undefined);
   }
 
   async close(): Promise<void> {

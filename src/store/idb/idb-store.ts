@@ -10,7 +10,7 @@ import type { Snapshot, SnapshotInput, SnapshotSink } from '../change-log.js';
 import { decideEmbedder } from '../embedder-check.js';
 import type { FullStore } from '../full-store.js';
 import { type CommitPlan, lastCommitted, planCommit, vectorsDropped } from '../plan/commit-plan.js';
-import type { PlanReader, StoreState } from '../plan/plan-reader.js';
+import type { StoreState } from '../plan/plan-reader.js';
 import type {
   ChangeRecord,
   CommittedChange,
@@ -41,6 +41,7 @@ import {
   readIdbSnapshotInto,
   readStoredSnapshot,
 } from './idb-snapshots.js';
+import { issueWrites, lookupIn, planReader } from './idb-transactions.js';
 import type { SnapshotFiles } from './opfs-snapshots.js';
 
 const RECORD_STORES: StoreName[] = ['nodes', 'vectors', 'postings', 'relations', 'changes', 'meta'];
@@ -89,48 +90,13 @@ export class IdbStore implements FullStore {
     return this.connection.write(stores, during, body, signal);
   }
 
-  private planReader(tx: Tx<'readwrite'>): PlanReader {
-    const nodes = tx.objectStore('nodes');
-    const vectors = tx.objectStore('vectors');
-    const relations = tx.objectStore('relations');
-    return {
-      state: () => stateOf(tx),
-      node: (uri) => nodes.get(uri),
-      nodeByKey: (key) => nodes.index('key').get(key),
-      childUris: (uri) => nodes.index('parent').getAllKeys(uri),
-      vector: (key) => vectors.get(key),
-      vectorsOfNode: (nodeKey) => vectors.index('nodeKey').getAll(nodeKey),
-      hasPosting: async (key) => (await tx.objectStore('postings').count(key)) > 0,
-      keyRange: async (lo, hi) => {
-        const range = IDBKeyRange.bound(lo, hi);
-        // Each request behind an async boundary: one that throws as it is made (the transaction
-        // aborting) must not leave the others' rejections unheard.
-        const request = async <T>(make: () => Promise<T>) => make();
-        const [nodesInRange, vectorsInRange, vectorsOfNodes, postingKeys] = await Promise.all([
-          request(() => nodes.index('key').getAll(range)),
-          request(() => vectors.getAll(range)),
-          request(() => vectors.index('nodeKey').getAll(range)),
-          request(() => tx.objectStore('postings').getAllKeys(range)),
-        ]);
-        return { nodes: nodesInRange, vectors: vectorsInRange, vectorsOfNodes, postingKeys };
-      },
-      relationKeysOf: async (uri) => {
-        const keys = [
-          ...(await relations.getAllKeys(under(uri))),
-          ...(await relations.index('to').getAllKeys(uri)),
-        ];
-        return keys.map(([from, to]) => ({ from, to }));
-      },
-    };
-  }
-
   async commit(batch: WriteBatch, signal?: AbortSignal, onIssued?: () => void): Promise<number> {
     let written: CommitPlan | undefined;
     const seq = await this.transact(
       RECORD_STORES,
       'commit',
       async (tx) => {
-        const plan = await planCommit(batch, this.planReader(tx), () => throwIfAborted(signal));
+        const plan = await planCommit(batch, planReader(tx), () => throwIfAborted(signal));
         issueWrites(tx, plan, plan.state);
         written = plan;
         // Asked for now, the commit starts once these requests are done, not after this thread has
@@ -203,34 +169,7 @@ export class IdbStore implements FullStore {
     field: F,
     value: StoreLookups[T][F],
   ): Promise<RecordTables[T][]> {
-    return this.read([table], 'lookup', async (tx) => {
-      switch (`${table}.${String(field)}`) {
-        case 'nodes.key':
-          return tx
-            .objectStore('nodes')
-            .index('key')
-            .getAll(value as number);
-        case 'nodes.parent':
-          return tx
-            .objectStore('nodes')
-            .index('parent')
-            .getAll(value as string);
-        case 'vectors.nodeKey':
-          return tx
-            .objectStore('vectors')
-            .index('nodeKey')
-            .getAll(value as number);
-        case 'relations.from':
-          return tx.objectStore('relations').getAll(under(value as string));
-        case 'relations.to':
-          return tx
-            .objectStore('relations')
-            .index('to')
-            .getAll(value as string);
-        default:
-          throw new LongshipError('INVALID_ARGUMENT', `no lookup of ${table} by ${String(field)}`);
-      }
-    }) as Promise<RecordTables[T][]>;
+    return this.read([table], 'lookup', (tx) => lookupIn(tx, table, field, value));
   }
 
   nodeByKey(key: number): Promise<NodeRecord | undefined> {
@@ -429,25 +368,4 @@ export class IdbStore implements FullStore {
       request.onerror = () => reject(toStoreError(request.error, `store ${this.name}: destroy`));
     });
   }
-}
-
-/**
- * Issues the writes in `tx` (requests run in order, so the deletions land before the puts that may
- * replace them), the change, and `state` as the store's.
- */
-function issueWrites(tx: Tx<'readwrite'>, writes: StoreWrites, state: StoreState): void {
-  const nodes = tx.objectStore('nodes');
-  const vectors = tx.objectStore('vectors');
-  const postings = tx.objectStore('postings');
-  const relations = tx.objectStore('relations');
-  for (const uri of writes.deleteNodes) fire(nodes.delete(uri));
-  for (const key of writes.deleteVectors) fire(vectors.delete(key));
-  for (const key of writes.deletePostings) fire(postings.delete(key));
-  for (const r of writes.deleteRelations) fire(relations.delete([r.from, r.to]));
-  for (const node of writes.putNodes) fire(nodes.put(node));
-  for (const vector of writes.putVectors) fire(vectors.put(vector));
-  for (const posting of writes.putPostings) fire(postings.put(posting));
-  for (const relation of writes.putRelations) fire(relations.put(relation));
-  fire(tx.objectStore('changes').put(writes.change));
-  fire(tx.objectStore('meta').put(state, STATE_KEY));
 }
