@@ -80,16 +80,43 @@ export type {
   SessionInfo,
   SessionOptions,
 } from './session/session.js';
+export type {
+  ChangeLog,
+  Snapshot,
+  SnapshotBytes,
+  SnapshotInput,
+  SnapshotRanges,
+  SnapshotSink,
+} from './store/change-log.js';
 export { type FileStoreOptions, openFileStore } from './store/file/file-open.js';
 export type { FileStore } from './store/file/file-store.js';
+export type { FullStore } from './store/full-store.js';
 export { type IdbStoreOptions, openIdbStore } from './store/idb/open-idb-store.js';
 export { openMemoryStore } from './store/memory/memory-store.js';
 export type {
+  ChangeRecord,
+  CommittedChange,
   ContextType,
   EmbedderInfo,
+  EmbedderMismatch,
+  NodeKind,
   NodeRecord,
+  NodeRef,
+  NodeUse,
   OpenStoreOptions,
+  PostingRecord,
+  RecordTables,
+  RelationKey,
+  RelationRecord,
   Store,
+  StoreKeys,
+  StoreLookups,
+  StoreMeta,
+  StoreOperations,
+  StoreStats,
+  StoreTables,
+  StoreWrites,
+  SummaryKind,
   VectorRecord,
   VerifyReport,
   WriteBatch,

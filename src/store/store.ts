@@ -168,7 +168,7 @@ export interface EmbedderInfo {
 }
 
 export interface StoreMeta {
-  /** The version of the records' shape the store holds ({@link STORE_SCHEMA_VERSION}), if it says. */
+  /** The version of the shape of the records the store holds, if it says: IndexedDB's database version. */
   schemaVersion?: number;
   embedder?: EmbedderInfo;
   /** The sequence number of the last committed batch; 0 before the first. */
@@ -226,12 +226,8 @@ export interface OpenStoreOptions {
  * methods; a store may offer any of {@link StoreOperations} itself, and the engine then calls that.
  *
  * @example
- * const store: Store = {
- *   persistent: false,
- *   meta: async () => ({ seq, nextKey, embedder }),
- *   write: async (writes) => { ... }, // check writes.change.seq === seq + 1, apply, seq = writes.change.seq
- *   // allocateKeys, get, lookup, descendants, scan, close, destroy
- * };
+ * // A store of your own (docs/internals/store.md has what each method does, in SQL and key-value terms):
+ * const store: Store = openDurableObjectStore(ctx.storage.sql);
  * const longship = await openLongship({ store, embedder });
  */
 export interface Store extends Partial<StoreOperations> {

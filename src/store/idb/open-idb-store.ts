@@ -3,7 +3,8 @@
 // the DOM lib type-checks against the package (docs/guide/package.md).
 
 import type { IndexedDBFactory } from '../../web-types.js';
-import type { OpenStoreOptions, Store } from '../store.js';
+import type { FullStore } from '../full-store.js';
+import type { OpenStoreOptions } from '../store.js';
 import { openIdbStore as openStore } from './idb-open.js';
 
 export interface IdbStoreOptions extends OpenStoreOptions {
@@ -30,6 +31,6 @@ export interface IdbStoreOptions extends OpenStoreOptions {
  * const store = await openIdbStore('longship', { indexedDB, embedder: { id: 'my-model@1', dimensions: 384 } });
  * const longship = await openLongship({ store, embedder });
  */
-export function openIdbStore(name: string, options: IdbStoreOptions): Promise<Store> {
+export function openIdbStore(name: string, options: IdbStoreOptions): Promise<FullStore> {
   return openStore(name, options as Parameters<typeof openStore>[1]);
 }

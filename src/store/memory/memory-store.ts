@@ -61,7 +61,7 @@ export interface MemoryStoreOptions extends OpenStoreOptions {
  * @example
  * const store = await openMemoryStore({ embedder: { id: 'use-lite', dimensions: 512 } });
  */
-export async function openMemoryStore(options: MemoryStoreOptions = {}): Promise<MemoryStore> {
+export async function openMemoryStore(options: MemoryStoreOptions = {}): Promise<FullStore> {
   const store = new MemoryStore(options.data ?? new MemoryData());
   return adoptEmbedder(store, options);
 }
