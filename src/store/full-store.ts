@@ -35,7 +35,6 @@ import {
   type StoreKeys,
   type StoreLookups,
   type StoreMeta,
-  type StoreOperations,
   type StoreStats,
   type StoreTables,
   type StoreWrites,
