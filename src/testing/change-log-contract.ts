@@ -209,7 +209,10 @@ function snapshots(open: Open): void {
     await store.putSnapshot({ name: 'empty', seq: 2, bytes: new Uint8Array(0) });
     expect((await store.snapshot('empty'))?.bytes.length).toBe(0);
     expect(await store.snapshot('none')).toBeUndefined();
-    expect(await codeOf(store.putSnapshot({ name: 'hnsw', seq: 3, bytes: next }))).toBe('INVALID_ARGUMENT');
+    const past = (await store.meta()).seq + 1;
+    expect(await codeOf(store.putSnapshot({ name: 'hnsw', seq: past, bytes: next }))).toBe(
+      'INVALID_ARGUMENT',
+    );
     await store.deleteSnapshot('hnsw');
     expect(await store.snapshot('hnsw')).toBeUndefined();
     if (raw.stats) expect((await store.stats()).snapshots).toBe(1);
