@@ -41,10 +41,11 @@ import type { RetrievalSources } from './retrieve/sources.js';
 import { readDelivered, recordDelivered } from './session/delivered.js';
 import type { DeletedSession, Session, SessionInfo, SessionOptions } from './session/session.js';
 import { createSessions } from './session/sessions.js';
-import { openFileStore } from './store/file-open.js';
-import { openIdbStore } from './store/idb-open.js';
-import { openMemoryStore } from './store/memory-store.js';
-import type { Store, VerifyReport } from './store/store.js';
+import { openFileStore } from './store/file/file-open.js';
+import { type FullStore, fullStore } from './store/full-store.js';
+import { openIdbStore } from './store/idb/idb-open.js';
+import { openMemoryStore } from './store/memory/memory-store.js';
+import { STORE_METHODS, type Store, type VerifyReport } from './store/store.js';
 import { usearchIndexes } from './vector/usearch-index.js';
 import { loadUsearch, type UsearchModule, type WasmSource } from './vector/usearch-module.js';
 import type { VectorIndexOptions } from './vector/vector-index.js';
@@ -59,7 +60,10 @@ export interface LongshipOptions {
    *   in `factory`;
    * - `'memory'`: in memory, gone at close (`persistent: false`).
    *
-   * Default: the IndexedDB database `'longship'` where the runtime has IndexedDB, else memory.
+   * Default: the IndexedDB database `'longship'` where the runtime has IndexedDB, else memory. A
+   * store of your own needs the nine methods of {@link Store}; without a change log of its own
+   * (ChangeLog) the indexes are rebuilt from it at every open (docs/internals/store.md, "Write your
+   * own store").
    */
   store?: Store | string | URL | { path: string | URL } | { indexedDB: string; factory?: IndexedDBFactory };
   /**
@@ -146,7 +150,8 @@ export type AddOptions<T extends AddResourceOptions | AddSkillOptions> = Omit<T,
 
 /** One Longship: the viking:// filesystem, ingestion, and the indexes behind them. */
 export interface Longship extends ContextTree {
-  readonly store: Store;
+  /** The store, with every operation the engine derives from the one given (docs/internals/store.md). */
+  readonly store: FullStore;
   /** Whether what it holds outlives the process (IndexedDB, a folder); false for the in-memory default. */
   readonly persistent: boolean;
   readonly embedder: Embedder;
@@ -454,7 +459,7 @@ function storeChoice(value: unknown): StoreChoice | undefined {
     return { kind: 'folder', path: value };
   if (typeof value !== 'object' || value === null) return undefined;
   const fields = value as Record<string, unknown>;
-  if (['commit', 'node', 'useEmbedder', 'close'].every((m) => typeof fields[m] === 'function')) {
+  if (STORE_METHODS.every((m) => typeof fields[m] === 'function')) {
     return { kind: 'store', store: value as Store };
   }
   const keys = Object.keys(fields);
@@ -496,12 +501,14 @@ function isTransformersChoice(value: unknown): value is { transformers: Transfor
 async function openStore(
   option: LongshipOptions['store'],
   embedder: { id: string; dimensions: number },
-): Promise<Store> {
+): Promise<FullStore> {
   const choice: StoreChoice | undefined = option === undefined ? undefined : storeChoice(option);
   switch (choice?.kind) {
-    case 'store':
-      await choice.store.useEmbedder(embedder);
-      return choice.store;
+    case 'store': {
+      const store = fullStore(choice.store);
+      await store.useEmbedder(embedder);
+      return store;
+    }
     case 'memory':
       return openMemoryStore({ embedder });
     case 'folder':

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../src/embed/embedder.js';
 import { indexesOf, openLongship } from '../src/engine.js';
 import { LongshipError } from '../src/errors.js';
-import { MemoryData } from '../src/store/memory-data.js';
-import { openMemoryStore } from '../src/store/memory-store.js';
+import { MemoryData } from '../src/store/memory/memory-data.js';
+import { openMemoryStore } from '../src/store/memory/memory-store.js';
 import { DIMENSIONS, hashEmbedder, hashedWords } from './context/fixtures.js';
 
 const R = 'viking://resources';

@@ -10,7 +10,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { indexesOf, openLongship } from '../src/engine.js';
 import { LongshipError } from '../src/errors.js';
-import { openMemoryStore } from '../src/store/memory-store.js';
+import { openMemoryStore } from '../src/store/memory/memory-store.js';
 import { hashEmbedder } from './context/fixtures.js';
 
 const R = 'viking://resources';

@@ -4,9 +4,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { functionEmbedder } from '../src/embed/function-embedder.js';
 import { indexesOf, openLongship } from '../src/engine.js';
 import { LongshipError } from '../src/errors.js';
-import { openIdbStore } from '../src/store/idb-open.js';
-import { MemoryData } from '../src/store/memory-data.js';
-import { openMemoryStore } from '../src/store/memory-store.js';
+import { openIdbStore } from '../src/store/idb/idb-open.js';
+import { MemoryData } from '../src/store/memory/memory-data.js';
+import { openMemoryStore } from '../src/store/memory/memory-store.js';
 import { embedderInfo, hashEmbedder, uriOfVector } from './context/fixtures.js';
 
 const R = 'viking://resources';

@@ -51,7 +51,8 @@ import {
   type SessionOptions,
   sessionOptionsSchema,
 } from '../src/session/session.js';
-import { openMemoryStore } from '../src/store/memory-store.js';
+import { openMemoryStore } from '../src/store/memory/memory-store.js';
+import { STORE_METHODS } from '../src/store/store.js';
 import { bagOfWordsEmbedder } from './retrieve/fixture.js';
 
 type Keys<S extends v.GenericSchema> = keyof v.InferInput<S>;
@@ -81,7 +82,7 @@ it('each schema names exactly the keys of its options type', () => {
 const fn = () => undefined;
 const samples: Record<string, unknown> = {
   // openLongship
-  store: { commit: fn, node: fn, useEmbedder: fn, close: fn },
+  store: Object.fromEntries(STORE_METHODS.map((method) => [method, fn])),
   path: '/tmp/longship',
   indexedDB: { open: fn },
   name: 'db',

@@ -6,8 +6,8 @@ import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { indexesOf, type Longship, openLongship } from '../src/engine.js';
 import type { FindOptions } from '../src/retrieve/settings.js';
-import { MemoryData } from '../src/store/memory-data.js';
-import { openMemoryStore } from '../src/store/memory-store.js';
+import { MemoryData } from '../src/store/memory/memory-data.js';
+import { openMemoryStore } from '../src/store/memory/memory-store.js';
 import { embedderInfo, hashEmbedder } from './context/fixtures.js';
 import { seededRandom } from './vector/fixtures.js';
 

@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { openLongship } from '../src/engine.js';
-import { openMemoryStore } from '../src/store/memory-store.js';
+import { openMemoryStore } from '../src/store/memory/memory-store.js';
 import { hashEmbedder } from './context/fixtures.js';
 
 const R = 'viking://resources';

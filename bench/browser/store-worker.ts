@@ -11,7 +11,7 @@ import { defaultIndexedDB } from '../../src/env/indexeddb.js';
 import { LongshipError } from '../../src/errors.js';
 import { nodesPerEmbedCall } from '../../src/ingest/commit/commit-units.js';
 import { keyPool } from '../../src/ingest/commit/write-batch.js';
-import { openIdbStore } from '../../src/store/idb-open.js';
+import { openIdbStore } from '../../src/store/idb/idb-open.js';
 import type { WriteBatch } from '../../src/store/store.js';
 import { median } from '../lib/stats.js';
 import { Documents } from '../store/synthetic.js';

@@ -14,7 +14,7 @@ import { openLongship } from '../../src/engine.js';
 import { openAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
 import type { FindResult } from '../../src/retrieve/retriever.js';
 import type { SearchResult } from '../../src/retrieve/search.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { measureMachine } from '../lib/machine.js';
 import { quantile } from '../lib/stats.js';
 import { writeReport } from '../lib/write-report.js';

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { transformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { openLongship } from '../../src/engine.js';
 import type { FindOptions } from '../../src/retrieve/settings.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import type { Quantization } from '../../src/vector/vector-index.js';
 import { measureMachine } from '../lib/machine.js';
 import { shuffled } from '../lib/random.js';

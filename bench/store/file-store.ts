@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { indexesOf, openLongship } from '../../src/engine.js';
-import { openFileStore } from '../../src/store/file-open.js';
+import { openFileStore } from '../../src/store/file/file-open.js';
 import { median } from '../lib/stats.js';
 
 const n = Number(process.argv[process.argv.indexOf('--n') + 1] || 3000);

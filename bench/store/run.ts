@@ -19,10 +19,11 @@ import { keyPool } from '../../src/ingest/commit/write-batch.js';
 import { bm25Indexes, loadLexicalIndex } from '../../src/lexical/bm25-index.js';
 import { loadScope } from '../../src/retrieve/scope.js';
 import type { RetrievalSources } from '../../src/retrieve/sources.js';
-import { openIdbStore } from '../../src/store/idb-open.js';
-import { MemoryData } from '../../src/store/memory-data.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
-import type { Store, WriteBatch } from '../../src/store/store.js';
+import type { FullStore } from '../../src/store/full-store.js';
+import { openIdbStore } from '../../src/store/idb/idb-open.js';
+import { MemoryData } from '../../src/store/memory/memory-data.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
+import type { WriteBatch } from '../../src/store/store.js';
 import { loadVectorIndex, usearchIndexes } from '../../src/vector/usearch-index.js';
 import { loadUsearch, type UsearchModule } from '../../src/vector/usearch-module.js';
 import { median } from '../lib/stats.js';
@@ -130,7 +131,7 @@ async function timed<T>(run: () => Promise<T>): Promise<[number, T]> {
 }
 
 /** Opens the same store again each call. */
-function storeOpener(runtime: string): () => Promise<Store> {
+function storeOpener(runtime: string): () => Promise<FullStore> {
   if (runtime === 'node+fake-indexeddb') {
     const factory = new IDBFactory();
     return () => openIdbStore('bench-store', { indexedDB: factory, embedder: EMBEDDER });
@@ -146,7 +147,7 @@ async function benchRuntime(runtime: string, usearch: UsearchModule, embedMsPerD
   const { n, dims, batch } = args;
   const docs = new Documents(dims, 42);
   const open = storeOpener(runtime);
-  const openIndexes = (store: Store) =>
+  const openIndexes = (store: FullStore) =>
     openDerivedIndexes({
       store,
       factories: { vector: usearchIndexes(usearch), lexical: bm25Indexes },

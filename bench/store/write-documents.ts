@@ -1,7 +1,8 @@
 // The synthetic documents' records and their commits, shared by bench:store (Node) and bench:browser's
 // store worker (Chromium), so that both runtimes write exactly the same documents the same way.
 import type { KeySource } from '../../src/ingest/commit/write-batch.js';
-import type { NodeRecord, Store, WriteBatch } from '../../src/store/store.js';
+import type { FullStore } from '../../src/store/full-store.js';
+import type { NodeRecord, WriteBatch } from '../../src/store/store.js';
 import type { Documents } from './synthetic.js';
 
 /** A node record under `parent`: a file when it has `l2`, else a directory. */
@@ -30,7 +31,7 @@ export function nodeRecord(uri: string, parent: string, key: number, l0: string,
  * ingestion uses: a block of keys now and then, not a transaction of their own for every commit.
  */
 export async function writeDocuments(
-  store: Store,
+  store: FullStore,
   keys: KeySource,
   docs: Documents,
   dir: string,

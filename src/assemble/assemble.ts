@@ -12,7 +12,8 @@ import type { LLM } from '../llm/llm.js';
 import { checkOptions } from '../options.js';
 import type { MatchedContext } from '../retrieve/results.js';
 import type { ContextSearchOptions, SearchResult } from '../retrieve/search.js';
-import type { ContextType, NodeRecord, Store } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
+import type { ContextType, NodeRecord } from '../store/store.js';
 import { type AssembledContext, type ContextOptions, contextOptionsSchema } from './context-options.js';
 import type { DeliveredLedger } from './delivered.js';
 import { digestBlock } from './digest.js';
@@ -22,7 +23,7 @@ import { abortableTokenizer, defaultTokenizer, defaultTokenizerName } from './to
 
 /** What context() runs on: the engine's search(), its store, where deliveries are kept, the LLM. */
 export interface AssembleDeps {
-  store: Store;
+  store: FullStore;
   search(query: string, options: ContextSearchOptions): Promise<SearchResult>;
   delivered: DeliveredLedger;
   llm?: LLM;

@@ -1,7 +1,8 @@
 // What the tree's writes commit: node records with their postings and vectors, summarised and
 // embedded (docs/guide/retrieval.md, "Layers and what is embedded"), and the records of a moved subtree.
 import type { Embedder } from '../embed/embedder.js';
-import type { NodeRecord, RelationRecord, Store, SummaryKind, WriteBatch } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
+import type { NodeRecord, RelationRecord, SummaryKind, WriteBatch } from '../store/store.js';
 import type { Summarizer } from './summarize.js';
 import type { MkdirOptions, WriteOptions } from './tree.js';
 import { basename, contextTypeOf, join, parentOf, relativeTo, type VikingUri } from './uri.js';
@@ -31,7 +32,7 @@ function directoryRecord(uri: VikingUri, key: number, o: MkdirOptions, time: num
  * applies to `last` only (the directory asked for, not the parents made on the way).
  */
 export async function directoriesBatch(
-  parts: { store: Store; embedder: Embedder; time: number },
+  parts: { store: FullStore; embedder: Embedder; time: number },
   uris: VikingUri[],
   o: MkdirOptions,
   last: VikingUri | undefined,
@@ -79,7 +80,7 @@ export async function fileSummaries(
  * postings, the relations among and into them rewritten; a posting titled by the old name follows it.
  */
 export async function movedBatch(
-  store: Store,
+  store: FullStore,
   nodes: readonly NodeRecord[],
   from: VikingUri,
   to: VikingUri,

@@ -1,7 +1,8 @@
 // Finding and checking the nodes the tree's operations act on: by URI, with the typed failures a
 // shell would give (no such node, a file where a directory is needed, a root that cannot move).
 import { LongshipError } from '../errors.js';
-import type { NodeRecord, Store } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
+import type { NodeRecord } from '../store/store.js';
 import type { NodeInfo } from './tree.js';
 import { PROTECTED, TOP, TOP_LEVEL } from './tree-roots.js';
 import { contextTypeOf, parentOf, parseUri, type VikingUri } from './uri.js';
@@ -40,7 +41,7 @@ export function infoOf(node: NodeRecord): NodeInfo {
   };
 }
 
-export async function existing(store: Store, uri: VikingUri): Promise<NodeRecord> {
+export async function existing(store: FullStore, uri: VikingUri): Promise<NodeRecord> {
   return (await store.node(uri)) ?? fail('NOT_FOUND', `no node at ${uri}`);
 }
 
@@ -65,7 +66,7 @@ export function notRoot(input: string): VikingUri {
 }
 
 /** Every node at or below `uri`, by URI; everything for the top. */
-export async function subtree(store: Store, uri: VikingUri): Promise<NodeRecord[]> {
+export async function subtree(store: FullStore, uri: VikingUri): Promise<NodeRecord[]> {
   if (uri === TOP) return (await Promise.all(TOP_LEVEL.map((top) => subtree(store, top)))).flat();
   const node = await existing(store, uri);
   return [node, ...(await store.descendants(uri))];
@@ -75,7 +76,11 @@ export async function subtree(store: Store, uri: VikingUri): Promise<NodeRecord[
  * The directories to create so that `uri`'s parent exists (parents first), or a typed failure.
  * Stops at the first one that exists, which must be a directory.
  */
-export async function missingParents(store: Store, uri: VikingUri, create: boolean): Promise<VikingUri[]> {
+export async function missingParents(
+  store: FullStore,
+  uri: VikingUri,
+  create: boolean,
+): Promise<VikingUri[]> {
   const missing: VikingUri[] = [];
   for (let parent = parentOf(uri); parent && parent !== TOP; parent = parentOf(parent)) {
     const node = await store.node(parent);

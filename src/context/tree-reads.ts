@@ -1,7 +1,7 @@
 // The tree's reads: listings, a node's layers, relations, and the searches of a shell (grep over
 // file content, glob over URIs). They take no lock: each reads the store once or walks it as it is.
 import { checkOptions } from '../options.js';
-import type { Store } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
 import { splitGlob } from './glob.js';
 import {
   type GlobOptions,
@@ -19,7 +19,7 @@ import { depthOf, existing, fail, infoOf, subtree } from './tree-lookup.js';
 import { TOP, TOP_LEVEL } from './tree-roots.js';
 import { join, parseUri, relativeTo, type VikingUri } from './uri.js';
 
-export async function ls(store: Store, input: string): Promise<NodeInfo[]> {
+export async function ls(store: FullStore, input: string): Promise<NodeInfo[]> {
   const uri = parseUri(input);
   if (uri === TOP) return (await Promise.all(TOP_LEVEL.map((top) => existing(store, top)))).map(infoOf);
   const node = await existing(store, uri);
@@ -27,7 +27,11 @@ export async function ls(store: Store, input: string): Promise<NodeInfo[]> {
   return (await store.children(uri)).map(infoOf);
 }
 
-export async function nestedTree(store: Store, input: string, options?: TreeOptions): Promise<TreeNode[]> {
+export async function nestedTree(
+  store: FullStore,
+  input: string,
+  options?: TreeOptions,
+): Promise<TreeNode[]> {
   const { depth = 3 } = checkOptions(treeOptionsSchema, options, 'tree()');
   const uri = parseUri(input);
   if (!(depth >= 1)) fail('INVALID_ARGUMENT', `depth must be at least 1, not ${depth}`);
@@ -50,18 +54,18 @@ export async function nestedTree(store: Store, input: string, options?: TreeOpti
   return top;
 }
 
-export async function read(store: Store, input: string): Promise<string> {
+export async function read(store: FullStore, input: string): Promise<string> {
   const node = await existing(store, parseUri(input));
   if (node.kind === 'dir') fail('IS_A_DIRECTORY', `${node.uri} is a directory: it has no content`);
   return node.l2 ?? '';
 }
 
-export async function overview(store: Store, input: string): Promise<string> {
+export async function overview(store: FullStore, input: string): Promise<string> {
   const node = await existing(store, parseUri(input));
   return node.l1 ?? node.l0;
 }
 
-export async function relations(store: Store, input: string): Promise<Relation[]> {
+export async function relations(store: FullStore, input: string): Promise<Relation[]> {
   const uri = parseUri(input);
   await existing(store, uri);
   return (await store.relations(uri)).map((r) => ({
@@ -72,7 +76,7 @@ export async function relations(store: Store, input: string): Promise<Relation[]
 }
 
 export async function grep(
-  store: Store,
+  store: FullStore,
   pattern: string | RegExp,
   options?: GrepOptions,
 ): Promise<GrepMatch[]> {
@@ -95,7 +99,7 @@ export async function grep(
   return found;
 }
 
-export async function glob(store: Store, pattern: string, options?: GlobOptions): Promise<VikingUri[]> {
+export async function glob(store: FullStore, pattern: string, options?: GlobOptions): Promise<VikingUri[]> {
   const { uri: input = TOP } = checkOptions(globOptionsSchema, options, 'glob()');
   const absolute = /^viking:\/\//i.test(pattern);
   const scope = absolute ? TOP : parseUri(input);

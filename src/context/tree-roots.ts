@@ -1,6 +1,7 @@
 // The roots every store has (docs/guide/retrieval.md, "Context types and roots") and their parents.
 
-import type { ContextType, Store } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
+import type { ContextType } from '../store/store.js';
 import { basename, parentOf, type VikingUri } from './uri.js';
 
 export const TOP = 'viking://' as VikingUri;
@@ -42,7 +43,7 @@ function u(path: string): VikingUri {
  * @example
  * await ensureRoots(store, Date.now);
  */
-export async function ensureRoots(store: Store, now: () => number): Promise<void> {
+export async function ensureRoots(store: FullStore, now: () => number): Promise<void> {
   const missing = [];
   for (const root of ROOTS) if (!(await store.node(root.uri))) missing.push(root);
   if (missing.length === 0) return;

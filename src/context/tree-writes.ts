@@ -4,7 +4,8 @@
 import { chunkText } from '../embed/chunk.js';
 import type { Embedder } from '../embed/embedder.js';
 import { checkOptions } from '../options.js';
-import type { NodeRecord, Store, WriteBatch } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
+import type { NodeRecord, WriteBatch } from '../store/store.js';
 import type { Summarizer } from './summarize.js';
 import { checkStringSize, checkText, defaultMaxBytes } from './text-checks.js';
 import {
@@ -31,7 +32,7 @@ import { basename, contextTypeOf, isWithin, parentOf, parseUri } from './uri.js'
 
 /** What the mutations share: the store and the parts that fill it, and the one exclusive section. */
 export interface TreeWriter {
-  readonly store: Store;
+  readonly store: FullStore;
   readonly embedder: Embedder;
   readonly summarizer?: Summarizer | undefined;
   readonly now: () => number;

@@ -4,7 +4,8 @@
 import * as v from 'valibot';
 import type { Embedder } from '../embed/embedder.js';
 import { metaSchema, signalSchema, wholeNumber } from '../options.js';
-import type { ContextType, NodeKind, Store, SummaryKind } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
+import type { ContextType, NodeKind, SummaryKind } from '../store/store.js';
 import type { Summarizer } from './summarize.js';
 import type { VikingUri } from './uri.js';
 
@@ -161,7 +162,7 @@ export interface ContextTree {
 
 export interface ContextTreeOptions {
   /** Where nodes live; pass the derived indexes' store so that they follow every write. */
-  store: Store;
+  store: FullStore;
   embedder: Embedder;
   /** Writes L0/L1 of files; without one, L0 is the first sentence and L1 the opening. */
   summarizer?: Summarizer;

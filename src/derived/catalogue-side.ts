@@ -2,7 +2,8 @@
 // (node-catalogue.ts), in the format of catalogue-snapshot.ts.
 
 import { LongshipError } from '../errors.js';
-import type { ChangeRecord, CommittedChange, NodeRecord, Store } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
+import type { ChangeRecord, CommittedChange, NodeRecord } from '../store/store.js';
 import { addedRecords, keysOf } from './change-replay.js';
 import { type DerivedSide, SCAN_BATCH, type SideSnapshot, snapshotNames } from './derived-side.js';
 import { catalogueProblems } from './index-checks.js';
@@ -18,7 +19,7 @@ export class CatalogueSide implements DerivedSide<(NodeRecord | undefined)[]> {
     return this.#catalogue;
   }
 
-  async load(store: Store): Promise<number | undefined> {
+  async load(store: FullStore): Promise<number | undefined> {
     const snapshot = await store.snapshot(snapshotNames.nodes);
     if (!snapshot) return undefined;
     const { catalogue, readBack } = NodeCatalogue.load(snapshot.bytes);
@@ -31,14 +32,14 @@ export class CatalogueSide implements DerivedSide<(NodeRecord | undefined)[]> {
     return snapshot.seq;
   }
 
-  async rebuild(store: Store): Promise<void> {
+  async rebuild(store: FullStore): Promise<void> {
     const catalogue = new NodeCatalogue();
     for await (const rows of store.scan('nodes', SCAN_BATCH)) for (const node of rows) catalogue.set(node);
     this.#catalogue = catalogue;
   }
 
   async read(
-    store: Store,
+    store: FullStore,
     changes: readonly ChangeRecord[],
     own: CommittedChange | undefined,
   ): Promise<(NodeRecord | undefined)[]> {
@@ -62,7 +63,7 @@ export class CatalogueSide implements DerivedSide<(NodeRecord | undefined)[]> {
     return [{ name: snapshotNames.nodes, bytes: this.catalogue.serialize() }];
   }
 
-  problems(store: Store): Promise<string[]> {
+  problems(store: FullStore): Promise<string[]> {
     return catalogueProblems(store, this.catalogue);
   }
 

@@ -1,7 +1,8 @@
 // Everyone who writes (the context tree, ingestion) writes through this store, so that when a
 // commit resolves, the derived indexes already include it: a search right after a write finds it.
 
-import type { Store, WriteBatch } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
+import type { WriteBatch } from '../store/store.js';
 
 /** Work on a batch done while its commit is under way, undone if the commit fails. */
 export interface EarlyWork {
@@ -21,10 +22,10 @@ export interface EarlyWork {
  * const store = catchingUpStore(raw, async () => { await indexes.catchUp(); });
  */
 export function catchingUpStore(
-  store: Store,
+  store: FullStore,
   afterCommit: (seq: number) => Promise<void>,
   early?: (batch: WriteBatch) => EarlyWork | undefined,
-): Store {
+): FullStore {
   return {
     persistent: store.persistent,
     async commit(batch, signal, onIssued) {
@@ -46,7 +47,14 @@ export function catchingUpStore(
       }
       return seq;
     },
+    async write(writes) {
+      const written = await store.write(writes);
+      if (written) await afterCommit(writes.change.seq);
+      return written;
+    },
     allocateKeys: (count) => store.allocateKeys(count),
+    get: (table, keys) => store.get(table, keys),
+    lookup: (table, field, value) => store.lookup(table, field, value),
     node: (uri) => store.node(uri),
     nodes: (uris) => store.nodes(uris),
     nodeByKey: (key) => store.nodeByKey(key),

@@ -2,7 +2,8 @@
 // records they touch, and the vectors each change put in (a replay applies them change by change, as
 // the live commits did). The coordinator (derived-indexes.ts) drives the replay; the sides apply it.
 
-import type { ChangeRecord, Store, VectorRecord } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
+import type { ChangeRecord, VectorRecord } from '../store/store.js';
 import type { DerivedSide, SideName } from './derived-side.js';
 
 /** The sides a replay brings up to date, and what it tells the coordinator that holds them. */
@@ -33,7 +34,7 @@ export function sidesApplied(host: ReplayHost): number {
  * back to, or that fails to apply them, is rebuilt. `committed`: the seq of a commit just made through
  * the indexes' store, which is then the last to apply. Resolves with the seq every side includes.
  */
-export async function replayChanges(store: Store, host: ReplayHost, committed?: number): Promise<number> {
+export async function replayChanges(store: FullStore, host: ReplayHost, committed?: number): Promise<number> {
   const { sides, state } = host;
   const from = sidesApplied(host);
   // Our own commit right after the last one applied: no need to ask the store how far it is.

@@ -7,6 +7,7 @@
 import { LongshipError } from '../errors.js';
 import type { LexicalIndex, LexicalIndexFactory, LexicalIndexOptions } from '../lexical/lexical-index.js';
 import { SerialQueue } from '../serial-queue.js';
+import { type FullStore, fullStore, keepsChangeLog } from '../store/full-store.js';
 import type { Store, VerifyReport } from '../store/store.js';
 import type { VectorIndex, VectorIndexFactory, VectorIndexOptions } from '../vector/vector-index.js';
 import { CatalogueSide } from './catalogue-side.js';
@@ -34,6 +35,10 @@ export const STORE_EXPANSION = { expansionAdd: 64, expansionSearch: 128 } as con
 export type OpenedFrom = 'snapshot' | 'rebuild';
 
 export interface DerivedIndexesOptions {
+  /**
+   * The store they derive from. One without a change log of its own is read whole at every open,
+   * and no snapshots are written (docs/internals/store.md, "Without a change log").
+   */
   store: Store;
   /** How the indexes are made: the engine chooses (usearchIndexes, bm25Indexes). */
   factories: { vector: VectorIndexFactory; lexical: LexicalIndexFactory };
@@ -68,7 +73,7 @@ export interface DerivedIndexesOptions {
   /** Told about failures that do not fail a call: a snapshot write, a catch-up after a commit. */
   onError?: (error: unknown) => void;
   /** More checks verify() runs on the store, read at the same instant (the tree's: nodes in their roots). */
-  checks?: readonly ((store: Store) => Promise<string[]>)[];
+  checks?: readonly ((store: FullStore) => Promise<string[]>)[];
 }
 
 export interface DerivedIndexes {
@@ -76,7 +81,7 @@ export interface DerivedIndexes {
    * The store to write through: its commit() resolves once both indexes include the batch.
    * Writes made on the underlying store directly show up at the next {@link DerivedIndexes.catchUp}.
    */
-  readonly store: Store;
+  readonly store: FullStore;
   /**
    * The HNSW index over every stored vector. It is replaced when it has to be rebuilt, and, opened
    * from a snapshot as a read-only view, at its first write: read it each time, never across an await.
@@ -127,13 +132,15 @@ export async function openDerivedIndexes(options: DerivedIndexesOptions): Promis
 
 /** Holds the three sides; replays the change log onto them, schedules their snapshots, checks them. */
 class StoreDerivedIndexes implements DerivedIndexes {
-  readonly store: Store;
+  readonly store: FullStore;
   readonly openedFrom: Record<SideName, OpenedFrom> = {
     vector: 'rebuild',
     lexical: 'rebuild',
     nodes: 'rebuild',
   };
-  readonly #raw: Store;
+  readonly #raw: FullStore;
+  /** Whether the store keeps the change log and snapshots; else the sides rebuild at every open. */
+  readonly #keepsLog: boolean;
   readonly #options: DerivedIndexesOptions;
   readonly #vector: VectorSide;
   readonly #lexical: LexicalSide;
@@ -151,7 +158,8 @@ class StoreDerivedIndexes implements DerivedIndexes {
 
   constructor(options: DerivedIndexesOptions) {
     this.#options = options;
-    this.#raw = options.store;
+    this.#raw = fullStore(options.store);
+    this.#keepsLog = keepsChangeLog(this.#raw);
     const report = (error: unknown) => this.#report(error);
     this.#vector = new VectorSide({
       factory: options.factories.vector,
@@ -170,7 +178,8 @@ class StoreDerivedIndexes implements DerivedIndexes {
         afterChanges: options.snapshotAfterChanges ?? 0,
       },
       {
-        dirty: () => this.#sides.some((side) => stale(this.#state[side.name])),
+        // A log in memory dies with this object: a snapshot would never be read.
+        dirty: () => this.#keepsLog && this.#sides.some((side) => stale(this.#state[side.name])),
         rebuilt: () => this.#sides.some((side) => this.#state[side.name].rebuilt),
         write: () => writeSnapshots(this.#raw, this.#sides, this.#state),
         report,
@@ -185,7 +194,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
       report,
     };
     const store = catchingUpStore(
-      options.store,
+      this.#raw,
       (seq) => this.#afterCommit(seq),
       (batch) => this.#vector.earlyWork(batch, () => !this.#closed),
     );
@@ -246,7 +255,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
   async flush(): Promise<void> {
     this.#live();
     await this.catchUp();
-    await this.#snapshots.save();
+    if (this.#keepsLog) await this.#snapshots.save();
   }
 
   async verify(): Promise<VerifyReport> {
@@ -288,7 +297,9 @@ class StoreDerivedIndexes implements DerivedIndexes {
     this.#snapshots.stop();
     await this.#queue.idle();
     await this.#snapshots.idle();
-    if (options.snapshot ?? true) await this.#snapshots.save().catch((error) => this.#report(error));
+    if (this.#keepsLog && (options.snapshot ?? true)) {
+      await this.#snapshots.save().catch((error) => this.#report(error));
+    }
     this.#dispose();
   }
 
@@ -319,6 +330,7 @@ class StoreDerivedIndexes implements DerivedIndexes {
   }
 
   async #openSide(side: DerivedSide): Promise<void> {
+    if (!this.#keepsLog) return this.#rebuild(side);
     const seq = await side.load(this.#raw).catch((error: unknown) => {
       this.#report(error);
       return undefined;
@@ -337,8 +349,11 @@ class StoreDerivedIndexes implements DerivedIndexes {
   }
 
   /** `committed`: the seq of a commit just made through this.store, which is then the last to apply. */
-  #catchUpNow(committed?: number): Promise<number> {
-    return replayChanges(this.#raw, this.#replay, committed);
+  async #catchUpNow(committed?: number): Promise<number> {
+    const seq = await replayChanges(this.#raw, this.#replay, committed);
+    // No snapshot will ever need the changes the sides hold: the log in memory keeps none of them.
+    if (!this.#keepsLog) await this.#raw.pruneChanges(seq);
+    return seq;
   }
 
   #dispose(): void {

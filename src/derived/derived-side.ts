@@ -3,7 +3,8 @@
 // checks each side through this interface alone; each keeps its own applied seq there, because its
 // snapshot may be older than the others' or missing.
 
-import type { ChangeRecord, CommittedChange, Store } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
+import type { ChangeRecord, CommittedChange } from '../store/store.js';
 
 /** The sides, by the snapshot each keeps in the store. */
 export const snapshotNames = { vector: 'hnsw', lexical: 'bm25', nodes: 'nodes' } as const;
@@ -45,14 +46,14 @@ export interface DerivedSide<R = unknown> {
    * Replaces the index with the one in the side's snapshot; the seq it includes, or undefined when
    * there is no snapshot it can use (the caller rebuilds). May throw: the caller reports and rebuilds.
    */
-  load(store: Store): Promise<number | undefined>;
+  load(store: FullStore): Promise<number | undefined>;
   /** Replaces the index with one built from every stored record. */
-  rebuild(store: Store): Promise<void>;
+  rebuild(store: FullStore): Promise<void>;
   /**
    * The records `changes` added that this side indexes, as they are now (a later change may have
    * replaced or removed them): from `own`, our own commit just made, when given, else from the store.
    */
-  read(store: Store, changes: readonly ChangeRecord[], own: CommittedChange | undefined): Promise<R>;
+  read(store: FullStore, changes: readonly ChangeRecord[], own: CommittedChange | undefined): Promise<R>;
   /**
    * Applies `changes` in order, with what {@link read} gave for them; whether any of this side's
    * keys changed. Synchronous. A throw leaves the index in doubt: the caller rebuilds it.
@@ -63,7 +64,7 @@ export interface DerivedSide<R = unknown> {
   /** The snapshots that restore the index, to be written in this order. */
   serialize(): SideSnapshot[];
   /** How the index disagrees with the stored records (for verify(): reads every record). */
-  problems(store: Store): Promise<string[]>;
+  problems(store: FullStore): Promise<string[]>;
   /** Frees the index; any later use throws DISPOSED. */
   dispose(): void;
 }

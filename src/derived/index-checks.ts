@@ -2,7 +2,8 @@
 // for tests and repair, never on a hot path.
 
 import type { LexicalIndex } from '../lexical/lexical-index.js';
-import type { PostingRecord, Store } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
+import type { PostingRecord } from '../store/store.js';
 import type { VectorIndex } from '../vector/vector-index.js';
 import type { NodeCatalogue } from './node-catalogue.js';
 import { postingDoc } from './posting-doc.js';
@@ -19,7 +20,7 @@ const SPOT_CHECKS = 32;
  * const problems = await vectorIndexProblems(store, indexes.vectors);
  */
 export async function vectorIndexProblems(
-  store: Store,
+  store: FullStore,
   index: VectorIndex,
   owners?: Pick<VectorOwners, 'nodeOf' | 'size'>,
 ): Promise<string[]> {
@@ -62,7 +63,7 @@ export async function vectorIndexProblems(
  * const problems = await lexicalIndexProblems(store, indexes.lexical, createLexicalIndex());
  */
 export async function lexicalIndexProblems(
-  store: Store,
+  store: FullStore,
   live: LexicalIndex,
   fresh: LexicalIndex,
 ): Promise<string[]> {
@@ -114,7 +115,7 @@ const CATALOGUE_FIELDS = [
  * const problems = await catalogueProblems(store, catalogue);
  */
 export async function catalogueProblems(
-  store: Store,
+  store: FullStore,
   catalogue: Pick<NodeCatalogue, 'nodeByKey' | 'node' | 'size'>,
 ): Promise<string[]> {
   const problems: string[] = [];

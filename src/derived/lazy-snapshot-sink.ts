@@ -5,7 +5,7 @@
 // on some machines a fresh one costs several ms a MB (at 100k documents BM25's postings are ~15 MB of
 // 20). The store checks the checksum of every byte as it reads, kept or not.
 import type { UnreadPostingsSource } from '../lexical/lexical-index.js';
-import type { SnapshotRanges, SnapshotSink } from '../store/store.js';
+import type { SnapshotRanges, SnapshotSink } from '../store/change-log.js';
 
 /** Where a snapshot keeps the section that can wait, from its first bytes; undefined: none, or not known. */
 export type LaterSection = (

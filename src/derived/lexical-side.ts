@@ -4,7 +4,8 @@
 
 import { LongshipError } from '../errors.js';
 import type { LexicalIndex, LexicalIndexFactory, LexicalIndexOptions } from '../lexical/lexical-index.js';
-import type { ChangeRecord, CommittedChange, PostingRecord, Store } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
+import type { ChangeRecord, CommittedChange, PostingRecord } from '../store/store.js';
 import { addedRecords, keysOf } from './change-replay.js';
 import { type DerivedSide, SCAN_BATCH, type SideSnapshot, snapshotNames } from './derived-side.js';
 import { lexicalIndexProblems } from './index-checks.js';
@@ -31,7 +32,7 @@ export class LexicalSide implements DerivedSide<(PostingRecord | undefined)[]> {
     return this.#index;
   }
 
-  async load(store: Store): Promise<number | undefined> {
+  async load(store: FullStore): Promise<number | undefined> {
     const later = this.#factory.postingsSection;
     const read = await store.snapshotInto(
       snapshotNames.lexical,
@@ -52,7 +53,7 @@ export class LexicalSide implements DerivedSide<(PostingRecord | undefined)[]> {
     return read.seq;
   }
 
-  async rebuild(store: Store): Promise<void> {
+  async rebuild(store: FullStore): Promise<void> {
     const index = this.#factory.create(this.#settings);
     for await (const rows of store.scan('postings', SCAN_BATCH)) {
       for (const posting of rows) index.replace(postingDoc(posting));
@@ -61,7 +62,7 @@ export class LexicalSide implements DerivedSide<(PostingRecord | undefined)[]> {
   }
 
   async read(
-    store: Store,
+    store: FullStore,
     changes: readonly ChangeRecord[],
     own: CommittedChange | undefined,
   ): Promise<(PostingRecord | undefined)[]> {
@@ -82,7 +83,7 @@ export class LexicalSide implements DerivedSide<(PostingRecord | undefined)[]> {
     return [{ name: snapshotNames.lexical, bytes: this.index.serialize() }];
   }
 
-  problems(store: Store): Promise<string[]> {
+  problems(store: FullStore): Promise<string[]> {
     return lexicalIndexProblems(store, this.index, this.#factory.create(this.#settings));
   }
 

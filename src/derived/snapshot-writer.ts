@@ -2,7 +2,7 @@
 // the change log pruned as far as every snapshot reaches. When they are written is the schedule's
 // (snapshot-schedule.ts).
 
-import type { Store } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
 import type { DerivedSide, SideName, SideState } from './derived-side.js';
 
 /** Whether a side has changes its snapshot does not hold. */
@@ -16,7 +16,7 @@ export function stale({ saved, altered }: SideState): boolean {
  * while a side has none).
  */
 export async function writeSnapshots(
-  store: Store,
+  store: FullStore,
   sides: readonly DerivedSide[],
   states: Record<SideName, SideState>,
 ): Promise<number> {

@@ -3,7 +3,8 @@
 // is still on its way to disk (early-vectors.ts).
 
 import { LongshipError } from '../errors.js';
-import type { ChangeRecord, CommittedChange, Store, VectorRecord, WriteBatch } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
+import type { ChangeRecord, CommittedChange, VectorRecord, WriteBatch } from '../store/store.js';
 import type { VectorIndex, VectorIndexFactory, VectorIndexOptions } from '../vector/vector-index.js';
 import type { EarlyWork } from './catching-up-store.js';
 import { inKeyOrder, keysOf, vectorsAdded } from './change-replay.js';
@@ -76,7 +77,7 @@ export class VectorSide implements DerivedSide<VectorRecord[]> {
     };
   }
 
-  async load(store: Store): Promise<number | undefined> {
+  async load(store: FullStore): Promise<number | undefined> {
     const ownersSnapshot = await store.snapshot(OWNERS_SNAPSHOT);
     if (!ownersSnapshot) return undefined;
     const owners = VectorOwners.load(ownersSnapshot.bytes);
@@ -113,7 +114,7 @@ export class VectorSide implements DerivedSide<VectorRecord[]> {
     return graph.seq;
   }
 
-  async rebuild(store: Store): Promise<void> {
+  async rebuild(store: FullStore): Promise<void> {
     const { factory, dimensions, settings, report } = this.#options;
     const index = factory.create({ ...settings, dimensions });
     const owners = new VectorOwners();
@@ -128,7 +129,7 @@ export class VectorSide implements DerivedSide<VectorRecord[]> {
   }
 
   async read(
-    store: Store,
+    store: FullStore,
     changes: readonly ChangeRecord[],
     own: CommittedChange | undefined,
   ): Promise<VectorRecord[]> {
@@ -189,7 +190,7 @@ export class VectorSide implements DerivedSide<VectorRecord[]> {
     ];
   }
 
-  problems(store: Store): Promise<string[]> {
+  problems(store: FullStore): Promise<string[]> {
     return vectorIndexProblems(store, this.index, this.#owners);
   }
 

@@ -4,14 +4,15 @@
 import type { Summarizer } from '../context/summarize.js';
 import type { ChunkOptions } from '../embed/chunk.js';
 import type { Embedder } from '../embed/embedder.js';
-import type { NodeRecord, Store } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
+import type { NodeRecord } from '../store/store.js';
 import { defaultChunkTokens, type KeySource, keyPool } from './commit/write-batch.js';
 import type { IngestorParts, IngestProgress } from './ingest.js';
 import type { PreviousNode } from './plan.js';
 import { extractiveSummarizer } from './summary/extractive-summarizer.js';
 
 export interface IngestContext {
-  readonly store: Store;
+  readonly store: FullStore;
   readonly embedder: Embedder;
   readonly summarizer: Summarizer;
   readonly chunking: ChunkOptions;

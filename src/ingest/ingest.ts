@@ -14,13 +14,13 @@ import type { Summarizer } from '../context/summarize.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { LongshipError } from '../errors.js';
 import { functionSchema, signalSchema, wholeNumber } from '../options.js';
-import type { Store } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
 import type { InputOptions, ResourceInput } from './input.js';
 import type { SplitOptions } from './parse/split.js';
 import type { SkillInput } from './skill/skill.js';
 
 export interface IngestorParts {
-  store: Store;
+  store: FullStore;
   /** Must be the embedder the store recorded (id and dimensions), else `EMBEDDER_MISMATCH`. */
   embedder: Embedder;
   /** Writes L0/L1; default the extractive summariser. */

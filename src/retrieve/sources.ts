@@ -3,11 +3,11 @@
 import type { NodeCatalogueView } from '../derived/node-catalogue.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { LexicalIndex } from '../lexical/lexical-index.js';
-import type { Store } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
 import type { VectorIndex } from '../vector/vector-index.js';
 
 /** The store methods retrieval calls: reads only. */
-export type RetrievalStore = Pick<Store, 'meta' | 'node' | 'descendants' | 'vectorsOfNode' | 'relations'>;
+export type RetrievalStore = Pick<FullStore, 'meta' | 'node' | 'descendants' | 'vectorsOfNode' | 'relations'>;
 
 /**
  * Everything {@link find} needs. `vectors` holds one entry per {@link VectorRecord} (a chunk of a

@@ -8,7 +8,8 @@ import { basename, join, parentOf, parseUri, type VikingUri } from '../context/u
 import { chunkText } from '../embed/chunk.js';
 import type { Embedder } from '../embed/embedder.js';
 import { LongshipError } from '../errors.js';
-import type { NodeRecord, Store, VectorRecord, WriteBatch } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
+import type { NodeRecord, VectorRecord, WriteBatch } from '../store/store.js';
 import { type Message, messageRoles, messageText } from './message.js';
 
 /** Where sessions are archived: agent memories, so that memory queries reach them. */
@@ -34,7 +35,7 @@ export interface ArchiveMeta {
 }
 
 export interface ArchiveInput {
-  store: Store;
+  store: FullStore;
   embedder: Embedder;
   sessionUri: VikingUri;
   sessionId: string;
@@ -52,7 +53,7 @@ const pad = (n: number) => String(n).padStart(4, '0');
  * The number the next archive of a session gets: one more than the highest there, counting the
  * names of other nodes too, so that an archive never lands on a node someone else put there.
  */
-export async function nextArchiveNumber(store: Store, sessionUri: VikingUri): Promise<number> {
+export async function nextArchiveNumber(store: FullStore, sessionUri: VikingUri): Promise<number> {
   let highest = 0;
   for (const child of await store.children(sessionUri)) {
     const n = Number(child.meta.archive);
@@ -201,7 +202,7 @@ export async function archiveBatch(
 
 /** The messages of an archive, in order, as role and text. */
 export async function readArchive(
-  store: Store,
+  store: FullStore,
   archiveUri: string,
 ): Promise<{ role: string; text: string }[]> {
   const children = await store.children(archiveUri);
@@ -216,7 +217,7 @@ export async function readArchive(
  * their names are the index and the role, and the archive's meta says how many there are.
  */
 export async function readArchiveTail(
-  store: Store,
+  store: FullStore,
   archive: NodeRecord,
   count: number,
 ): Promise<{ role: string; text: string }[]> {

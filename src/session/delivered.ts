@@ -3,7 +3,7 @@
 // It survives commits: de-duplication is per session, not per batch of messages.
 
 import { LongshipError } from '../errors.js';
-import type { Store } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
 import { sessionUriOf } from './archive.js';
 import { sessionNode, stateOf, updateSessionState } from './session-state.js';
 
@@ -15,7 +15,7 @@ import { sessionNode, stateOf, updateSessionState } from './session-state.js';
  * const delivered = await readDelivered(longship.store, 'chat-1');
  * if (delivered.get(uri) === hash) continue; // the agent has it already
  */
-export async function readDelivered(store: Store, sessionId: string): Promise<Map<string, string>> {
+export async function readDelivered(store: FullStore, sessionId: string): Promise<Map<string, string>> {
   return new Map(Object.entries(stateOf(await sessionNode(store, sessionId)).delivered));
 }
 
@@ -28,7 +28,7 @@ export async function readDelivered(store: Store, sessionId: string): Promise<Ma
  * await recordDelivered(longship.store, 'chat-1', parts.map((p) => ({ uri: p.uri, hash: p.hash })));
  */
 export async function recordDelivered(
-  store: Store,
+  store: FullStore,
   sessionId: string,
   entries: readonly { uri: string; hash: string }[],
 ): Promise<void> {

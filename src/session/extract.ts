@@ -12,10 +12,10 @@ import { type MemoryCategory, memoryPrompt } from '../llm/prompts.js';
 import { runPrompt } from '../llm/run-prompt.js';
 import type { FindResult } from '../retrieve/retriever.js';
 import type { FindOptions } from '../retrieve/settings.js';
-import type { Store } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
 
 export interface ExtractDeps {
-  store: Store;
+  store: FullStore;
   tree: Pick<ContextTree, 'write'>;
   find(query: string, options: FindOptions): Promise<FindResult>;
   llm: LLM;

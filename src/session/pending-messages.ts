@@ -7,7 +7,8 @@
 
 import { join, type VikingUri } from '../context/uri.js';
 import { estimateTokens } from '../embed/chunk.js';
-import type { NodeRecord, Store } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
+import type { NodeRecord } from '../store/store.js';
 import { sessionUriOf } from './archive.js';
 import { type Message, messageText } from './message.js';
 
@@ -88,7 +89,7 @@ export function viewOf(session: NodeRecord | undefined, dir: NodeRecord | undefi
 }
 
 /** Where the session's pending messages are: two node reads, whatever their number. */
-export async function pendingView(store: Store, sessionId: string): Promise<PendingView> {
+export async function pendingView(store: FullStore, sessionId: string): Promise<PendingView> {
   const [session, dir] = await store.nodes([sessionUriOf(sessionId), pendingUriOf(sessionId)]);
   return viewOf(session, dir);
 }
@@ -105,7 +106,7 @@ export const numbers = (from: number, to: number) =>
  * exactly those it read: messages added to that chunk meanwhile stay).
  */
 export async function readPending(
-  store: Store,
+  store: FullStore,
   sessionId: string,
   view: PendingView,
 ): Promise<{ messages: Message[]; lastChunk: number; inLastChunk: number }> {
@@ -124,7 +125,7 @@ export async function readPending(
 
 /** The last `wanted` pending messages, oldest first, read from the last chunks only. */
 export async function readRecent(
-  store: Store,
+  store: FullStore,
   sessionId: string,
   view: PendingView,
   wanted: number,

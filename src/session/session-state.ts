@@ -7,7 +7,8 @@
 import { basename, parentOf, type VikingUri } from '../context/uri.js';
 import type { Embedder } from '../embed/embedder.js';
 import { LongshipError } from '../errors.js';
-import type { NodeRecord, Store, VectorRecord, WriteBatch } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
+import type { NodeRecord, VectorRecord, WriteBatch } from '../store/store.js';
 import { directoryEmbedText, sessionsRoot, sessionUriOf } from './archive.js';
 import { withSessionLock } from './session-lock.js';
 
@@ -19,7 +20,7 @@ export interface SessionState {
 }
 
 export interface StateDeps {
-  store: Store;
+  store: FullStore;
   /** Embeds a directory this creates; without one (recordDelivered) it has a posting only. */
   embedder?: Embedder;
   chunkTokens?: number;
@@ -40,14 +41,14 @@ export function stateOf(node: NodeRecord | undefined): SessionState {
 }
 
 /** The session's directory node; undefined when there is none (or a file stands there). */
-export async function sessionNode(store: Store, sessionId: string): Promise<NodeRecord | undefined> {
+export async function sessionNode(store: FullStore, sessionId: string): Promise<NodeRecord | undefined> {
   const node = await store.node(sessionUriOf(sessionId));
   return node?.kind === 'dir' ? node : undefined;
 }
 
 /** The session's directory node to write to, or NOT_A_DIRECTORY where a file stands in its way. */
 async function writableNode(
-  store: Store,
+  store: FullStore,
   sessionId: string,
 ): Promise<{ root?: NodeRecord | undefined; node?: NodeRecord | undefined }> {
   const [root, node] = await store.nodes([sessionsRoot, sessionUriOf(sessionId)]);

@@ -12,13 +12,13 @@ import { functionSchema, signalSchema, wholeNumber } from '../options.js';
 import type { ConversationContext } from '../retrieve/intent.js';
 import type { FindResult } from '../retrieve/retriever.js';
 import type { FindOptions } from '../retrieve/settings.js';
-import type { Store } from '../store/store.js';
+import type { FullStore } from '../store/full-store.js';
 import type { ArchiveMeta } from './archive.js';
 import type { Message, MessagePart, MessageRole } from './message.js';
 
 export interface SessionDeps {
   /** The store to write through (the derived indexes' store, so archives are searchable at once). */
-  store: Store;
+  store: FullStore;
   embedder: Embedder;
   /** Memories are written through the tree, with its summaries and embedding; deleteSession() removes through it. */
   tree: Pick<ContextTree, 'write' | 'rm'>;

@@ -1,5 +1,5 @@
 import { LongshipError } from '../errors.js';
-import type { EmbedderInfo, EmbedderMismatch, Store } from './store.js';
+import type { EmbedderInfo, EmbedderMismatch, Store, StoreOperations } from './store.js';
 
 /** What useEmbedder() does: record the first embedder, keep the same one, or reset for a new one. */
 export type EmbedderDecision = 'record' | 'keep' | 'reset';
@@ -46,7 +46,7 @@ export function decideEmbedder(
  * @example
  * return adoptEmbedder(new MemoryStore(data), { embedder: { id: 'use-lite', dimensions: 512 } });
  */
-export async function adoptEmbedder<S extends Store>(
+export async function adoptEmbedder<S extends Store & Pick<StoreOperations, 'useEmbedder'>>(
   store: S,
   options: { embedder?: EmbedderInfo; onEmbedderMismatch?: EmbedderMismatch },
 ): Promise<S> {

@@ -1,25 +1,14 @@
-// The Store is the source of truth: nodes, their vectors and their lexical postings. The HNSW graph
-// and the BM25 index are derived from it, so every committed batch is numbered and logged: an index
-// snapshot taken at sequence S is brought up to date by replaying the changes after S.
-//
-// How an engine keeps a derived index (HNSW over vectors, BM25 over postings) in step:
-// - Open: s = snapshot(name). If s exists and changesSince(s.seq) runs on without a gap
-//   (s.seq + 1, s.seq + 2, … up to meta().seq), load s.bytes and replay those changes. Otherwise
-//   rebuild: note S = meta().seq first, add every record from scan('vectors'), then replay the
-//   changes after S (a record may then be seen twice; replay is idempotent).
-// - Replay a change: for each key in removed ∪ added, drop it from the index if there; then add
-//   the records vectors(added) still returns (current values: a later change may replace them).
-// - Run: after commit() resolves with seq, replay the changes after the last one applied.
-// - Save, debounced and off the write path: serialize at applied seq A, putSnapshot({name,
-//   seq: A, bytes}); then pruneChanges(the lowest seq any snapshot still needs).
+// The Store is the source of truth: nodes, their vectors, their lexical postings and relations. It is
+// the interface a store of your own implements (docs/internals/store.md, "Write your own store"): nine
+// record operations, each one SQL statement or one key range on a sorted key-value store. Everything
+// else the engine needs it derives from them (full-store.ts), unless the store offers a faster
+// operation of its own (StoreOperations). A store may also keep the change log and the index
+// snapshots (ChangeLog, change-log.ts), which lets an open load the indexes instead of rebuilding them.
 // URIs are plain strings here; src/context owns their grammar. The store only relies on a child's
 // URI starting with its parent's URI + '/', which is what makes descendants() a prefix scan.
 
 /** The version of the records' shape. IndexedDB uses it as the database version. */
 export const STORE_SCHEMA_VERSION = 2;
-
-/** Snapshots are stored in pieces of this size, so no single record is huge. */
-export const SNAPSHOT_CHUNK_BYTES = 4 * 1024 * 1024;
 
 export type NodeKind = 'dir' | 'file';
 export type ContextType = 'resource' | 'memory' | 'skill';
@@ -80,9 +69,9 @@ export interface RelationRecord extends RelationKey {
 }
 
 /**
- * What one {@link Store.commit} writes. Deletions apply first, then puts, so a batch can replace.
- * Deleting a node also deletes its vectors, its posting and its relations (both directions); it
- * does not delete its children, and a batch that would leave a child without its parent fails.
+ * What one {@link StoreOperations.commit} writes. Deletions apply first, then puts, so a batch can
+ * replace. Deleting a node also deletes its vectors, its posting and its relations (both directions);
+ * it does not delete its children, and a batch that would leave a child without its parent fails.
  */
 export interface WriteBatch {
   putNodes?: NodeRecord[];
@@ -142,6 +131,28 @@ export interface ChangeRecord {
   removedPostingKeys: number[];
 }
 
+/**
+ * What {@link Store.write} writes at once, all of it or none: a batch the engine has already
+ * planned and checked against the store at seq `change.seq - 1`. Deletions apply first, then puts.
+ */
+export interface StoreWrites {
+  deleteNodes: string[];
+  deleteVectors: number[];
+  deletePostings: number[];
+  deleteRelations: RelationKey[];
+  putNodes: NodeRecord[];
+  putVectors: VectorRecord[];
+  putPostings: PostingRecord[];
+  putRelations: RelationRecord[];
+  /** The embedder to record, replacing the one recorded. */
+  embedder?: EmbedderInfo;
+  /**
+   * What the writes change. Its `seq` becomes the store's. A store that keeps a change log
+   * (ChangeLog) logs it with the writes, in the same transaction; another may ignore it.
+   */
+  change: ChangeRecord;
+}
+
 /** One commit as written: its change, and the records it put, as the store now holds them. */
 export interface CommittedChange {
   change: ChangeRecord;
@@ -157,7 +168,8 @@ export interface EmbedderInfo {
 }
 
 export interface StoreMeta {
-  schemaVersion: number;
+  /** The version of the shape of the records the store holds, if it says: IndexedDB's database version. */
+  schemaVersion?: number;
   embedder?: EmbedderInfo;
   /** The sequence number of the last committed batch; 0 before the first. */
   seq: number;
@@ -165,67 +177,36 @@ export interface StoreMeta {
   nextKey: number;
 }
 
-/** Bytes to snapshot: one buffer, or pieces as they are produced (copied as they arrive). */
-export type SnapshotBytes = Uint8Array | Iterable<Uint8Array> | AsyncIterable<Uint8Array>;
-
-export interface SnapshotInput {
-  name: string;
-  /** The last change sequence the bytes include. */
-  seq: number;
-  bytes: SnapshotBytes;
-}
-
-export interface Snapshot {
-  name: string;
-  seq: number;
-  bytes: Uint8Array;
-}
-
-/** Where {@link Store.snapshotInto} writes a snapshot's bytes (e.g. `allocateIndexBytes`'s room). */
-export interface SnapshotSink {
-  write(bytes: Uint8Array, offset: number): void;
-  dispose(): void;
-  /**
-   * Called once the whole snapshot has been read and checked, when `open` was told it is `ranged`:
-   * the sink takes over `ranges` (and closes it), to read later the bytes it chose not to keep.
-   */
-  adopt?(ranges: SnapshotRanges): void;
-}
-
-/**
- * A checked snapshot's bytes, read again a range at a time (synchronously: a sync access handle on
- * its file, or the pieces in memory). A sink given one need not keep what it will seldom read: a
- * page of memory never written costs nothing, and on some machines a fresh one costs several ms a MB.
- */
-export interface SnapshotRanges {
-  /** Fills `into` with the snapshot's bytes from `at`; throws `STORE_ERROR` if they cannot be read. */
-  read(into: Uint8Array, at: number): void;
-  close(): void;
-}
-
-/** A snapshot in the pieces it was read in, checked like {@link Store.snapshot}'s. The pieces must not be changed. */
-export interface SnapshotPieces {
-  name: string;
-  seq: number;
-  byteLength: number;
-  pieces: readonly Uint8Array[];
-}
-
 export interface VerifyReport {
   ok: boolean;
   problems: string[];
 }
 
-/** The tables {@link Store.scan} can walk, each in primary-key order. */
-export interface StoreTables {
+/** The tables of records, each in the order of its primary key. */
+export interface RecordTables {
+  /** By URI. */
   nodes: NodeRecord;
+  /** By key. */
   vectors: VectorRecord;
+  /** By key. */
   postings: PostingRecord;
+  /** By (from, to). */
   relations: RelationRecord;
-  changes: ChangeRecord;
 }
 
-export type StoreStats = { [T in keyof StoreTables]: number } & { snapshots: number };
+/** The primary key of each table {@link Store.get} reads. */
+export interface StoreKeys {
+  nodes: string;
+  vectors: number;
+  postings: number;
+}
+
+/** The fields {@link Store.lookup} finds records by, with their types: a store's secondary indexes. */
+export interface StoreLookups {
+  nodes: { key: number; parent: string };
+  vectors: { nodeKey: number };
+  relations: { from: string; to: string };
+}
 
 /** What to do when a store was written by another embedder than the one opening it. */
 export type EmbedderMismatch = 'throw' | 'reset-vectors';
@@ -238,44 +219,107 @@ export interface OpenStoreOptions {
 }
 
 /**
- * The persistent half of Longship. Implementations: `MemoryStore`, `IdbStore`, `FileStore`.
- * Every method of a closed store fails with `STORE_CLOSED`.
+ * The persistent half of Longship: what a store of your own implements (docs/internals/store.md,
+ * "Write your own store"). Implementations: `MemoryStore`, `IdbStore`, `FileStore`. Every method of
+ * a closed store fails with `STORE_CLOSED`. Records go in and come out as copies: what a caller
+ * holds never aliases what is stored. The engine derives the rest of a {@link FullStore} from these
+ * methods; a store may offer any of {@link StoreOperations} itself, and the engine then calls that.
  *
  * @example
- * const first = await store.allocateKeys(2);
- * const seq = await store.commit({
- *   putNodes: [{ uri: 'viking://resources/a', parent: 'viking://resources', name: 'a', kind: 'file',
- *     contextType: 'resource', key: first, l0: 'A note', summaryKind: 'extractive', meta: {},
- *     createdAt: now, updatedAt: now, useCount: 0 }],
- *   putPostings: [{ key: first, body: 'A note' }],
- *   putVectors: [{ key: first + 1, nodeKey: first, chunk: 0, vector }],
- * });
+ * // A store of your own (docs/internals/store.md has what each method does, in SQL and key-value terms):
+ * const store: Store = openDurableObjectStore(ctx.storage.sql);
+ * const longship = await openLongship({ store, embedder });
  */
-export interface Store {
+export interface Store extends Partial<StoreOperations> {
   /** Whether what it holds outlives the process: true for IndexedDB and files, false in memory. */
   readonly persistent: boolean;
+  /** The state every write moves on: the last seq, the next key, the embedder. */
+  meta(): Promise<StoreMeta>;
+  /**
+   * Reserves `count` consecutive keys and resolves with the first. Keys are never handed out twice.
+   * Fails with `INVALID_ARGUMENT` unless `count` is a positive integer.
+   */
+  allocateKeys(count: number): Promise<number>;
+  /**
+   * Writes everything in `writes` in one transaction, or nothing, and sets the store's seq to
+   * `writes.change.seq` (and its embedder to `writes.embedder`, when given). Resolves false, writing
+   * nothing, when the store's seq is not `writes.change.seq - 1`: another writer committed since the
+   * engine planned the writes, and it plans them again.
+   */
+  write(writes: StoreWrites): Promise<boolean>;
+  /** The records with these primary keys, in the order asked, undefined where there is none. */
+  get<T extends keyof StoreKeys>(
+    table: T,
+    keys: readonly StoreKeys[T][],
+  ): Promise<(RecordTables[T] | undefined)[]>;
+  /** The records whose `field` equals `value`, in primary-key order: `lookup('nodes', 'parent', uri)`. */
+  lookup<T extends keyof StoreLookups, F extends keyof StoreLookups[T]>(
+    table: T,
+    field: F,
+    value: StoreLookups[T][F],
+  ): Promise<RecordTables[T][]>;
+  /** Every node whose URI starts with `uri + '/'`, by URI: a range of the nodes' primary key. */
+  descendants(uri: string): Promise<NodeRecord[]>;
+  /** Walks a table in primary-key order, `batchSize` records at a time, each batch read at once. */
+  scan<T extends keyof RecordTables>(table: T, batchSize?: number): AsyncIterable<RecordTables[T][]>;
+  close(): Promise<void>;
+  /** Closes and deletes everything. */
+  destroy(): Promise<void>;
+}
+
+/** The methods every {@link Store} has: what `openLongship` checks a store it is given for. */
+export const STORE_METHODS = [
+  'meta',
+  'allocateKeys',
+  'write',
+  'get',
+  'lookup',
+  'descendants',
+  'scan',
+  'close',
+  'destroy',
+] as const;
+
+/** The operations a {@link Store} may offer itself, faster than the engine derives them. */
+export const STORE_OPERATIONS = [
+  'commit',
+  'node',
+  'nodes',
+  'nodeByKey',
+  'children',
+  'vectors',
+  'vectorsOfNode',
+  'posting',
+  'relations',
+  'nodesNeedingVectors',
+  'useEmbedder',
+  'verify',
+  'stats',
+] as const satisfies readonly (keyof StoreOperations)[];
+
+/**
+ * What the engine derives from a {@link Store}'s methods (full-store.ts), and a store may offer as
+ * its own, faster, with the same behaviour. The contract suite checks both.
+ */
+export interface StoreOperations {
   /**
    * Writes the batch in one transaction: all of it or none. Resolves with its sequence number.
    * Fails with `INVALID_ARGUMENT` (nothing written) when the batch would leave the store
-   * inconsistent in a way {@link Store.verify} would report, `DIMENSION_MISMATCH` for a vector
-   * of the wrong length, `ABORTED` when `signal` fires before the transaction commits.
+   * inconsistent in a way {@link StoreOperations.verify} would report, `DIMENSION_MISMATCH` for a
+   * vector of the wrong length, `ABORTED` when `signal` fires before the transaction commits.
    * `onIssued` runs (at most once, synchronously) when every write of the batch is issued and the
    * commit is under way but not done: it may still fail. Work that can overlap the wait for the
-   * disk goes there (IdbStore calls it; a store with nothing to wait for need not). What it throws
-   * is ignored.
+   * disk goes there. What it throws is ignored. A store's own `commit` is used only when it also
+   * keeps a change log (ChangeLog): otherwise the engine plans each commit itself, to learn what
+   * it changed.
    */
   commit(batch: WriteBatch, signal?: AbortSignal, onIssued?: () => void): Promise<number>;
-  /** Reserves `count` consecutive keys and resolves with the first. Keys are never handed out twice. */
-  allocateKeys(count: number): Promise<number>;
-
   node(uri: string): Promise<NodeRecord | undefined>;
   /** The nodes at `uris`, in their order, undefined where none: one read for them all. */
   nodes(uris: readonly string[]): Promise<(NodeRecord | undefined)[]>;
   nodeByKey(key: number): Promise<NodeRecord | undefined>;
   /** Direct children, by URI. */
   children(uri: string): Promise<NodeRecord[]>;
-  /** Every node whose URI starts with `uri + '/'`, by URI. */
-  descendants(uri: string): Promise<NodeRecord[]>;
   /** The vectors with these keys that exist, in key order. */
   vectors(keys: readonly number[]): Promise<VectorRecord[]>;
   /** A node's vectors, by chunk. */
@@ -283,53 +327,27 @@ export interface Store {
   posting(key: number): Promise<PostingRecord | undefined>;
   /** Relations from or to `uri`, by (from, to). */
   relations(uri: string): Promise<RelationRecord[]>;
-  /** Walks a table in primary-key order, `batchSize` records at a time, each batch read at once. */
-  scan<T extends keyof StoreTables>(table: T, batchSize?: number): AsyncIterable<StoreTables[T][]>;
   /** Nodes without any vector: what a re-embed must do. By URI. */
   nodesNeedingVectors(): Promise<NodeRecord[]>;
-
-  /** Changes with a sequence number above `seq`, in order. */
-  changesSince(seq: number): Promise<ChangeRecord[]>;
-  /**
-   * The last commit made through this object, copied, if its sequence number is `seq`; else
-   * undefined. The derived indexes catch up on their own commit from it rather than read back what
-   * it just wrote. Optional: without it they read.
-   */
-  committed?(seq: number): CommittedChange | undefined;
-  /** Forgets changes up to and including `seq`, once every snapshot covers them. */
-  pruneChanges(throughSeq: number): Promise<void>;
-
-  meta(): Promise<StoreMeta>;
   /**
    * Records `embedder` if the store has none. If it has another: `'throw'` fails with
-   * `EMBEDDER_MISMATCH`; `'reset-vectors'` deletes every vector and snapshot in one transaction,
+   * `EMBEDDER_MISMATCH`; `'reset-vectors'` deletes every vector (and snapshot) in one transaction,
    * records the new embedder and logs the removals. Resolves with whether it reset.
    */
   useEmbedder(embedder: EmbedderInfo, onMismatch?: EmbedderMismatch): Promise<{ reset: boolean }>;
-
-  /**
-   * Stores bytes under `name`, chunked and checksummed, replacing the previous snapshot of that
-   * name only once every chunk is written. Runs in its own transactions: never blocks a commit.
-   */
-  putSnapshot(input: SnapshotInput, signal?: AbortSignal): Promise<void>;
-  /** The newest complete snapshot of that name, or undefined if none or if it fails its checksum. */
-  snapshot(name: string): Promise<Snapshot | undefined>;
-  /**
-   * The same snapshot, written into the sink `open` makes for its length (a WASM heap, say) as it is
-   * read, rather than into a buffer first. Undefined, with the sink disposed, if the snapshot is
-   * missing, incomplete or fails its checksum; an error the sink throws is thrown, the sink disposed.
-   * `ranged`: the bytes can be read again later, and are offered to the sink's `adopt` once checked.
-   */
-  snapshotInto<S extends SnapshotSink>(
-    name: string,
-    open: (byteLength: number, ranged: boolean) => S,
-  ): Promise<{ seq: number; sink: S } | undefined>;
-  deleteSnapshot(name: string): Promise<void>;
-
   /** Checks every invariant commit keeps. Reads the whole store at once: for tests and repair. */
   verify(): Promise<VerifyReport>;
+  /** How many records each table holds. */
   stats(): Promise<StoreStats>;
-  close(): Promise<void>;
-  /** Closes and deletes everything. */
-  destroy(): Promise<void>;
 }
+
+/** The tables {@link FullStore.scan} can walk: the records, and the change log by seq. */
+export interface StoreTables extends RecordTables {
+  changes: ChangeRecord;
+}
+
+/**
+ * Records in each table. `snapshots` counts what a store that keeps them says it holds; 0 where the
+ * store has no `stats()` of its own to say.
+ */
+export type StoreStats = { [T in keyof StoreTables]: number } & { snapshots: number };

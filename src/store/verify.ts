@@ -1,10 +1,10 @@
 // verify() for every Store: given the whole store read at one instant, list every broken invariant.
 // commit() refuses batches that would break one, so a problem here means a bug or outside damage.
 
-import { relationId } from './commit-plan.js';
-import type { StoreState } from './plan-reader.js';
-import { isChildUri } from './planning.js';
-import type { SnapshotHeader } from './snapshot-format.js';
+import { relationId } from './plan/commit-plan.js';
+import type { StoreState } from './plan/plan-reader.js';
+import { isChildUri } from './plan/planning.js';
+import type { SnapshotHeader } from './snapshot/snapshot-format.js';
 import type { ChangeRecord, NodeRecord, PostingRecord, RelationRecord, VectorRecord } from './store.js';
 
 export interface StoreDump {

@@ -1,16 +1,10 @@
-// What the store contract (store-contract.ts) needs of a Store implementation under test.
-import type { OpenStoreOptions, Store, StoreTables } from '../store/store.js';
+// What the contract suites (store-contract.ts, change-log-contract.ts) need of a store under test.
+import type { ChangeLog } from '../store/change-log.js';
+import { type FullStore, fullStore } from '../store/full-store.js';
+import type { OpenStoreOptions, Store } from '../store/store.js';
 
-/** A key of a table: a node's URI, a record's number, a relation's [from, to]. */
-export type TableKey = string | number | [string, string];
-
-/**
- * Writes that skip every check, to plant what `verify()` must find and damage what a read must
- * refuse. A store that cannot offer them leaves `tamper` out, and the tests that need it are skipped.
- */
-export interface StoreTamper {
-  put<T extends keyof StoreTables>(table: T, record: StoreTables[T]): Promise<void>;
-  delete(table: keyof StoreTables, key: TableKey): Promise<void>;
+/** Damage to stored snapshots, which a read must refuse. */
+export interface SnapshotTamper {
   /** Flips a byte in the middle of a snapshot's chunk `index`, or deletes the chunk. */
   corruptSnapshot(name: string, how: 'flip-byte' | 'drop-chunk', index?: number): Promise<void>;
   /** [name, generation, index] of every stored snapshot chunk. */
@@ -19,7 +13,10 @@ export interface StoreTamper {
 
 /**
  * One store under test. The contract calls the harness factory once per test, so each test gets a
- * store of its own; `open` opens that one store, and opens it again after `close()`.
+ * store of its own; `open` opens that one store, and opens it again after `close()`, with what it
+ * held (a store in memory keeps its tables outside the object it opens, to be opened again).
+ * `options` may be passed on to the store's own open or ignored: the contract records the embedder
+ * itself, as openLongship does.
  *
  * @example
  * storeContract('MyStore', () => {
@@ -29,5 +26,35 @@ export interface StoreTamper {
  */
 export interface StoreHarness {
   open(options?: OpenStoreOptions): Promise<Store>;
-  tamper?: StoreTamper;
+}
+
+/**
+ * A store that keeps a change log, under test by `changeLogContract`. `tamper`, where the harness
+ * can damage stored snapshots, lets the test that a damaged snapshot reads as missing run.
+ */
+export interface ChangeLogHarness {
+  open(options?: OpenStoreOptions): Promise<Store & ChangeLog>;
+  tamper?: SnapshotTamper;
+}
+
+/**
+ * The store `h` opens, and the same store as the engine uses it (fullStore), with `options.embedder`
+ * recorded as openLongship records it: the harness's own open need not.
+ *
+ * @example
+ * const { raw, store } = await opened(harness(), { embedder: EMBEDDER });
+ */
+export async function opened<S extends Store>(
+  h: { open(options?: OpenStoreOptions): Promise<S> },
+  options: OpenStoreOptions = {},
+): Promise<{ raw: S; store: FullStore }> {
+  const raw = await h.open(options);
+  const store = fullStore(raw);
+  if (options.embedder) {
+    await store.useEmbedder(options.embedder, options.onEmbedderMismatch).catch(async (error) => {
+      await raw.close().catch(() => undefined);
+      throw error;
+    });
+  }
+  return { raw, store };
 }

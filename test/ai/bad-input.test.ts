@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { longshipToolNames, longshipTools } from '../../src/ai/tools.js';
 import { type Longship, openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { hashEmbedder } from '../context/hash-embedder.js';
 import { scriptedModel } from './scripted-model.js';
 

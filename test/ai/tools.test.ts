@@ -5,7 +5,7 @@ import { generateText, stepCountIs } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { longshipTools } from '../../src/ai/tools.js';
 import { type Longship, openLongship } from '../../src/engine.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { hashEmbedder } from '../context/hash-embedder.js';
 import { type Step, scriptedModel } from './scripted-model.js';
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Longship, openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { bagOfWordsEmbedder } from '../retrieve/fixture.js';
 
 let longship: Longship;

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AssembledContext } from '../../src/assemble/context-options.js';
 import { type Longship, openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { bagOfWordsEmbedder } from '../retrieve/fixture.js';
 
 const retries = [

@@ -1,7 +1,7 @@
 // The in-memory ledger of what each session was delivered: per store, per session, by URI.
 import { expect, it } from 'vitest';
 import { memoryDeliveredLedger } from '../../src/assemble/delivered.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 
 it('keeps each session’s deliveries apart, per store, replacing an entry by URI', async () => {
   const ledger = memoryDeliveredLedger();

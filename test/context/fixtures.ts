@@ -7,7 +7,7 @@ import { placeProblems } from '../../src/context/tree-checks.js';
 import { type DerivedIndexesOptions, openDerivedIndexes } from '../../src/derived/derived-indexes.js';
 import { LongshipError } from '../../src/errors.js';
 import { bm25Indexes } from '../../src/lexical/bm25-index.js';
-import type { Store } from '../../src/store/store.js';
+import type { FullStore } from '../../src/store/full-store.js';
 import { usearchIndexes } from '../../src/vector/usearch-index.js';
 import type { UsearchModule } from '../../src/vector/usearch-module.js';
 import { DIMENSIONS, hashEmbedder } from './hash-embedder.js';
@@ -18,7 +18,7 @@ export const embedderInfo = { id: hashEmbedder.id, dimensions: DIMENSIONS };
 
 /** The tree over `store`, writing through its derived indexes. */
 export async function openParts(
-  store: Store,
+  store: FullStore,
   usearch: UsearchModule,
   options: Partial<DerivedIndexesOptions> = {},
 ) {
@@ -35,7 +35,7 @@ export async function openParts(
 }
 
 /** The URI of the node that owns a vector key. */
-export async function uriOfVector(store: Store, key: number): Promise<string> {
+export async function uriOfVector(store: FullStore, key: number): Promise<string> {
   const [vector] = await store.vectors([key]);
   return (await store.nodeByKey(vector!.nodeKey))!.uri;
 }

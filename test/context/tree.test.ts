@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isWithin, parentOf, type VikingUri } from '../../src/context/uri.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { loadUsearch, type UsearchModule } from '../../src/vector/usearch-module.js';
 import { embedderInfo, expectCode, hashEmbedder, openParts, uriOfVector } from './fixtures.js';
 

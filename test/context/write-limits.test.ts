@@ -1,7 +1,7 @@
 // write() takes the same size limit and binary check as addResource().
 import { expect, it } from 'vitest';
 import { openLongship } from '../../src/engine.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { bagOfWordsEmbedder } from '../retrieve/fixture.js';
 
 it('write() refuses more than maxBytes (default 10 MB) and binary content, writing nothing', async () => {

@@ -8,9 +8,11 @@ import type { ContextTree } from '../../src/context/tree.js';
 import { type DerivedIndexes, STORE_EXPANSION, snapshotNames } from '../../src/derived/derived-indexes.js';
 import { LongshipError } from '../../src/errors.js';
 import { postingsSection } from '../../src/lexical/bm25-snapshot.js';
-import { MemoryData } from '../../src/store/memory-data.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
-import type { SnapshotSink, Store, WriteBatch } from '../../src/store/store.js';
+import type { SnapshotSink } from '../../src/store/change-log.js';
+import type { FullStore } from '../../src/store/full-store.js';
+import { MemoryData } from '../../src/store/memory/memory-data.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
+import type { WriteBatch } from '../../src/store/store.js';
 import { node } from '../../src/testing/records.js';
 import { loadUsearch, type UsearchModule } from '../../src/vector/usearch-module.js';
 import { embedderInfo, expectCode, hashEmbedder, openParts } from '../context/fixtures.js';
@@ -596,7 +598,7 @@ describe('catching up on a commit', () => {
  * A memory store whose commits report their writes issued (as IdbStore does), then wait for the
  * test to let them go, committing or failing.
  */
-function gatedStore(raw: Store) {
+function gatedStore(raw: FullStore) {
   let release: ((commit: boolean) => void) | undefined;
   let issued: (() => void) | undefined;
   const gated = new Proxy(raw, {
@@ -781,7 +783,7 @@ describe('catching up', () => {
 });
 
 /** The same store, with putSnapshot replaced. */
-function withPutSnapshot(store: Store, putSnapshot: Store['putSnapshot']): Store {
+function withPutSnapshot(store: FullStore, putSnapshot: FullStore['putSnapshot']): FullStore {
   return new Proxy(store, {
     get(target, property) {
       if (property === 'putSnapshot') return putSnapshot;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { LazySnapshotSink } from '../../src/derived/lazy-snapshot-sink.js';
 import { createLexicalIndex, loadLexicalIndex } from '../../src/lexical/bm25-index.js';
 import { postingsSection } from '../../src/lexical/bm25-snapshot.js';
-import type { SnapshotRanges } from '../../src/store/store.js';
+import type { SnapshotRanges } from '../../src/store/change-log.js';
 
 function snapshotOf(count: number): Uint8Array {
   const index = createLexicalIndex();

@@ -4,8 +4,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bm25Indexes } from '../../src/lexical/bm25-index.js';
 import type { LexicalIndex, LexicalIndexFactory } from '../../src/lexical/lexical-index.js';
-import { MemoryData } from '../../src/store/memory-data.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { MemoryData } from '../../src/store/memory/memory-data.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { usearchIndexes } from '../../src/vector/usearch-index.js';
 import { loadUsearch, type UsearchModule } from '../../src/vector/usearch-module.js';
 import type { VectorIndexFactory } from '../../src/vector/vector-index.js';

@@ -7,7 +7,7 @@
 // Prints one JSON line.
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { openLongship } from '../../src/engine.js';
-import { openFileStore } from '../../src/store/file-open.js';
+import { openFileStore } from '../../src/store/file/file-open.js';
 
 declare const Deno: {
   args: string[];

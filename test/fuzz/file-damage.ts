@@ -23,9 +23,9 @@ import v8 from 'node:v8';
 import fc from 'fast-check';
 import { indexesOf, type Longship, openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
-import { frames as framed, readFrames } from '../../src/store/file-frames.js';
-import { openFileStore } from '../../src/store/file-open.js';
-import { type CommitBody, RecordCodec, RecordKind } from '../../src/store/file-records.js';
+import { frames as framed, readFrames } from '../../src/store/file/file-frames.js';
+import { openFileStore } from '../../src/store/file/file-open.js';
+import { type CommitBody, RecordCodec, RecordKind } from '../../src/store/file/file-records.js';
 import type { UsearchModule } from '../../src/vector/usearch-module.js';
 import { hashEmbedder } from '../context/hash-embedder.js';
 

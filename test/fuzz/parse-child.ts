@@ -13,7 +13,7 @@ import { parseJson } from '../../src/ingest/parse/parse-json.js';
 import { parseMarkdown } from '../../src/ingest/parse/parse-markdown.js';
 import { parseText } from '../../src/ingest/parse/parse-text.js';
 import { splitDocument } from '../../src/ingest/parse/split.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { hashEmbedder } from '../context/hash-embedder.js';
 import type { Ended, FuzzAnswer, FuzzInput } from './fuzz-input.js';
 

@@ -4,19 +4,19 @@ import { IDBFactory } from 'fake-indexeddb';
 import type { Embedder } from '../../src/embed/embedder.js';
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { LongshipError } from '../../src/errors.js';
-import { openIdbStore } from '../../src/store/idb-open.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import type { FullStore } from '../../src/store/full-store.js';
+import { openIdbStore } from '../../src/store/idb/idb-open.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import type {
   NodeRecord,
   PostingRecord,
-  Store,
   StoreMeta,
   VectorRecord,
   WriteBatch,
 } from '../../src/store/store.js';
 import { prose } from './fixtures.js';
 
-export const stores: [string, () => Promise<Store>][] = [
+export const stores: [string, () => Promise<FullStore>][] = [
   ['MemoryStore', () => openMemoryStore()],
   ['IdbStore', () => openIdbStore('ingest-test', { indexedDB: new IDBFactory() })],
 ];
@@ -53,14 +53,14 @@ export interface Dump {
   postings: Map<number, PostingRecord>;
 }
 
-async function all<T extends 'nodes' | 'vectors' | 'postings'>(store: Store, table: T) {
+async function all<T extends 'nodes' | 'vectors' | 'postings'>(store: FullStore, table: T) {
   const rows = [];
   for await (const batch of store.scan(table)) rows.push(...batch);
   return rows;
 }
 
 /** Everything the store holds that ingestion writes. */
-export async function dump(store: Store): Promise<Dump> {
+export async function dump(store: FullStore): Promise<Dump> {
   return {
     meta: await store.meta(),
     nodes: new Map((await all(store, 'nodes')).map((n) => [n.uri, n as NodeRecord])),
@@ -90,10 +90,10 @@ export function touched(before: Dump, after: Dump): string[] {
 
 /** A store that calls `before` and `after` each commit (to fail or to cancel at a chosen one), numbered from 1. */
 export function hookedStore(
-  store: Store,
+  store: FullStore,
   before?: (commit: number, batch: WriteBatch) => void,
   after?: (commit: number, batch: WriteBatch) => void,
-): Store {
+): FullStore {
   let commits = 0;
   return new Proxy(store, {
     get(target, property, receiver) {
@@ -113,7 +113,7 @@ export function hookedStore(
 }
 
 /** A store whose commit number `failing` throws QUOTA_EXCEEDED, as IndexedDB does when the disk is full. */
-export function quotaStore(store: Store, failing: (commit: number) => boolean): Store {
+export function quotaStore(store: FullStore, failing: (commit: number) => boolean): FullStore {
   return hookedStore(store, (commit) => {
     if (failing(commit)) {
       throw new LongshipError('QUOTA_EXCEEDED', 'the storage quota is used up', {

@@ -6,7 +6,7 @@ import { nodesPerEmbedCall } from '../../src/ingest/commit/commit-units.js';
 import type { Ingestor } from '../../src/ingest/ingest.js';
 import { createIngestor } from '../../src/ingest/ingestor.js';
 import { extractiveSummarizer } from '../../src/ingest/summary/extractive-summarizer.js';
-import type { Store } from '../../src/store/store.js';
+import type { FullStore } from '../../src/store/full-store.js';
 import { prose, rejectsWith } from './fixtures.js';
 import {
   dump,
@@ -24,7 +24,7 @@ const docs = 'viking://resources/docs';
 const guideUri = `${docs}/guide.md`;
 const sections = ['01-guide', '02-usage', '03-faq'].map((name) => `${guideUri}/${name}`);
 
-async function setup(open: () => Promise<Store>) {
+async function setup(open: () => Promise<FullStore>) {
   const store = await open();
   const { embedder, texts } = hashEmbedder();
   return { store, texts, ingestor: createIngestor({ store, embedder }) };

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
 import { MAX_JSON_DEPTH, parseJson } from '../../src/ingest/parse/parse-json.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { hashEmbedder } from '../context/fixtures.js';
 
 const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);

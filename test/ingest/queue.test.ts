@@ -5,13 +5,13 @@ import { nodesPerEmbedCall } from '../../src/ingest/commit/commit-units.js';
 import type { Ingestor, IngestResult } from '../../src/ingest/ingest.js';
 import { createIngestor } from '../../src/ingest/ingestor.js';
 import { createIngestQueue, type QueueProgress } from '../../src/ingest/queue.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
-import type { Store } from '../../src/store/store.js';
+import type { FullStore } from '../../src/store/full-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { dump, hashEmbedder, hookedStore, note, notes, quotaStore, stores } from './ingest-support.js';
 
 async function setup(
-  wrap: (store: Store) => Store = (s) => s,
-  open: () => Promise<Store> = () => openMemoryStore(),
+  wrap: (store: FullStore) => FullStore = (s) => s,
+  open: () => Promise<FullStore> = () => openMemoryStore(),
 ) {
   const base = await open();
   const { embedder } = hashEmbedder();

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createIngestor } from '../../src/ingest/ingestor.js';
 import { getSkill, listSkills } from '../../src/ingest/skill/skill-reads.js';
-import type { Store } from '../../src/store/store.js';
+import type { FullStore } from '../../src/store/full-store.js';
 import { rejectsWith } from './fixtures.js';
 import { dump, hashEmbedder, stores, touched } from './ingest-support.js';
 
@@ -22,7 +22,7 @@ async function refused(run: () => Promise<unknown>, code: string, message?: RegE
   if (message) expect(error.message).toMatch(message);
 }
 
-async function setup(open: () => Promise<Store>) {
+async function setup(open: () => Promise<FullStore>) {
   const store = await open();
   const { embedder, texts } = hashEmbedder();
   return { store, texts, ingestor: createIngestor({ store, embedder }) };

@@ -8,7 +8,7 @@ import { extractJson, maxAnswerLength, parseOutput } from '../../src/llm/json-ou
 import { firstJsonSpan } from '../../src/llm/json-scan.js';
 import { openAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
 import { intentPrompt } from '../../src/llm/prompts.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { bagOfWordsEmbedder } from '../retrieve/fixture.js';
 import { chatReply, startOpenAiServer } from '../support/openai-server.js';
 

@@ -3,7 +3,7 @@ import { openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
 import { llmSummarizer } from '../../src/ingest/summary/llm-summarizer.js';
 import { openAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { bagOfWordsEmbedder } from '../retrieve/fixture.js';
 import { chatReply, type OpenAiServer, promptData, startOpenAiServer } from '../support/openai-server.js';
 

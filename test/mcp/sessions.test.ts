@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Longship, openLongship } from '../../src/engine.js';
 import { createMcpServer, type McpServerOptions } from '../../src/mcp/server.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { hashEmbedder } from '../context/hash-embedder.js';
 
 let longship: Longship;

@@ -10,8 +10,8 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { indexesOf, type Longship, type LongshipOptions, openLongship } from '../../src/engine.js';
 import type { CommitOutcome, Session, SessionOptions } from '../../src/session/session.js';
-import { MemoryData } from '../../src/store/memory-data.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { MemoryData } from '../../src/store/memory/memory-data.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import type { UsearchModule } from '../../src/vector/usearch-module.js';
 import { hashEmbedder } from '../context/hash-embedder.js';
 

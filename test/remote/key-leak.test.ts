@@ -8,7 +8,8 @@ import { llmSummarizer } from '../../src/ingest/summary/llm-summarizer.js';
 import { llmReranker } from '../../src/llm/llm-reranker.js';
 import { openAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
 import { remoteReranker } from '../../src/llm/remote-reranker.js';
-import { type MemoryStore, openMemoryStore } from '../../src/store/memory-store.js';
+import type { FullStore } from '../../src/store/full-store.js';
+import { type MemoryStore, openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { bagOfWordsEmbedder } from '../retrieve/fixture.js';
 import { chatReply, type OpenAiServer, startOpenAiServer } from '../support/openai-server.js';
 
@@ -84,7 +85,7 @@ function everything(error: unknown): string {
   return parts.join('\n');
 }
 
-async function storeDump(store: MemoryStore): Promise<string> {
+async function storeDump(store: FullStore): Promise<string> {
   const nodes = [];
   for (const root of ['viking://resources', 'viking://user', 'viking://agent']) {
     nodes.push(await store.node(root), ...(await store.descendants(root)));

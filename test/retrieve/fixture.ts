@@ -4,14 +4,9 @@ import { contextTypeOf, isVikingUri, parentOf, roots, type VikingUri } from '../
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { createLexicalIndex } from '../../src/lexical/bm25-index.js';
 import type { RetrievalSources } from '../../src/retrieve/sources.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
-import type {
-  NodeRecord,
-  PostingRecord,
-  RelationRecord,
-  Store,
-  VectorRecord,
-} from '../../src/store/store.js';
+import type { FullStore } from '../../src/store/full-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
+import type { NodeRecord, PostingRecord, RelationRecord, VectorRecord } from '../../src/store/store.js';
 import { createVectorIndex } from '../../src/vector/usearch-index.js';
 import { loadUsearch, type UsearchModule } from '../../src/vector/usearch-module.js';
 
@@ -90,7 +85,7 @@ export interface NodeSpec {
 
 export interface Tree {
   sources: RetrievalSources;
-  store: Store;
+  store: FullStore;
   embeds: EmbedCounter;
   node(uri: string): NodeRecord;
 }

@@ -7,7 +7,7 @@ import { createRetriever, find } from '../../src/retrieve/retriever.js';
 import { loadScope, resolveRoots } from '../../src/retrieve/scope.js';
 import type { FindOptions } from '../../src/retrieve/settings.js';
 import type { RetrievalSources } from '../../src/retrieve/sources.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { embedderInfo, hashEmbedder } from '../context/fixtures.js';
 import { corpus } from './corpus.js';
 import { buildTree, type Tree } from './fixture.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openLongship } from '../../src/engine.js';
 import { remoteReranker } from '../../src/llm/remote-reranker.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { bagOfWordsEmbedder, urisOf } from '../retrieve/fixture.js';
 import { type OpenAiServer, rerankReply, startOpenAiServer } from '../support/openai-server.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { type Longship, openLongship } from '../../src/engine.js';
 import type { CommitProgress } from '../../src/session/session.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { bagOfWordsEmbedder } from '../retrieve/fixture.js';
 
 const words = bagOfWordsEmbedder();

@@ -6,7 +6,7 @@ import { expect, it } from 'vitest';
 import { openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
 import { readDelivered, recordDelivered } from '../../src/session/delivered.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { bagOfWordsEmbedder } from '../retrieve/fixture.js';
 import { tempFolder } from '../store/file-harness.js';
 

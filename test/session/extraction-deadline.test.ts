@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openLongship } from '../../src/engine.js';
 import { openAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { bagOfWordsEmbedder } from '../retrieve/fixture.js';
 import { type OpenAiServer, startOpenAiServer } from '../support/openai-server.js';
 

@@ -8,8 +8,9 @@ import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { type Longship, openLongship } from '../../src/engine.js';
 import type { Message } from '../../src/session/message.js';
 import { CHUNK_MESSAGES } from '../../src/session/pending-messages.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
-import type { NodeRecord, Store, WriteBatch } from '../../src/store/store.js';
+import type { FullStore } from '../../src/store/full-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
+import type { NodeRecord, WriteBatch } from '../../src/store/store.js';
 import { bagOfWordsEmbedder } from '../retrieve/fixture.js';
 import { tempFolder } from '../store/file-harness.js';
 
@@ -24,7 +25,7 @@ interface Traffic {
 }
 
 /** The store, with every commit and every node it hands out recorded. */
-function recorded(store: Store): { store: Store; traffic: Traffic } {
+function recorded(store: FullStore): { store: FullStore; traffic: Traffic } {
   const traffic: Traffic = {
     written: [],
     read: [],

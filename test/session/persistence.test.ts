@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { type Longship, openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { bagOfWordsEmbedder, urisOf } from '../retrieve/fixture.js';
 import { tempFolder } from '../store/file-harness.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { openLongship } from '../../src/engine.js';
 import { messageText } from '../../src/session/message.js';
-import { openFileStore } from '../../src/store/file-open.js';
+import { openFileStore } from '../../src/store/file/file-open.js';
 import { startChild } from '../store/file-child.js';
 import { tempFolder } from '../store/file-harness.js';
 import { wordEmbedder } from '../store/kill-fixture.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Longship, openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
 import { openAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { bagOfWordsEmbedder, urisOf } from '../retrieve/fixture.js';
 import { chatReply, type OpenAiServer, promptData, startOpenAiServer } from '../support/openai-server.js';
 

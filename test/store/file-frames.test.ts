@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { FRAME_HEADER_BYTES, frames, intactFrameAfter, readFrames } from '../../src/store/file-frames.js';
+import {
+  FRAME_HEADER_BYTES,
+  frames,
+  intactFrameAfter,
+  readFrames,
+} from '../../src/store/file/file-frames.js';
 
 const payloads = [1, 2, 3, 4, 5, 13, 100, 1027].map((length, i) =>
   new Uint8Array(length).map((_, j) => (i * 131 + j * 7) & 0xff),

@@ -1,6 +1,5 @@
 // The file store's harness: each store in a folder of its own under one temporary root, removed
-// when the test file is done. Tables are tampered with in memory (as MemoryStore's are), snapshots
-// in their files.
+// when the test file is done. Snapshots are tampered with in their files.
 
 import { mkdtempSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -9,11 +8,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, expect } from 'vitest';
 import { loadNodeFiles } from '../../src/env/node-files.js';
 import { LongshipError } from '../../src/errors.js';
-import { type FileStoreOptions, openFileStore } from '../../src/store/file-open.js';
-import { listSnapshots, readSnapshotHeader, snapshotFile } from '../../src/store/file-snapshots.js';
-import { type FileStore, fileStoreTables } from '../../src/store/file-store.js';
-import { SNAPSHOT_CHUNK_BYTES } from '../../src/store/store.js';
-import { type StoreHarness, tableTamper } from './harness.js';
+import { SNAPSHOT_CHUNK_BYTES } from '../../src/store/change-log.js';
+import { type FileStoreOptions, openFileStore } from '../../src/store/file/file-open.js';
+import { listSnapshots, readSnapshotHeader, snapshotFile } from '../../src/store/file/file-snapshots.js';
+import type { FileStore } from '../../src/store/file/file-store.js';
+import type { StoreHarness } from './harness.js';
 
 let root: string | undefined;
 const opened: FileStore[] = [];
@@ -34,19 +33,13 @@ export function tempFolder(): string {
 }
 
 export function fileHarness(dir = join(tempFolder(), 'store'), extra: FileStoreOptions = {}): StoreHarness {
-  let current: FileStore | undefined;
-  const tables = () => {
-    if (!current) throw new Error('no store open');
-    return fileStoreTables(current);
-  };
   return {
     async open(options) {
-      current = await openFileStore(dir, { ...options, ...extra });
-      opened.push(current);
-      return current;
+      const store = await openFileStore(dir, { ...options, ...extra });
+      opened.push(store);
+      return store;
     },
     tamper: {
-      ...tableTamper(tables),
       async corruptSnapshot(name, how, index = 0) {
         const files = await loadNodeFiles();
         const file = snapshotFile(files, dir, name);

@@ -7,7 +7,7 @@
 //   session <dir> <run>   opens a Longship on the store and adds messages to session "kill-chat"
 //                         (auto-committed every 5), saying "ack <text>" once each has resolved
 import { openLongship } from '../../src/engine.js';
-import { openFileStore } from '../../src/store/file-open.js';
+import { openFileStore } from '../../src/store/file/file-open.js';
 import { documentText, wordEmbedder } from './kill-fixture.js';
 
 async function main(): Promise<void> {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { NodeFiles } from '../../src/env/node-files.js';
 import { loadNodeFiles } from '../../src/env/node-files.js';
-import { openFileStore, openFileStoreWith } from '../../src/store/file-open.js';
+import { openFileStore, openFileStoreWith } from '../../src/store/file/file-open.js';
 import {
   dir as dirNode,
   EMBEDDER,

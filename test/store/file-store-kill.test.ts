@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { openLongship } from '../../src/engine.js';
-import { openFileStore } from '../../src/store/file-open.js';
+import { openFileStore } from '../../src/store/file/file-open.js';
 import { startChild } from './file-child.js';
 import { tempFolder } from './file-harness.js';
 import { documentText, wordEmbedder } from './kill-fixture.js';

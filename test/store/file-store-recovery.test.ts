@@ -5,8 +5,8 @@ import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileS
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Longship, openLongship } from '../../src/engine.js';
-import { readFrames } from '../../src/store/file-frames.js';
-import { openFileStore } from '../../src/store/file-open.js';
+import { readFrames } from '../../src/store/file/file-frames.js';
+import { openFileStore } from '../../src/store/file/file-open.js';
 import { hashEmbedder } from '../context/hash-embedder.js';
 import { refusal, tempFolder } from './file-harness.js';
 

@@ -15,8 +15,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { openFileStore } from '../../src/store/file-open.js';
-import type { Store } from '../../src/store/store.js';
+import { openFileStore } from '../../src/store/file/file-open.js';
+import type { FullStore } from '../../src/store/full-store.js';
+import { changeLogContract } from '../../src/testing/change-log-contract.js';
 import { EMBEDDER, node, withContent } from '../../src/testing/records.js';
 import { observe, R, seed } from '../../src/testing/sample-tree.js';
 import { storeContract } from '../../src/testing/store-contract.js';
@@ -24,6 +25,7 @@ import { bundleChild, type Child, startChild } from './file-child.js';
 import { fileHarness, refusal, tempFolder } from './file-harness.js';
 
 storeContract('FileStore', () => fileHarness());
+changeLogContract('FileStore', () => fileHarness());
 
 /** The unprivileged user a child runs as where the tests run as root. */
 const NOBODY = { uid: 65534, gid: 65534 };
@@ -39,7 +41,7 @@ function contents(dir: string): Record<string, string> {
 }
 
 /** `count` documents committed one by one under resources/docs. */
-async function writeDocs(store: Store, from: number, count: number): Promise<void> {
+async function writeDocs(store: FullStore, from: number, count: number): Promise<void> {
   if (from === 0) {
     const k = await store.allocateKeys(2);
     await store.commit(withContent({ ...node(R, k), kind: 'dir', parent: null }));

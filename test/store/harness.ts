@@ -4,15 +4,17 @@
 
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { openIdbStore } from '../../src/store/idb-open.js';
-import { chunkId, MemoryData } from '../../src/store/memory-data.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
-import type { StoreTables } from '../../src/store/store.js';
-import type { StoreHarness as ContractHarness, StoreTamper, TableKey } from '../../src/testing/harness.js';
+import type { FullStore } from '../../src/store/full-store.js';
+import { openIdbStore } from '../../src/store/idb/idb-open.js';
+import { chunkId, MemoryData } from '../../src/store/memory/memory-data.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
+import type { OpenStoreOptions } from '../../src/store/store.js';
+import type { SnapshotTamper } from '../../src/testing/harness.js';
 
-/** The contract's harness, with the tampering every store of ours offers. */
-export interface StoreHarness extends ContractHarness {
-  tamper: StoreTamper;
+/** The contracts' harness, as our stores offer it: each opens a FullStore, and damages its snapshots. */
+export interface StoreHarness {
+  open(options?: OpenStoreOptions): Promise<FullStore>;
+  tamper: SnapshotTamper;
 }
 
 export function memoryHarness(): StoreHarness {
@@ -20,7 +22,6 @@ export function memoryHarness(): StoreHarness {
   return {
     open: (options) => openMemoryStore({ ...options, data }),
     tamper: {
-      ...tableTamper(() => data),
       async corruptSnapshot(name, how, index = 0) {
         const header = data.snapshots.get(name);
         if (!header) throw new Error(`no snapshot ${name}`);
@@ -35,33 +36,6 @@ export function memoryHarness(): StoreHarness {
       async chunkIds() {
         return [...data.snapshotChunks.values()].map((c) => [c.name, c.generation, c.index]);
       },
-    },
-  };
-}
-
-/** Tampering with the tables of a store kept in a MemoryData (MemoryStore, FileStore in memory). */
-export function tableTamper(tables: () => MemoryData): Pick<StoreTamper, 'put' | 'delete'> {
-  const mapOf = (data: MemoryData, table: keyof StoreTables) => data[table] as Map<unknown, unknown>;
-  const idOf = (table: keyof StoreTables, key: TableKey) =>
-    table === 'relations' ? (key as [string, string]).join('\u0000') : key;
-  return {
-    async put(table, record) {
-      const data = tables();
-      const r = record as unknown as Record<string, unknown>;
-      const key = {
-        nodes: r.uri,
-        vectors: r.key,
-        postings: r.key,
-        changes: r.seq,
-        relations: [r.from, r.to],
-      }[table];
-      mapOf(data, table).set(idOf(table, key as TableKey), structuredClone(record));
-      data.reindex();
-    },
-    async delete(table, key) {
-      const data = tables();
-      mapOf(data, table).delete(idOf(table, key));
-      data.reindex();
     },
   };
 }
@@ -111,8 +85,6 @@ export function idbHarness(
   return {
     open: (options) => openIdbStore(name, { ...options, indexedDB: factory }),
     tamper: {
-      put: (table, record) => edit(table, (s) => request(s.put(record)).then(() => undefined)),
-      delete: (table, key) => edit(table, (s) => request(s.delete(key)).then(() => undefined)),
       async corruptSnapshot(snapshotName, how, index = 0) {
         const header = await edit('snapshots', (s) => request(s.get(snapshotName)));
         const key = [snapshotName, header.generation, index];

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryData } from '../../src/store/memory-data.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { MemoryData } from '../../src/store/memory/memory-data.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { STORE_SCHEMA_VERSION } from '../../src/store/store.js';
+import { changeLogContract } from '../../src/testing/change-log-contract.js';
 import { dir, EMBEDDER, merge, node, withContent } from '../../src/testing/records.js';
 import { storeContract } from '../../src/testing/store-contract.js';
 import { memoryHarness } from './harness.js';
 
 storeContract('MemoryStore', memoryHarness);
+changeLogContract('MemoryStore', memoryHarness);
 
 describe('MemoryStore', () => {
   it('reports the store schema version', async () => {

@@ -2,21 +2,21 @@
 // index: a Map from vector key to its first component. Snapshot plus replay must equal a rebuild.
 
 import { describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/store.js';
+import type { FullStore } from '../../src/store/full-store.js';
 import { EMBEDDER, merge, node, vector, withContent } from '../../src/testing/records.js';
 import { R, seed } from '../../src/testing/sample-tree.js';
 import { idbHarness, memoryHarness } from './harness.js';
 
 type ToyIndex = Map<number, number>;
 
-async function rebuild(store: Store): Promise<{ index: ToyIndex; applied: number }> {
+async function rebuild(store: FullStore): Promise<{ index: ToyIndex; applied: number }> {
   const { seq } = await store.meta();
   const index: ToyIndex = new Map();
   for await (const rows of store.scan('vectors', 2)) for (const v of rows) index.set(v.key, v.vector[0]!);
   return { index, applied: await replay(store, index, seq) };
 }
 
-async function replay(store: Store, index: ToyIndex, from: number): Promise<number> {
+async function replay(store: FullStore, index: ToyIndex, from: number): Promise<number> {
   let applied = from;
   for (const change of await store.changesSince(from)) {
     if (change.seq !== applied + 1) throw new Error(`gap after ${applied}: rebuild`);

@@ -4,7 +4,8 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Store, WriteBatch } from '../../src/store/store.js';
+import type { FullStore } from '../../src/store/full-store.js';
+import type { WriteBatch } from '../../src/store/store.js';
 import { dir, EMBEDDER, merge, node, posting, relation, vector } from '../../src/testing/records.js';
 import { observe } from '../../src/testing/sample-tree.js';
 import { idbHarness, memoryHarness } from './harness.js';
@@ -112,7 +113,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   },
 );
 
-async function run(store: Store, c: Command): Promise<unknown> {
+async function run(store: FullStore, c: Command): Promise<unknown> {
   const settle = (p: Promise<unknown>) =>
     p.then(
       (value) => ({ value }),
@@ -133,7 +134,7 @@ async function run(store: Store, c: Command): Promise<unknown> {
   }
 }
 
-async function everything(store: Store) {
+async function everything(store: FullStore) {
   const reads: Record<string, unknown> = {};
   for (const uri of URIS) {
     reads[uri] = {

@@ -1,10 +1,10 @@
 // A module Worker, or a SharedWorker, for chromium-opfs-snapshots.test.ts: each message is one
 // operation on a real IndexedDB store and its OPFS snapshot files; the answer is its outcome.
 import { defaultIndexedDB } from '../../src/env/indexeddb.js';
-import { openIdbStore } from '../../src/store/idb-open.js';
-import { fileName } from '../../src/store/opfs-snapshots.js';
-import { newGeneration } from '../../src/store/snapshot-format.js';
-import type { SnapshotRanges } from '../../src/store/store.js';
+import type { SnapshotRanges } from '../../src/store/change-log.js';
+import { openIdbStore } from '../../src/store/idb/idb-open.js';
+import { fileName } from '../../src/store/idb/opfs-snapshots.js';
+import { newGeneration } from '../../src/store/snapshot/snapshot-format.js';
 
 export type OpfsRequest =
   | { op: 'put'; db: string; name: string; size: number; seed: number; files?: 'auto' | false }

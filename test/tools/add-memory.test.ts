@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Longship, openLongship } from '../../src/engine.js';
 import type { LLM } from '../../src/llm/llm.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { addMemory } from '../../src/tools/add-memory.js';
 import { checkToolInput } from '../../src/tools/tool-input.js';
 import { bagOfWordsEmbedder } from '../retrieve/fixture.js';

@@ -2,7 +2,7 @@
 // keep OpenViking's snake_case names, through one adapter (docs/guide/mcp.md, "Tools").
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { type Longship, openLongship } from '../../src/engine.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { find, search } from '../../src/tools/find.js';
 import { checkToolInput } from '../../src/tools/tool-input.js';
 import { bagOfWordsEmbedder } from '../retrieve/fixture.js';

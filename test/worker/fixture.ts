@@ -3,7 +3,7 @@
 
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { openLongship } from '../../src/engine.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { loadUsearch, type UsearchModule } from '../../src/vector/usearch-module.js';
 import { embedderInfo, hashEmbedder } from '../context/fixtures.js';
 

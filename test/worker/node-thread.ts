@@ -1,7 +1,7 @@
 // A worker_threads script for worker-thread.test.ts: a Longship host on the port it is handed.
 import { type MessagePort, workerData } from 'node:worker_threads';
 import { openLongship } from '../../src/engine.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { createLongshipHost } from '../../src/worker/expose.js';
 import { embedderInfo, hashEmbedder } from '../context/fixtures.js';
 

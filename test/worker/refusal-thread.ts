@@ -2,7 +2,7 @@
 // of which would write if it ran (`wipe`, a session's `drop`), served on the port it is handed.
 import { type MessagePort, workerData } from 'node:worker_threads';
 import { openLongship } from '../../src/engine.js';
-import { openMemoryStore } from '../../src/store/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { createLongshipHost } from '../../src/worker/expose.js';
 import { embedderInfo, hashEmbedder } from '../context/fixtures.js';
 

@@ -8,7 +8,7 @@ import { throwIfAborted } from '../../abort.js';
 import { clampText, type Summarizer } from '../../context/summarize.js';
 import { join, segments, type VikingUri } from '../../context/uri.js';
 import { LongshipError } from '../../errors.js';
-import type { Store } from '../../store/store.js';
+import type { FullStore } from '../../store/full-store.js';
 import { contentHash } from '../hash.js';
 import { type NodeWrite, titleOf } from './write-batch.js';
 
@@ -31,7 +31,7 @@ export function chainOf(target: VikingUri): VikingUri[] {
  * const missing = await missingDirectories(store, chainOf(target), 'extractive');
  */
 export async function missingDirectories(
-  store: Store,
+  store: FullStore,
   chain: readonly VikingUri[],
   summaryKind: Summarizer['kind'],
 ): Promise<NodeWrite[]> {
@@ -61,7 +61,7 @@ export async function missingDirectories(
  * const writes = await refreshChain(store, chainOf(target), extractiveSummarizer, signal);
  */
 export async function refreshChain(
-  store: Store,
+  store: FullStore,
   chain: readonly VikingUri[],
   summarizer: Summarizer,
   signal?: AbortSignal,

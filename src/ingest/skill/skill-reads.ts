@@ -2,7 +2,8 @@
 // (its SKILL.md's front matter and body, and its files). Reads only; writes go through the queue.
 import { join, relativeTo, roots, type VikingUri } from '../../context/uri.js';
 import { LongshipError } from '../../errors.js';
-import type { NodeRecord, Store } from '../../store/store.js';
+import type { FullStore } from '../../store/full-store.js';
+import type { NodeRecord } from '../../store/store.js';
 import { skillUri } from './skill.js';
 import { SKILL_MD } from './skill-folder.js';
 import { parseSkillMd } from './skill-md.js';
@@ -37,7 +38,7 @@ const nameOf = (node: NodeRecord): string =>
  * @example
  * (await listSkills(store)).map((s) => s.name); // ['pdf-tools', 'Write an RFC'] (…/write-an-rfc)
  */
-export async function listSkills(store: Store): Promise<SkillSummary[]> {
+export async function listSkills(store: FullStore): Promise<SkillSummary[]> {
   const children = await store.children(roots.skill[0]!);
   const dirs = children.filter((c) => c.kind === 'dir');
   const mains = await store.nodes(dirs.map((d) => join(d.uri as VikingUri, SKILL_MD)));
@@ -49,7 +50,7 @@ export async function listSkills(store: Store): Promise<SkillSummary[]> {
 }
 
 /** The node of the skill called `name`: `NOT_FOUND` when there is none. */
-export async function skillNode(store: Store, name: string): Promise<NodeRecord> {
+export async function skillNode(store: FullStore, name: string): Promise<NodeRecord> {
   const uri = skillUri(name);
   const node = await store.node(uri);
   const main = node?.kind === 'dir' ? await store.node(join(uri, SKILL_MD)) : undefined;
@@ -66,7 +67,7 @@ export async function skillNode(store: Store, name: string): Promise<NodeRecord>
  * @example
  * const { frontmatter, body, files } = await getSkill(store, 'pdf-tools');
  */
-export async function getSkill(store: Store, name: string): Promise<SkillInfo> {
+export async function getSkill(store: FullStore, name: string): Promise<SkillInfo> {
   const node = await skillNode(store, name);
   const uri = node.uri as VikingUri;
   if (node.kind === 'file') {
