@@ -9,7 +9,7 @@ import { llmReranker } from '../../src/llm/llm-reranker.js';
 import { openAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
 import { remoteReranker } from '../../src/llm/remote-reranker.js';
 import type { FullStore } from '../../src/store/full-store.js';
-import { type MemoryStore, openMemoryStore } from '../../src/store/memory/memory-store.js';
+import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { bagOfWordsEmbedder } from '../retrieve/fixture.js';
 import { chatReply, type OpenAiServer, startOpenAiServer } from '../support/openai-server.js';
 
