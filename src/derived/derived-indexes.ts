@@ -37,7 +37,7 @@ export type OpenedFrom = 'snapshot' | 'rebuild';
 export interface DerivedIndexesOptions {
   /**
    * The store they derive from. One without a change log of its own is read whole at every open,
-   * and no snapshots are written (docs/internals/store.md, "Without a change log").
+   * and no snapshots are written (docs/guide/custom-store.md, "Without a change log").
    */
   store: Store;
   /** How the indexes are made: the engine chooses (usearchIndexes, bm25Indexes). */

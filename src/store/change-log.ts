@@ -2,7 +2,7 @@
 // loads the derived indexes (HNSW over vectors, BM25 over postings, the node catalogue) instead of
 // rebuilding them, and follows what other writers (tabs, processes) commit. A store without them
 // still works: the engine keeps its own commits' changes in memory and rebuilds the indexes at every
-// open (full-store.ts; docs/internals/store.md, "Without a change log").
+// open (full-store.ts; docs/guide/custom-store.md, "Without a change log").
 //
 // How an engine keeps a derived index in step with a store that keeps a log:
 // - Open: s = snapshot(name). If s exists and changesSince(s.seq) runs on without a gap

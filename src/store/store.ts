@@ -1,5 +1,5 @@
 // The Store is the source of truth: nodes, their vectors, their lexical postings and relations. It is
-// the interface a store of your own implements (docs/internals/store.md, "Write your own store"): nine
+// the interface a store of your own implements (docs/guide/custom-store.md): nine
 // record operations, each one SQL statement or one key range on a sorted key-value store. Everything
 // else the engine needs it derives from them (full-store.ts), unless the store offers a faster
 // operation of its own (StoreOperations). A store may also keep the change log and the index
@@ -219,8 +219,8 @@ export interface OpenStoreOptions {
 }
 
 /**
- * The persistent half of Longship: what a store of your own implements (docs/internals/store.md,
- * "Write your own store"). Implementations: `MemoryStore`, `IdbStore`, `FileStore`. Every method of
+ * The persistent half of Longship: what a store of your own implements (docs/guide/custom-store.md).
+ * Implementations: `MemoryStore`, `IdbStore`, `FileStore`. Every method of
  * a closed store fails with `STORE_CLOSED`. Records go in and come out as copies: what a caller
  * holds never aliases what is stored. The engine derives the rest of a {@link FullStore} from these
  * methods; a store may offer any of {@link StoreOperations} itself, and the engine then calls that.

@@ -1,4 +1,4 @@
-// A store as a third party writes one (docs/internals/store.md, "Write your own store"): the nine Store
+// A store as a third party writes one (docs/guide/custom-store.md): the nine Store
 // methods over plain Maps, no change log, no operation of its own. map-store.test.ts runs it under the
 // store contract and behind a Longship.
 
