@@ -12,7 +12,7 @@ import type { Store } from '../../src/store/store.js';
 import { changeLogContract } from '../../src/testing/change-log-contract.js';
 import { EMBEDDER } from '../../src/testing/records.js';
 import { storeContract } from '../../src/testing/store-contract.js';
-import { idbHarness, memoryHarness } from './harness.js';
+import { idbHarness, memoryHarness, memoryTamper } from './harness.js';
 import { mapTables, openMapStore } from './map-store.js';
 
 describe('fullStore', () => {
@@ -69,7 +69,7 @@ function loggedMapStore(tables: ReturnType<typeof mapTables>, data: MemoryData):
 
 const logged = () => {
   const [tables, data] = [mapTables(), new MemoryData()];
-  return { open: async () => loggedMapStore(tables, data) };
+  return { open: async () => loggedMapStore(tables, data), tamper: memoryTamper(data) };
 };
 storeContract('a Map store with a change log of its own', logged);
 changeLogContract('a Map store with a change log of its own', logged);

@@ -19,23 +19,25 @@ export interface StoreHarness {
 
 export function memoryHarness(): StoreHarness {
   const data = new MemoryData();
+  return { open: (options) => openMemoryStore({ ...options, data }), tamper: memoryTamper(data) };
+}
+
+/** Damages the snapshots a store keeps in `data` (a MemoryStore's, or a log over the same data). */
+export function memoryTamper(data: MemoryData): SnapshotTamper {
   return {
-    open: (options) => openMemoryStore({ ...options, data }),
-    tamper: {
-      async corruptSnapshot(name, how, index = 0) {
-        const header = data.snapshots.get(name);
-        if (!header) throw new Error(`no snapshot ${name}`);
-        const id = chunkId(name, header.generation, index);
-        const chunk = data.snapshotChunks.get(id)!;
-        if (how === 'drop-chunk') data.snapshotChunks.delete(id);
-        else {
-          const middle = chunk.bytes.length >> 1;
-          chunk.bytes[middle] = chunk.bytes[middle]! ^ 0xff;
-        }
-      },
-      async chunkIds() {
-        return [...data.snapshotChunks.values()].map((c) => [c.name, c.generation, c.index]);
-      },
+    async corruptSnapshot(name, how, index = 0) {
+      const header = data.snapshots.get(name);
+      if (!header) throw new Error(`no snapshot ${name}`);
+      const id = chunkId(name, header.generation, index);
+      const chunk = data.snapshotChunks.get(id)!;
+      if (how === 'drop-chunk') data.snapshotChunks.delete(id);
+      else {
+        const middle = chunk.bytes.length >> 1;
+        chunk.bytes[middle] = chunk.bytes[middle]! ^ 0xff;
+      }
+    },
+    async chunkIds() {
+      return [...data.snapshotChunks.values()].map((c) => [c.name, c.generation, c.index]);
     },
   };
 }
