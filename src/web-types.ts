@@ -4,6 +4,11 @@
 // where it has not, each is the shape Longship uses of the object. Read through `typeof
 // globalThis`, which names no global that may be missing (docs/guide/package.md).
 
+/**
+ * The global scope's type. Inlined in the API reference, which shows `typeof globalThis`.
+ *
+ * @inline
+ */
 type Global = typeof globalThis;
 
 /** The instances a global class makes, where the project has that global. */

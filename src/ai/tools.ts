@@ -9,12 +9,27 @@ import { checkOptions, wholeNumber } from '../options.js';
 import { toJsonSchema } from '../tools/json-schema.js';
 import type { AgentTool, ToolContext, ToolInput, ToolOutput } from '../tools/tool.js';
 import { checkToolInput, invalidInput, parseToolInput } from '../tools/tool-input.js';
-import { type AgentToolName, agentToolNames, agentTools } from '../tools/tools.js';
+import { agentToolNames, agentTools } from '../tools/tools.js';
 import type { ToolsLongship } from '../tools/tools-longship.js';
 
-/** The tools there are: the MCP server's (docs/guide/mcp.md, "Tools"). */
-export const longshipToolNames: readonly AgentToolName[] = agentToolNames;
-export type LongshipToolName = AgentToolName;
+/**
+ * The name of each tool there is: the MCP server's (docs/guide/mcp.md, "Tools"). Written out for
+ * the reader; the compiler holds it to src/tools/ both ways (`longshipToolNames`, `SdkTools`).
+ */
+export type LongshipToolName =
+  | 'find'
+  | 'search'
+  | 'context'
+  | 'read'
+  | 'ls'
+  | 'tree'
+  | 'add_resource'
+  | 'add_memory'
+  | 'session_add_message'
+  | 'session_commit';
+
+/** The tools there are, in the order MCP's tools/list gives them. */
+export const longshipToolNames: readonly LongshipToolName[] = agentToolNames;
 
 /** The tools offered when `tools` is not given: reading context and keeping memories. */
 export type DefaultToolName = 'find' | 'context' | 'read' | 'ls' | 'add_memory';
@@ -46,7 +61,15 @@ const longshipToolsOptionsSchema = v.strictObject({
 });
 
 /** The AI SDK tool of each name, with its input and result types. */
-export type LongshipToolSet = {
+export type LongshipToolSet = SdkTools;
+
+/**
+ * Each tool's types, read from its definition. Inlined in the API reference, which shows each
+ * tool's input and result rather than the definitions they are read from.
+ *
+ * @inline
+ */
+type SdkTools = {
   [N in LongshipToolName]: Tool<ToolInput<(typeof agentTools)[N]>, ToolOutput<(typeof agentTools)[N]>>;
 };
 

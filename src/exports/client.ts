@@ -2,13 +2,14 @@
 // a page loads only this and comlink (docs/guide/package.md, docs/internals/layers.md).
 
 export { type OpenLongshipInWorkerOptions, openLongshipInWorker } from '../client/open-longship-in-worker.js';
+export type { MessageEndpoint } from '../web-types.js';
 export {
   type ConnectOptions,
   connectLongship,
-  type Remote,
   type RemoteJob,
   type RemoteLongship,
   type RemoteResult,
+  type RemoteSession,
   transfer,
 } from '../worker/connect.js';
 export type { WorkerOptions } from '../worker/worker-options.js';

@@ -27,3 +27,4 @@ export type { RemoteRerankerOptions } from '../llm/remote-reranker.js';
 export type { CallOptions, EndpointOptions } from '../remote/json-endpoint.js';
 export { findDefaults } from '../retrieve/settings.js';
 export type { UsearchModule, WasmSource } from '../vector/usearch-module.js';
+export type { WasmModule } from '../web-types.js';

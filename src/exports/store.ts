@@ -14,6 +14,7 @@ export type { FileStoreOptions } from '../store/file/file-open.js';
 export type { FileStore } from '../store/file/file-store.js';
 export type { FullStore } from '../store/full-store.js';
 export type { IdbStoreOptions } from '../store/idb/open-idb-store.js';
+export type { MemoryStoreOptions } from '../store/memory/memory-store.js';
 export type {
   ChangeRecord,
   CommittedChange,

@@ -4,3 +4,4 @@ export { allocateIndexBytes, createVectorIndex, distance, loadVectorIndex } from
 export { loadUsearch, type UsearchModule, type WasmSource } from '../vector/usearch-module.js';
 // Every type of the index's interface: its options, hits and bytes.
 export type * from '../vector/vector-index.js';
+export type { WasmModule } from '../web-types.js';

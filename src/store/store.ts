@@ -222,7 +222,7 @@ export interface OpenStoreOptions {
  * The persistent half of Longship: what a store of your own implements (docs/guide/custom-store.md).
  * Implementations: `MemoryStore`, `IdbStore`, `FileStore`. Every method of
  * a closed store fails with `STORE_CLOSED`. Records go in and come out as copies: what a caller
- * holds never aliases what is stored. The engine derives the rest of a {@link FullStore} from these
+ * holds never aliases what is stored. The engine derives the rest of a `FullStore` (`longship/store`) from these
  * methods; a store may offer any of {@link StoreOperations} itself, and the engine then calls that.
  *
  * @example

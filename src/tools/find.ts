@@ -52,7 +52,10 @@ export const find = defineTool({
     ),
 });
 
-export type SearchHits = FindHits & { query_plan: OpenVikingTypedQuery[] } & Pick<SearchResult, 'intent'>;
+export type SearchHits = OpenVikingHits & { query_plan: OpenVikingTypedQuery[] } & Pick<
+    SearchResult,
+    'intent'
+  >;
 
 export const search = defineTool({
   name: 'search',

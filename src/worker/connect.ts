@@ -10,7 +10,7 @@ import { asFunction, serve } from './serve.js';
 import { decode, encode, MARK, marksOf, registerThrowHandler, type ServedObject } from './wire.js';
 import { urlsForWorker, type WorkerOptions } from './worker-options.js';
 
-export type { Remote, RemoteJob, RemoteLongship, RemoteResult } from './remote-api.js';
+export type { RemoteJob, RemoteLongship, RemoteResult, RemoteSession } from './remote-api.js';
 export { transfer } from './wire.js';
 
 export interface ConnectOptions extends WorkerOptions {

@@ -5,9 +5,7 @@
 
 import type { Longship } from '../engine.js';
 import { LongshipError } from '../errors.js';
-
-/** A session, as the engine hands it out (the worker reaches the layers below only through the engine). */
-type Session = ReturnType<Longship['session']>;
+import type { Session } from '../session/session.js';
 
 /** The objects a worker serves, by the name the table and the wire know them by. */
 export interface RemoteObjects {
@@ -123,21 +121,26 @@ export function remoteMethod(name: RemoteName, method: unknown): Returns {
 /** A queued job seen from the page: its result, and its queue id once the worker has queued it. */
 export type RemoteJob<T> = Promise<T> & { readonly id: Promise<number> };
 
-/** What a result `R` that crosses as `K` becomes on the page. */
-type Across<R, K extends Returns> = K extends 'job'
+/**
+ * What a method's result `R` becomes on the page: a queued job a {@link RemoteJob}, a function (an
+ * unsubscribe) one the page calls back, a {@link Session} a {@link RemoteSession}, anything else a
+ * copy. Written with public names only, for the API reference; `ReturnsOf` reads the same kinds for
+ * the table, and test/worker/remote-types.test-d.ts holds the two together.
+ */
+export type RemoteResult<R> = [R] extends [PromiseLike<unknown> & { readonly id: number }]
   ? RemoteJob<Awaited<R>>
-  : K extends 'function'
-    ? Promise<R extends (...args: infer A) => infer B ? (...args: A) => Promise<Awaited<B>> : never>
-    : K extends RemoteName
-      ? Promise<RemoteObject<K>>
+  : [R] extends [(...args: infer A) => infer B]
+    ? Promise<(...args: A) => Promise<Awaited<B>>>
+    : [Awaited<R>] extends [Session]
+      ? Promise<RemoteSession>
       : Promise<Awaited<R>>;
-
-/** What a method's result becomes across the boundary, read from its type. */
-export type RemoteResult<R> = Across<R, ReturnsOf<R>>;
 
 /**
  * A served object as the page has it: the table's methods, each returning a promise (or a
- * {@link RemoteJob}), and the table's data properties as of the last call on it.
+ * {@link RemoteJob}), and the table's data properties as of the last call on it. Inlined in the API
+ * reference, which lists each method rather than the table.
+ *
+ * @inline
  */
 type RemoteObject<N extends RemoteName, T = RemoteObjects[N]> = {
   [K in keyof (typeof remoteApi)[N]['methods'] & keyof T]: T[K] extends (...args: infer A) => infer R
@@ -145,17 +148,17 @@ type RemoteObject<N extends RemoteName, T = RemoteObjects[N]> = {
     : never;
 } & { readonly [K in (typeof remoteApi)[N]['data'][number] & keyof T]: T[K] };
 
-/** An object in the worker (a {@link Session}), as the page has it. */
-export type Remote<T extends RemoteObjects[RemoteName]> = RemoteObject<ObjectName<T>>;
+/** A {@link Session} in the worker, as the page has it. */
+export interface RemoteSession extends RemoteObject<'session'> {}
 
 /**
  * A Longship in a worker: every method of {@link Longship} the worker serves, asynchronous, with
  * `embedder` describing the worker's model. `store` and `indexes` stay in the worker.
  */
-export type RemoteLongship = RemoteObject<'longship'> & {
+export interface RemoteLongship extends RemoteObject<'longship'> {
   readonly embedder: { readonly id: string; readonly dimensions: number };
   /** Whether the worker's store outlives it (IndexedDB, files), or lives in memory. */
   readonly persistent: boolean;
   /** Closes this page's connection; the engine closes with the last one, and a worker this page started ends. */
   close(): Promise<void>;
-};
+}

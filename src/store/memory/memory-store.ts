@@ -51,7 +51,12 @@ function sortedTable<T extends keyof StoreTables>(data: MemoryData, table: T): S
 }
 
 export interface MemoryStoreOptions extends OpenStoreOptions {
-  /** The tables to open; a fresh, empty set by default. Share one to "reopen" a store. */
+  /**
+   * The tables to open; a fresh, empty set by default. Share one to "reopen" a store. For tests:
+   * the package exports no way to make a MemoryData, so it is left out of the declarations.
+   *
+   * @internal
+   */
   data?: MemoryData;
 }
 
