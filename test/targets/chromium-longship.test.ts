@@ -268,7 +268,7 @@ describe('openLongshipInWorker in Chromium', () => {
       const [a, b] = await Promise.all([openPage(context), openPage(context)]);
       const write = (tab: string) => `(async () => {
         const longship = await globalThis.longshipPage.openLongshipInWorker({
-          name: 'two-tabs', worker: '/bundle/hash-worker.js', usearch: '/wasm/dist/usearch.wasm',
+          store: { indexedDB: 'two-tabs' }, worker: '/bundle/hash-worker.js', usearch: '/wasm/dist/usearch.wasm',
         });
         globalThis.longship = longship;
         await Promise.all([
@@ -302,7 +302,7 @@ describe('openLongshipInWorker in Chromium', () => {
       const open = (tab: string) => `
         globalThis.events = [];
         globalThis.opening = globalThis.longshipPage.openLongshipInWorker({
-          name: 'handover', worker: '/bundle/hash-worker.js', usearch: '/wasm/dist/usearch.wasm', shared: false,
+          store: { indexedDB: 'handover' }, worker: '/bundle/hash-worker.js', usearch: '/wasm/dist/usearch.wasm', shared: false,
           onWait: () => globalThis.events.push('waiting'),
         }).then(async (longship) => {
           globalThis.events.push('open');
@@ -389,10 +389,10 @@ describe('openLongshipInWorker in Chromium', () => {
         });
         const transformers = { model: { ...bundledModel, directory: c.model }, wasmPaths: c.wasmPaths };
         return {
-          model: await attempt({ shared: false, transformers }),
-          modelShared: await attempt({ shared: true, transformers }),
+          model: await attempt({ shared: false, embedder: { transformers } }),
+          modelShared: await attempt({ shared: true, embedder: { transformers } }),
           wasm: await attempt({ shared: false, usearch: '/missing/usearch.wasm' }),
-          store: await attempt({ shared: false, name: 'from-the-future' }),
+          store: await attempt({ shared: false, store: { indexedDB: 'from-the-future' } }),
         };
       })()`)) as Record<string, { longshipError: boolean; code: string; message: string }>;
       for (const key of ['model', 'modelShared']) {
