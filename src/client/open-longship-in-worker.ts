@@ -42,6 +42,7 @@ export interface OpenLongshipInWorkerOptions extends WorkerOptions {
 export async function openLongshipInWorker(
   options: OpenLongshipInWorkerOptions = {},
 ): Promise<RemoteLongship> {
+  checkKeys(options);
   const { worker, shared, onWait, signal, ...rest } = options;
   const name = databaseName(rest.store);
   const started = start(worker, shared ?? typeof SharedWorker !== 'undefined', name);
@@ -49,6 +50,26 @@ export async function openLongshipInWorker(
   const longship = await connectLongship(started.endpoint, connect);
   started.opened();
   return longship;
+}
+
+const optionKeys = ['store', 'usearch', 'embedder', 'worker', 'shared', 'onWait', 'signal'];
+/** The keys these options had before issue 34, and what took their place. */
+const renamed: Record<string, string> = {
+  name: "store: { indexedDB: 'name' }",
+  transformers: 'embedder: { transformers }',
+};
+
+/** An unknown option is INVALID_ARGUMENT naming it (and its new form, for a renamed one). */
+function checkKeys(options: object): void {
+  const unknown = Object.keys(options).find((key) => !optionKeys.includes(key));
+  if (unknown === undefined) return;
+  const instead = renamed[unknown]
+    ? `; use ${renamed[unknown]}`
+    : `; the options are ${optionKeys.join(', ')}`;
+  throw new LongshipError(
+    'INVALID_ARGUMENT',
+    `openLongshipInWorker(): unknown option '${unknown}'${instead}`,
+  );
 }
 
 /** The IndexedDB database `store` names: what the worker opens, and what its tabs share it by. */

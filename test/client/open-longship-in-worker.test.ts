@@ -23,6 +23,10 @@ describe('openLongshipInWorker', () => {
       'INVALID_ARGUMENT',
     );
     expect(await codeOf(openLongshipInWorker({ worker: 42 as unknown as string }))).toBe('INVALID_ARGUMENT');
+    const renamed = await openLongshipInWorker({ name: 'notes' } as never).catch((e: LongshipError) => e);
+    expect(renamed).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect((renamed as LongshipError).message).toContain("use store: { indexedDB: 'name' }");
+    expect(await codeOf(openLongshipInWorker({ tranformers: {} } as never))).toBe('INVALID_ARGUMENT');
     // Node has no Worker: the message says what to do instead.
     const error = await openLongshipInWorker().catch((e: unknown) => e);
     expect((error as LongshipError).code).toBe('INVALID_ARGUMENT');
