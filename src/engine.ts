@@ -62,8 +62,7 @@ export interface LongshipOptions {
    *
    * Default: the IndexedDB database `'longship'` where the runtime has IndexedDB, else memory. A
    * store of your own needs the nine methods of {@link Store}; without a change log of its own
-   * (ChangeLog) the indexes are rebuilt from it at every open (docs/internals/store.md, "Write your
-   * own store").
+   * (ChangeLog) the indexes are rebuilt from it at every open (docs/guide/custom-store.md).
    */
   store?: Store | string | URL | { path: string | URL } | { indexedDB: string; factory?: IndexedDBFactory };
   /**

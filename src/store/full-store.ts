@@ -2,8 +2,8 @@
 // given. Each operation a store offers itself is called as it is (MemoryStore, IdbStore and FileStore
 // offer them all, and are used unwrapped); the others are derived from the nine Store methods. A store
 // without a change log gets one in memory, of the commits made through this object: the derived
-// indexes then rebuild at every open and write no snapshots (docs/internals/store.md, "Without a
-// change log").
+// indexes then rebuild at every open and write no snapshots (docs/guide/custom-store.md, "Without
+// a change log").
 
 import { throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
