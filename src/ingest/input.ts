@@ -8,8 +8,10 @@ import type { Format } from '../context/summarize.js';
 import { checkSize, checkStringSize, checkText, defaultMaxBytes } from '../context/text-checks.js';
 import { LongshipError } from '../errors.js';
 import { fetchText } from './fetch-text.js';
+import { type LocalInput, readLocalPath } from './local-path.js';
 import { decodeText } from './parse/decode.js';
 import { detectFormat } from './parse/format.js';
+import { refuseExistingPath } from './path-like.js';
 
 /** One file of a folder input. Bytes and Blobs are decoded and checked like any other input. */
 export interface FolderEntry {
@@ -18,16 +20,25 @@ export interface FolderEntry {
 }
 
 /**
- * A string is content, never a location: pass a `URL` object to fetch. An array is a folder.
+ * A file or folder on disk (Node, Deno), relative to the working directory; read as `longship add`
+ * reads it (docs/guide/retrieval.md, "Adding from disk").
  */
-export type ResourceInput = string | Uint8Array | Blob | URL | readonly FolderEntry[];
+export interface LocalPath {
+  path: string;
+}
+
+/**
+ * A string is content, never a location: pass `{ path }` or a `file:` URL to read from disk, an
+ * `http(s):` URL (with `fetch`) to fetch. An array is a folder.
+ */
+export type ResourceInput = string | Uint8Array | Blob | URL | LocalPath | readonly FolderEntry[];
 
 export interface InputOptions {
   /** The file name of a string, bytes or a Blob (a File has its own); for a folder, a directory to put it in. */
   name?: string;
   /** Per document, in bytes; default 10 MB (`defaultMaxBytes`). */
   maxBytes?: number;
-  /** Needed for `URL` inputs; ingestion never reaches the network on its own. */
+  /** Needed for `http(s):` URL inputs; ingestion never reaches the network on its own. */
   fetch?: (url: URL, init?: RequestInit) => Promise<Response>;
   signal?: AbortSignal;
 }
@@ -158,7 +169,9 @@ async function fromFolder(
 
 /**
  * Reads `input` into checked text documents: a string (content, named by `options.name`), bytes, a
- * Blob or File, a folder (array of `{path, content}`), or a `URL` (only with `options.fetch`).
+ * Blob or File, a folder (array of `{path, content}`), a file or folder on disk (`{ path }` or a
+ * `file:` URL), or an `http(s):` `URL` (only with `options.fetch`). A string that looks like a path
+ * and names one on disk is `INVALID_ARGUMENT`: strings are content.
  * Throws `BINARY_INPUT`, `INPUT_TOO_LARGE`, `UNSUPPORTED_INPUT`, `REMOTE_HTTP`, `ABORTED` or
  * `INVALID_ARGUMENT`; in a folder, binary and oversized files are skipped and listed instead.
  *
@@ -172,7 +185,12 @@ export async function readInput(input: ResourceInput, options: InputOptions = {}
     throw new LongshipError('INVALID_ARGUMENT', `maxBytes must be positive, got ${maxBytes}`);
   throwIfAborted(options.signal, 'reading the input');
   const name = () => (options.name === undefined ? '' : normalisePath(options.name));
-  if (typeof input === 'string') return { documents: [fromString(name(), input, maxBytes)], skipped: [] };
+  if (typeof input === 'string') {
+    await refuseExistingPath(input);
+    return { documents: [fromString(name(), input, maxBytes)], skipped: [] };
+  }
+  if (input instanceof URL && input.protocol === 'file:') return fromLocal(input, options, maxBytes);
+  if (isLocalPath(input)) return fromLocal(input.path, options, maxBytes);
   if (input instanceof URL) return { documents: [await fromUrl(input, options, maxBytes)], skipped: [] };
   if (input instanceof Uint8Array) return { documents: [fromBytes(name(), input, maxBytes)], skipped: [] };
   if (typeof Blob !== 'undefined' && input instanceof Blob) {
@@ -184,6 +202,36 @@ export async function readInput(input: ResourceInput, options: InputOptions = {}
   if (Array.isArray(input)) return fromFolder(input, options, maxBytes);
   throw new LongshipError(
     'UNSUPPORTED_INPUT',
-    `cannot ingest a ${typeof input}; expected a string, bytes, Blob, URL or folder`,
+    `cannot ingest a ${typeof input}; expected a string, bytes, Blob, URL, { path } or folder`,
   );
+}
+
+function isLocalPath(input: ResourceInput): input is LocalPath {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return false;
+  if (input instanceof Uint8Array || input instanceof URL) return false;
+  if (typeof Blob !== 'undefined' && input instanceof Blob) return false;
+  if (!('path' in input)) return false;
+  const keys = Object.keys(input);
+  if (keys.length !== 1 || keys[0] !== 'path' || typeof (input as LocalPath).path !== 'string') {
+    throw new LongshipError(
+      'INVALID_ARGUMENT',
+      `a path to add is { path: string } and nothing else, got keys ${JSON.stringify(keys)}`,
+    );
+  }
+  return true;
+}
+
+/** A file as one document named by its file name; a folder as its files under a directory of its name. */
+async function fromLocal(path: string | URL, options: InputOptions, maxBytes: number): Promise<InputBatch> {
+  const local: LocalInput = await readLocalPath(path, { maxBytes });
+  throwIfAborted(options.signal, 'reading the input');
+  if (local.kind === 'file') {
+    const name = normalisePath(options.name ?? local.name);
+    return { documents: [fromString(name, local.text, maxBytes)], skipped: [] };
+  }
+  if (local.entries.length === 0) {
+    throw new LongshipError('INVALID_ARGUMENT', `${local.path} has no files to add`);
+  }
+  const name = options.name ?? local.name;
+  return fromFolder(local.entries, { ...options, ...(name !== undefined ? { name } : {}) }, maxBytes);
 }

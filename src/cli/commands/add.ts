@@ -41,7 +41,9 @@ export const add: Command = {
     const results: Added[] = [];
     try {
       for (const [index, input] of inputs.entries()) {
-        const result = await longship.addResource(input.kind === 'file' ? input.text : input.entries, {
+        // A file's text goes as a Blob: a string is content, but one naming a file on disk is refused.
+        const content = input.kind === 'file' ? new Blob([input.text]) : input.entries;
+        const result = await longship.addResource(content, {
           target,
           signal,
           onProgress: progress.job(input.path, index, inputs.length),
