@@ -283,6 +283,7 @@ const entries: Record<string, { source: string; values: string[]; types: string[
       'Layer',
       'LeftOut',
       'LeftOutReason',
+      'LocalPath',
       'MessageOptions',
       'MessagePart',
       'MessageRole',

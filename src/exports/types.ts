@@ -26,7 +26,7 @@ export type {
   IngestProgress,
   IngestResult,
 } from '../ingest/ingest.js';
-export type { FolderEntry, ResourceInput } from '../ingest/input.js';
+export type { FolderEntry, LocalPath, ResourceInput } from '../ingest/input.js';
 export type { JobOutcome, QueueProgress, QueueSummary } from '../ingest/queue.js';
 export type { SkillInput } from '../ingest/skill/skill.js';
 export type { SkillInfo, SkillSummary } from '../ingest/skill/skill-reads.js';

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readLocalInputs } from '../../src/cli/paths.js';
+import { readLocalInputs } from '../../src/cli/commands/add.js';
 import { longship } from './run-cli.js';
 
 let cwd: string;

@@ -2,11 +2,11 @@
 
 import { join, relativeTo, type VikingUri } from '../../context/uri.js';
 import type { IngestResult } from '../../ingest/ingest.js';
+import { type LocalInput, readLocalPath } from '../../ingest/local-path.js';
 import { stringOption } from '../args.js';
 import type { Command } from '../command.js';
 import { CommandFailure } from '../failure.js';
 import { errorJson, type Io, printJson, printLines } from '../output.js';
-import { type LocalInput, readLocalInputs } from '../paths.js';
 import { createProgress } from '../progress.js';
 
 /** What one path added, as --json reports it. */
@@ -88,4 +88,21 @@ function report(io: Io, result: Added): void {
   if (result.removed > 0) counts.push(`${result.removed} removed`);
   if (result.skipped.length > 0) counts.push(`${result.skipped.length} skipped`);
   printLines(io, [`${result.path} → ${result.uri ?? '(nothing)'}  ${counts.join(', ')}`]);
+}
+
+/**
+ * Reads each of `paths` (relative to `cwd`) as `addResource({ path })` does, before the store opens,
+ * so a missing, unreadable or binary file writes nothing at all. `store` (the store's folder) is
+ * never read, whatever links lead to it or to the paths: they are compared as real paths
+ * (docs/guide/cli.md, "add"). Throws NOT_FOUND for a missing path, BINARY_INPUT or INPUT_TOO_LARGE
+ * for a file given by name, UNSUPPORTED_INPUT for what cannot be read, INVALID_ARGUMENT for the store.
+ */
+export async function readLocalInputs(
+  paths: readonly string[],
+  cwd: string,
+  store: string,
+): Promise<LocalInput[]> {
+  const inputs: LocalInput[] = [];
+  for (const path of paths) inputs.push(await readLocalPath(path, { cwd, exclude: store }));
+  return inputs;
 }
