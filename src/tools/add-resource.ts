@@ -36,7 +36,10 @@ export const addResource = defineTool({
   }),
   readOnly: false,
   run: async (longship, input, { signal }): Promise<AddResourceOutput> => {
-    const { uris, added, changed, unchanged, removed } = await longship.addResource(input.content, {
+    // As a Blob: a string that names a file on the server's disk is refused by addResource(), and an
+    // agent must learn nothing of that disk from whether its text went in.
+    const content = new Blob([input.content]);
+    const { uris, added, changed, unchanged, removed } = await longship.addResource(content, {
       name: input.name,
       ...(input.target === undefined ? {} : { target: input.target }),
       ...(input.reason === undefined ? {} : { reason: input.reason }),
