@@ -56,7 +56,14 @@ export async function nestedTree(
 
 export async function read(store: FullStore, input: string): Promise<string> {
   const node = await existing(store, parseUri(input));
-  if (node.kind === 'dir') fail('IS_A_DIRECTORY', `${node.uri} is a directory: it has no content`);
+  if (node.kind === 'dir') {
+    // A large document is added as a directory of its sections: say where its text is.
+    fail(
+      'IS_A_DIRECTORY',
+      `${node.uri} is a directory, with no content of its own (a long document is kept as a directory ` +
+        'of its sections): list them with tree() or ls(), and read each one',
+    );
+  }
   return node.l2 ?? '';
 }
 
