@@ -4,7 +4,7 @@
 import { LongshipError } from '../errors.js';
 import type { MessageEndpoint, Port, WebSharedWorker, WebWorker } from '../web-types.js';
 import { type ConnectOptions, connectLongship, type RemoteLongship } from '../worker/connect.js';
-import type { WorkerOptions } from '../worker/worker-options.js';
+import { databaseOf, type WorkerOptions } from '../worker/worker-options.js';
 
 export interface OpenLongshipInWorkerOptions extends WorkerOptions {
   /**
@@ -74,7 +74,7 @@ function checkKeys(options: object): void {
 
 /** The IndexedDB database `store` names: what the worker opens, and what its tabs share it by. */
 function databaseName(store: WorkerOptions['store']): string {
-  if (store === undefined) return 'longship';
+  if (store === undefined) return databaseOf({});
   const name = (store as { indexedDB?: unknown } | null)?.indexedDB;
   if (typeof name !== 'string' || name === '' || Object.keys(store).length !== 1) {
     throw new LongshipError(

@@ -10,7 +10,7 @@ import type { Locks, MessageEndpoint, Movable } from '../web-types.js';
 import { type RemoteName, type Returns, remoteApi, remoteMethod, remoteMethods } from './remote-api.js';
 import { asFunction, refuse, serve, serveOn } from './serve.js';
 import { decode, encode, MARK, registerThrowHandler, type Served } from './wire.js';
-import type { WorkerOptions } from './worker-options.js';
+import { databaseOf, type WorkerOptions } from './worker-options.js';
 
 export interface ExposeLongshipOptions {
   /**
@@ -79,7 +79,7 @@ export function createLongshipHost(options: ExposeLongshipOptions = {}): Longshi
 function openFromOptions({ store, usearch, embedder }: WorkerOptions): Promise<Longship> {
   // A URL arrives as a string (worker-options.ts).
   return openLongship({
-    store: { indexedDB: store?.indexedDB ?? 'longship' },
+    store: { indexedDB: databaseOf({ store }) },
     usearch: typeof usearch === 'string' ? new URL(usearch) : usearch,
     embedder,
   });
@@ -96,7 +96,7 @@ function engineSlot(open: (options: WorkerOptions) => Promise<Longship>, locks: 
   let current: Promise<{ longship: Longship; release: () => void }> | undefined;
   let members = 0;
   const start = async (options: WorkerOptions, onWait?: () => void) => {
-    const name = `longship:${options.store?.indexedDB ?? 'longship'}`;
+    const name = `longship:${databaseOf(options)}`;
     const release = locks ? await holdLock(locks as LockManager, name, onWait) : () => {};
     try {
       return { longship: await open(options), release };

@@ -21,6 +21,11 @@ export interface WorkerOptions {
   embedder?: { transformers: TransformersEmbedderOptions };
 }
 
+/** The IndexedDB database `options` name: the one the worker opens, and its tabs share it by. */
+export function databaseOf(options: WorkerOptions): string {
+  return options.store?.indexedDB ?? 'longship';
+}
+
 /** The options whose strings are URLs, and every file of a model folder's `files`. */
 const urlKeys = new Set(['usearch', 'directory', 'localModelPath', 'wasmPaths', 'mjs', 'wasm']);
 
