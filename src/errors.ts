@@ -43,6 +43,10 @@ export type ErrorCode =
   | 'INPUT_TOO_LARGE'
   /** A document is binary (NUL bytes, invalid UTF-8, mostly control characters), not text. */
   | 'BINARY_INPUT'
+  /** A document (a PDF, a Word file) is password-protected; nothing of it was read. */
+  | 'ENCRYPTED_INPUT'
+  /** A document (a PDF, a Word file) is damaged or truncated and cannot be read. */
+  | 'CORRUPT_INPUT'
   /** No node at that `viking://` URI (or no relation between the two). */
   | 'NOT_FOUND'
   /** A node already exists at the URI being created or moved to. */

@@ -39,6 +39,40 @@ export interface MatchedContext {
   matchReason: string;
   /** Up to `maxRelations` related nodes. */
   relations: RelatedContext[];
+  /**
+   * For a part of a paged document (a PDF), the pages its text is on, to cite ("p. 47"); absent
+   * for formats without pages (docs/guide/documents.md, "Pages").
+   */
+  pages?: PageRange;
+}
+
+/** The first and last page (1-based, inclusive) a node's text is on. */
+export interface PageRange {
+  first: number;
+  last: number;
+}
+
+/**
+ * The pages a node's meta records (`meta.pages`, `[first, last]`), or undefined.
+ *
+ * @example
+ * pagesOf(node); // { first: 47, last: 48 }
+ */
+export function pagesOf(node: NodeRecord): PageRange | undefined {
+  const pages = node.meta.pages;
+  if (!Array.isArray(pages) || pages.length !== 2) return undefined;
+  const [first, last] = pages as unknown[];
+  return typeof first === 'number' && typeof last === 'number' ? { first, last } : undefined;
+}
+
+/**
+ * "p. 47" or "pp. 47–48", how a result cites its pages.
+ *
+ * @example
+ * citePages({ first: 47, last: 48 }); // 'pp. 47–48'
+ */
+export function citePages({ first, last }: PageRange): string {
+  return first === last ? `p. ${first}` : `pp. ${first}–${last}`;
 }
 
 /** The list of a result (find()'s and search()'s) that holds each context type. */
@@ -286,15 +320,19 @@ export function toMatched(
   settings: Settings,
 ): Promise<MatchedContext[]> {
   return Promise.all(
-    ranked.map(async (item) => ({
-      uri: item.node.uri,
-      contextType: item.node.contextType,
-      isLeaf: item.node.kind === 'file',
-      abstract: item.node.l0,
-      category: categoryOf(item.node),
-      score: item.final,
-      matchReason: reasonOf(item),
-      relations: await relationsOf(sources, item.node.uri, settings.maxRelations),
-    })),
+    ranked.map(async (item) => {
+      const pages = pagesOf(item.node);
+      return {
+        uri: item.node.uri,
+        contextType: item.node.contextType,
+        isLeaf: item.node.kind === 'file',
+        abstract: item.node.l0,
+        category: categoryOf(item.node),
+        score: item.final,
+        matchReason: reasonOf(item),
+        relations: await relationsOf(sources, item.node.uri, settings.maxRelations),
+        ...(pages ? { pages } : {}),
+      };
+    }),
   );
 }

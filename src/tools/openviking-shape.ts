@@ -17,6 +17,8 @@ export interface OpenVikingMatch {
   score: number;
   match_reason: string;
   relations: RelatedContext[];
+  /** Longship's own: the pages of a part of a PDF, `{ first, last }`. */
+  pages?: MatchedContext['pages'];
 }
 
 /** A {@link TypedQuery} with OpenViking's field names. */
@@ -46,6 +48,7 @@ export function toOpenVikingMatch(item: MatchedContext): OpenVikingMatch {
     score: item.score,
     match_reason: item.matchReason,
     relations: item.relations,
+    ...(item.pages ? { pages: item.pages } : {}),
   };
 }
 

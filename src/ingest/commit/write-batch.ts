@@ -38,6 +38,8 @@ export interface NodeContent {
   format?: Format;
   /** The input path of the document the node came from; folder directories and ancestors have none. */
   source?: string;
+  /** For a paged document (a PDF), the first and last page the node's text is on. */
+  pages?: readonly [number, number];
   l0: string;
   l1: string;
   summaryKind: Summarizer['kind'];
@@ -138,6 +140,9 @@ function record(write: NodeWrite, key: number, context: BatchContext): NodeRecor
   const meta: Record<string, unknown> = { ...previous?.meta, ...write.meta, title: node.title };
   if (node.source !== undefined) meta.source = node.source;
   if (node.format !== undefined) meta.format = node.format;
+  // Kept by the meta of an earlier version of the node, which may have been paged when this is not.
+  if (node.pages !== undefined) meta.pages = [...node.pages];
+  else delete meta.pages;
   if (context.reason !== undefined) meta.reason = context.reason;
   const result: NodeRecord = {
     uri: node.uri,
