@@ -22,7 +22,8 @@ export interface LocalFiles {
   basename(path: string): string;
   /** What `path` is; NOT_FOUND or UNSUPPORTED_INPUT naming `shown` when it cannot be asked. */
   kind(path: string, shown: string): Promise<LocalKind>;
-  readFile(path: string, shown: string): Promise<Uint8Array>;
+  /** The file as a Blob, read only as the Blob is. */
+  blob(path: string, shown: string): Promise<Blob>;
   /** `path` with every link resolved, as far as it exists (the rest as written). */
   realPath(path: string): Promise<string>;
   /** Whether `path` is `folder` or below it. */
@@ -107,12 +108,10 @@ export async function loadLocalFiles(): Promise<LocalFiles> {
       if (info.isDirectory()) return { kind: 'folder' };
       return info.isFile() ? { kind: 'file', size: info.size } : { kind: 'other' };
     },
-    readFile: async (p, shown) =>
-      new Uint8Array(
-        await readFile(p).catch((error) => {
-          throw unreadable(shown, error);
-        }),
-      ),
+    blob: (p, shown) =>
+      asBlob(p).catch((error) => {
+        throw unreadable(shown, error);
+      }),
     realPath,
     isWithin,
     walk: (folder, skip) => walk(folder, folder, skip),

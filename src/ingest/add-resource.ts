@@ -28,6 +28,7 @@ export async function addResource(
   const read = await readInput(input, {
     ...(options.name !== undefined ? { name: options.name } : {}),
     ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+    ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(signal ? { signal } : {}),
   });
@@ -46,6 +47,9 @@ export async function addResource(
   await commitUnits(ctx, units, context, stored, report, signal, total);
   if (options.refreshParents !== false) await refreshAfter(ctx, target, context, signal);
   const count = (change: ResourceNode['change']) => plan.nodes.filter((n) => n.change === change).length;
+  const scannedPages = documents
+    .filter((d) => (d.paged?.scannedPages.length ?? 0) > 0)
+    .map((d) => ({ path: d.path, pages: d.paged!.scannedPages }));
   return {
     uris: docs.map((n) => n.uri),
     added: count('added'),
@@ -53,6 +57,7 @@ export async function addResource(
     unchanged: count('unchanged'),
     removed: plan.removed.length,
     skipped,
+    ...(scannedPages.length > 0 ? { scannedPages } : {}),
   };
 }
 

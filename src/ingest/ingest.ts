@@ -88,6 +88,7 @@ export const addResourceOptionsSchema = v.strictObject({
   fetch: v.optional(functionSchema),
   maxTokens: v.optional(wholeNumber(1)),
   mergeBelow: v.optional(wholeNumber(0)),
+  maxPages: v.optional(wholeNumber(1)),
 });
 
 /** {@link AddSkillOptions}, key by key. @internal */
@@ -101,8 +102,13 @@ export interface IngestResult {
   changed: number;
   unchanged: number;
   removed: number;
-  /** Folder entries left out as binary or too large. */
+  /**
+   * Folder entries left out, each with its typed error: binary, too large, encrypted, corrupt, or
+   * a PDF with no text at all (docs/guide/documents.md).
+   */
   skipped: { path: string; error: LongshipError }[];
+  /** Documents added with pages that have no text (scanned images), when there are any. */
+  scannedPages?: { path: string; pages: number[] }[];
 }
 
 export interface Ingestor {

@@ -7,6 +7,7 @@ import { throwIfAborted } from '../abort.js';
 import type { Format } from '../context/summarize.js';
 import { checkSize, checkStringSize, checkText, defaultMaxBytes } from '../context/text-checks.js';
 import { LongshipError } from '../errors.js';
+import { type ConvertLimits, convertDocument, defaultMaxPages, documentKindOf, HEAD_BYTES } from './convert/convert.js';
 import { fetchText } from './fetch-text.js';
 import { type LocalInput, readLocalPath } from './local-path.js';
 import { decodeText } from './parse/decode.js';
@@ -36,8 +37,13 @@ export type ResourceInput = string | Uint8Array | Blob | URL | LocalPath | reado
 export interface InputOptions {
   /** The file name of a string, bytes or a Blob (a File has its own); for a folder, a directory to put it in. */
   name?: string;
-  /** Per document, in bytes; default 10 MB (`defaultMaxBytes`). */
+  /**
+   * Per document, in bytes; default 10 MB (`defaultMaxBytes`). For a PDF or Office file, the text
+   * read out of it; the file itself may be 20 times this.
+   */
   maxBytes?: number;
+  /** Most pages of a PDF (slides, sheets of an Office file); default 2,000. */
+  maxPages?: number;
   /** Needed for `http(s):` URL inputs; ingestion never reaches the network on its own. */
   fetch?: (url: URL, init?: RequestInit) => Promise<Response>;
   signal?: AbortSignal;
@@ -48,6 +54,11 @@ export interface InputDocument {
   path: string;
   content: string;
   format: Format;
+  /**
+   * A document with pages (a PDF): how many, and those without text (scanned). Its content has a
+   * form feed on a line of its own where each page after the first begins.
+   */
+  paged?: { pageCount: number; scannedPages: number[] };
 }
 
 export interface InputBatch {
@@ -84,56 +95,74 @@ function fromString(path: string, content: string, maxBytes: number, mime?: stri
   return { path, content, format: detectFormat(path, content, mime) };
 }
 
-async function fromBlob(path: string, blob: Blob, maxBytes: number): Promise<InputDocument> {
+/** A PDF or Office file as Markdown, with its pages where it has them. */
+async function fromDocument(
+  kind: NonNullable<ReturnType<typeof documentKindOf>>,
+  path: string,
+  name: string,
+  bytes: Uint8Array,
+  limits: ConvertLimits,
+): Promise<InputDocument> {
+  const converted = await convertDocument(kind, name, bytes, limits);
+  const document: InputDocument = { path, content: converted.markdown, format: 'markdown' };
+  if (converted.pageCount !== undefined)
+    document.paged = { pageCount: converted.pageCount, scannedPages: converted.scannedPages };
+  return document;
+}
+
+async function fromBlob(path: string, blob: Blob, limits: ConvertLimits): Promise<InputDocument> {
   const name = path || 'the input Blob';
+  const kind = documentKindOf(path, new Uint8Array(await blob.slice(0, HEAD_BYTES).arrayBuffer()));
+  if (kind) return fromDocument(kind, path, name, new Uint8Array(await blob.arrayBuffer()), limits);
   // Checked before reading, so a 2 GB video costs nothing.
-  checkSize(name, blob.size, maxBytes);
-  const text = decodeText(name, new Uint8Array(await blob.arrayBuffer()), maxBytes);
+  checkSize(name, blob.size, limits.maxBytes);
+  const text = decodeText(name, new Uint8Array(await blob.arrayBuffer()), limits.maxBytes);
   return { path, content: text, format: detectFormat(path, text, blob.type || undefined) };
 }
 
-function fromBytes(
+async function fromBytes(
   path: string,
   bytes: Uint8Array,
-  maxBytes: number,
+  limits: ConvertLimits,
   mime?: string,
   charset?: string,
-): InputDocument {
+): Promise<InputDocument> {
   const name = path || 'the input bytes';
-  const text = decodeText(name, bytes, maxBytes, charset);
+  const kind = documentKindOf(path, bytes.subarray(0, HEAD_BYTES));
+  if (kind) return fromDocument(kind, path, name, bytes, limits);
+  const text = decodeText(name, bytes, limits.maxBytes, charset);
   return { path, content: text, format: detectFormat(path, text, mime) };
 }
 
-async function fromUrl(url: URL, options: InputOptions, maxBytes: number): Promise<InputDocument> {
+async function fromUrl(url: URL, options: InputOptions, limits: ConvertLimits): Promise<InputDocument> {
   if (!options.fetch) {
     throw new LongshipError(
       'UNSUPPORTED_INPUT',
       `cannot read ${url.href}: no fetch function was given (pass { fetch } where the environment allows it)`,
     );
   }
-  const body = await fetchText(url, options.fetch, maxBytes, options.signal);
+  const body = await fetchText(url, options.fetch, limits.maxBytes, options.signal);
   const path = normalisePath(options.name ?? body.name);
-  return fromBytes(path, body.bytes, maxBytes, body.mime, body.charset);
+  return fromBytes(path, body.bytes, limits, body.mime, body.charset);
 }
 
-async function fromEntry(
-  path: string,
-  content: FolderEntry['content'],
-  maxBytes: number,
-): Promise<InputDocument> {
-  if (typeof content === 'string') return fromString(path, content, maxBytes);
-  if (content instanceof Uint8Array) return fromBytes(path, content, maxBytes);
-  if (typeof Blob !== 'undefined' && content instanceof Blob) return fromBlob(path, content, maxBytes);
-  throw new LongshipError(
-    'UNSUPPORTED_INPUT',
-    `folder entry ${path}: content is neither a string, bytes nor a Blob`,
-  );
+const isBlob = (value: unknown): value is Blob => typeof Blob !== 'undefined' && value instanceof Blob;
+
+async function fromEntry(path: string, content: FolderEntry['content'], limits: ConvertLimits) {
+  if (typeof content === 'string') return fromString(path, content, limits.maxBytes);
+  return content instanceof Uint8Array ? fromBytes(path, content, limits) : fromBlob(path, content as Blob, limits);
 }
+
+/**
+ * What a folder skips, listed, rather than failing: one image, one broken PDF or one scan without
+ * text must not sink a repository or a drop of files.
+ */
+const SKIPPED = new Set(['BINARY_INPUT', 'INPUT_TOO_LARGE', 'ENCRYPTED_INPUT', 'CORRUPT_INPUT', 'UNSUPPORTED_INPUT']);
 
 async function fromFolder(
   entries: readonly FolderEntry[],
   options: InputOptions,
-  maxBytes: number,
+  limits: ConvertLimits,
 ): Promise<InputBatch> {
   if (entries.length === 0) throw new LongshipError('INVALID_ARGUMENT', 'the folder is empty');
   const prefix = options.name ? normalisePath(options.name) : '';
@@ -149,17 +178,18 @@ async function fromFolder(
     }
     if (seen.has(path)) throw new LongshipError('INVALID_ARGUMENT', `two folder entries are both ${path}`);
     seen.add(path);
+    const { content } = entry;
+    if (typeof content !== 'string' && !(content instanceof Uint8Array) && !isBlob(content)) {
+      throw new LongshipError(
+        'UNSUPPORTED_INPUT',
+        `folder entry ${path}: content is neither a string, bytes nor a Blob`,
+      );
+    }
     throwIfAborted(options.signal, 'reading the input');
     try {
-      batch.documents.push(await fromEntry(path, entry.content, maxBytes));
+      batch.documents.push(await fromEntry(path, content, limits));
     } catch (error) {
-      // A folder is usually a repository or a drop of files: one image must not sink the rest.
-      if (
-        !(error instanceof LongshipError) ||
-        (error.code !== 'BINARY_INPUT' && error.code !== 'INPUT_TOO_LARGE')
-      ) {
-        throw error;
-      }
+      if (!(error instanceof LongshipError) || !SKIPPED.has(error.code)) throw error;
       batch.skipped.push({ path, error });
     }
   }
@@ -181,25 +211,29 @@ async function fromFolder(
  */
 export async function readInput(input: ResourceInput, options: InputOptions = {}): Promise<InputBatch> {
   const maxBytes = options.maxBytes ?? defaultMaxBytes;
+  const maxPages = options.maxPages ?? defaultMaxPages;
   if (!(maxBytes > 0))
     throw new LongshipError('INVALID_ARGUMENT', `maxBytes must be positive, got ${maxBytes}`);
+  if (!(maxPages >= 1))
+    throw new LongshipError('INVALID_ARGUMENT', `maxPages must be at least 1, got ${maxPages}`);
+  const limits: ConvertLimits = { maxBytes, maxPages, ...(options.signal ? { signal: options.signal } : {}) };
   throwIfAborted(options.signal, 'reading the input');
   const name = () => (options.name === undefined ? '' : normalisePath(options.name));
   if (typeof input === 'string') {
     await refuseExistingPath(input);
     return { documents: [fromString(name(), input, maxBytes)], skipped: [] };
   }
-  if (input instanceof URL && input.protocol === 'file:') return fromLocal(input, options, maxBytes);
-  if (isLocalPath(input)) return fromLocal(input.path, options, maxBytes);
-  if (input instanceof URL) return { documents: [await fromUrl(input, options, maxBytes)], skipped: [] };
-  if (input instanceof Uint8Array) return { documents: [fromBytes(name(), input, maxBytes)], skipped: [] };
-  if (typeof Blob !== 'undefined' && input instanceof Blob) {
+  if (input instanceof URL && input.protocol === 'file:') return fromLocal(input, options, limits);
+  if (isLocalPath(input)) return fromLocal(input.path, options, limits);
+  if (input instanceof URL) return { documents: [await fromUrl(input, options, limits)], skipped: [] };
+  if (input instanceof Uint8Array) return { documents: [await fromBytes(name(), input, limits)], skipped: [] };
+  if (isBlob(input)) {
     const own = (input as { name?: unknown }).name;
     const path =
       typeof own === 'string' && own !== '' && options.name === undefined ? normalisePath(own) : name();
-    return { documents: [await fromBlob(path, input, maxBytes)], skipped: [] };
+    return { documents: [await fromBlob(path, input, limits)], skipped: [] };
   }
-  if (Array.isArray(input)) return fromFolder(input, options, maxBytes);
+  if (Array.isArray(input)) return fromFolder(input, options, limits);
   throw new LongshipError(
     'UNSUPPORTED_INPUT',
     `cannot ingest a ${typeof input}; expected a string, bytes, Blob, URL, { path } or folder`,
@@ -222,16 +256,16 @@ function isLocalPath(input: ResourceInput): input is LocalPath {
 }
 
 /** A file as one document named by its file name; a folder as its files under a directory of its name. */
-async function fromLocal(path: string | URL, options: InputOptions, maxBytes: number): Promise<InputBatch> {
-  const local: LocalInput = await readLocalPath(path, { maxBytes });
+async function fromLocal(path: string | URL, options: InputOptions, limits: ConvertLimits): Promise<InputBatch> {
+  const local: LocalInput = await readLocalPath(path);
   throwIfAborted(options.signal, 'reading the input');
   if (local.kind === 'file') {
     const name = normalisePath(options.name ?? local.name);
-    return { documents: [fromString(name, local.text, maxBytes)], skipped: [] };
+    return { documents: [await fromBlob(name, local.content, limits)], skipped: [] };
   }
   if (local.entries.length === 0) {
     throw new LongshipError('INVALID_ARGUMENT', `${local.path} has no files to add`);
   }
   const name = options.name ?? local.name;
-  return fromFolder(local.entries, { ...options, ...(name !== undefined ? { name } : {}) }, maxBytes);
+  return fromFolder(local.entries, { ...options, ...(name !== undefined ? { name } : {}) }, limits);
 }

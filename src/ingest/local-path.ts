@@ -8,11 +8,15 @@
 import { checkSize, defaultMaxBytes } from '../context/text-checks.js';
 import { type LocalEntry, loadLocalFiles } from '../env/local-files.js';
 import { LongshipError } from '../errors.js';
+import { CONVERTED_BYTES_FACTOR, documentKindOf, HEAD_BYTES } from './convert/convert.js';
 import { decodeText } from './parse/decode.js';
 
-/** A path read from disk: a file's text named by its file name, or a folder's files under its name. */
+/**
+ * A path read from disk: a file named by its file name (its content checked: text, or a PDF or
+ * Office file within its size bound), or a folder's files under its name.
+ */
 export type LocalInput =
-  | { path: string; kind: 'file'; name: string; text: string }
+  | { path: string; kind: 'file'; name: string; content: Blob }
   | { path: string; kind: 'folder'; name: string | undefined; entries: LocalEntry[] };
 
 export interface LocalPathOptions {
@@ -20,7 +24,7 @@ export interface LocalPathOptions {
   cwd?: string;
   /** A folder never read (the CLI's store); naming it, or a path in it, is `INVALID_ARGUMENT`. */
   exclude?: string;
-  /** A file given by path larger than this is `INPUT_TOO_LARGE`; default 10 MB. */
+  /** A text file given by path larger than this is `INPUT_TOO_LARGE` (a PDF, 20 times this); default 10 MB. */
   maxBytes?: number;
 }
 
@@ -60,13 +64,15 @@ export async function readLocalPath(path: string | URL, options: LocalPathOption
     throw new LongshipError('UNSUPPORTED_INPUT', `${shown} is neither a file nor a folder`);
   }
   const maxBytes = options.maxBytes ?? defaultMaxBytes;
-  // Checked before reading, so a 2 GB video costs nothing.
+  const name = files.basename(absolute);
+  const blob = await files.blob(absolute, shown);
+  if (documentKindOf(name, new Uint8Array(await blob.slice(0, HEAD_BYTES).arrayBuffer()))) {
+    checkSize(shown, what.size, maxBytes * CONVERTED_BYTES_FACTOR);
+    return { path: shown, kind: 'file', name, content: blob };
+  }
+  // Checked before reading, so a 2 GB video costs nothing; text is checked now, before any write.
   checkSize(shown, what.size, maxBytes);
-  const bytes = await files.readFile(absolute, shown);
-  return {
-    path: shown,
-    kind: 'file',
-    name: files.basename(absolute),
-    text: decodeText(shown, bytes, maxBytes),
-  };
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  decodeText(shown, bytes, maxBytes);
+  return { path: shown, kind: 'file', name, content: new Blob([bytes]) };
 }

@@ -11,6 +11,7 @@ import { join, roots, type VikingUri } from '../context/uri.js';
 import type { NodeContent } from './commit/write-batch.js';
 import { contentHash } from './hash.js';
 import type { InputDocument } from './input.js';
+import { withPages } from './parse/pages.js';
 import { parseDocument } from './parse/parse.js';
 import { type SplitOptions, splitDocument } from './parse/split.js';
 import { safeName, slugify, uniqueName } from './slug.js';
@@ -80,7 +81,8 @@ function draft(documents: readonly InputDocument[], options: SplitOptions): Draf
     // survives growing past maxTokens.
     const name = fileName ? safeName(fileName) : slugify(tree.title, 'untitled');
     const base = [...parent, uniqueName(name, taken.get(parent.join('/'))!, true)];
-    for (const node of splitDocument(tree, options)) {
+    const planned = splitDocument(tree, options);
+    for (const node of document.paged ? withPages(planned) : planned) {
       const file = node.kind === 'file' ? { format: tree.format } : {};
       drafts.push({ ...node, ...file, relativePath: [...base, ...node.relativePath], source: document.path });
     }
@@ -115,7 +117,8 @@ export async function planResource(
     await Promise.all(
       drafts
         .filter((d) => d.kind === 'file')
-        .map(async (d) => [d, await contentHash(d.content ?? '')] as const),
+        // A part's pages are part of what it is: the same text moved to another page is a change.
+        .map(async (d) => [d, await contentHash((d.content ?? '') + (d.pages ? `\f${d.pages}` : ''))] as const),
     ),
   );
   const children = new Map<string, ResourceNode[]>();

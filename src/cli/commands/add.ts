@@ -25,6 +25,7 @@ export const add: Command = {
     'its files, read by their extensions. Adding again writes only what changed, and a folder again\n' +
     'removes what is gone from it. Inside folders, hidden entries (.git, .longship) and node_modules\n' +
     'are left out, links are not followed, and binary or oversized files are skipped with a warning.\n' +
+    'PDF, Word, PowerPoint and Excel files are read as text, with their headings and tables.\n' +
     'A path that is missing, or a file that is binary, stops the add before anything is written.',
   options: {
     to: { type: 'string', value: 'URI', help: 'the directory to add under (default viking://resources)' },
@@ -41,8 +42,7 @@ export const add: Command = {
     const results: Added[] = [];
     try {
       for (const [index, input] of inputs.entries()) {
-        // A file's text goes as a Blob: a string is content, but one naming a file on disk is refused.
-        const content = input.kind === 'file' ? new Blob([input.text]) : input.entries;
+        const content = input.kind === 'file' ? input.content : input.entries;
         const result = await longship.addResource(content, {
           target,
           signal,
@@ -83,6 +83,10 @@ function folderUri(target: VikingUri, uris: readonly string[]): string | undefin
 function report(io: Io, result: Added): void {
   for (const { path, code, message } of result.skipped) {
     io.stderr.write(`longship: skipped ${path}: ${code}: ${message}\n`);
+  }
+  for (const { path, pages } of result.scannedPages ?? []) {
+    const which = pages.length === 1 ? `page ${pages[0]} has` : `pages ${pages.join(', ')} have`;
+    io.stderr.write(`longship: ${path}: ${which} no text (scanned images; run OCR to index them)\n`);
   }
   const counts = [`${result.added} added`, `${result.changed} changed`, `${result.unchanged} unchanged`];
   if (result.removed > 0) counts.push(`${result.removed} removed`);

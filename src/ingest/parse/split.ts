@@ -19,6 +19,8 @@ export interface PlannedNode {
   headings: string[];
   /** The stored text (L2); files only. */
   content?: string;
+  /** For a paged document (a PDF), the first and last page of the node's text (parse/pages.ts). */
+  pages?: readonly [number, number];
 }
 
 export interface SplitOptions {
