@@ -163,7 +163,8 @@ function candidatesOf(
       return;
     }
     const excerpts = unseen.excerpts && layers[0]?.layer === 'L2';
-    if (layers.length > 0) candidates.push({ ...identity(hit), layers, excerpts });
+    if (layers.length > 0)
+      candidates.push({ ...identity(hit), layers, excerpts, ...(hit.pages ? { pages: hit.pages } : {}) });
   });
   return { candidates, skipped, seen };
 }

@@ -5,6 +5,7 @@
  * The block's own count is then checked, frame included, and the lowest-ranked parts go until it
  * fits: a tokenizer need not count a concatenation as the sum of its pieces.
  */
+import type { PageRange } from '../retrieve/results.js';
 import type { ContextType } from '../store/store.js';
 import { excerptOf } from './excerpt.js';
 import { frameText, type Layer, type RenderedPart, renderBlock, renderPart } from './render.js';
@@ -18,6 +19,8 @@ export interface Candidate {
   layers: { layer: Layer; text: string }[];
   /** Whether an excerpt of its L2 may stand in when the whole L2 does not fit. */
   excerpts: boolean;
+  /** The pages of a part of a paged document, cited in its element. */
+  pages?: PageRange;
 }
 
 /** An excerpt smaller than this many tokens says too little to be worth its tags. */
@@ -69,20 +72,21 @@ async function choose(
   queryTerms: ReadonlySet<string>,
 ): Promise<{ chosen?: ContextPart; smallest: number }> {
   const { uri, type, score } = candidate;
+  const cited = candidate.pages ? { pages: candidate.pages } : {};
   let smallest = Number.POSITIVE_INFINITY;
   for (const { layer, text } of candidate.layers) {
-    const part = { uri, type, score, layer, text };
+    const part = { uri, type, score, layer, text, ...cited };
     const tokens = (await countUpTo(tokenizer, renderPart(part), left)) + 1;
     smallest = Math.min(smallest, tokens);
     if (tokens <= left) return { chosen: { ...part, tokens }, smallest };
     if (layer === 'L2' && candidate.excerpts && left >= minExcerptTokens) {
-      const excerpt = await excerptPart({ uri, type, score, layer, text }, left, tokenizer, queryTerms);
+      const excerpt = await excerptPart(part, left, tokenizer, queryTerms);
       if (excerpt) return { chosen: excerpt, smallest };
     }
   }
   // Counted in full, for the report: what the smallest layer would have needed.
   const last = candidate.layers.at(-1);
-  if (last) smallest = (await countTokens(tokenizer, renderPart({ uri, type, ...last }))) + 1;
+  if (last) smallest = (await countTokens(tokenizer, renderPart({ uri, type, ...last, ...cited }))) + 1;
   return { smallest };
 }
 

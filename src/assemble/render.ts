@@ -1,10 +1,12 @@
 /**
  * The prompt-ready block of context() (docs/guide/context.md, "The block"): one element per part, named
- * after its context type, with its `viking://` URI to cite and the layer it is shown at, inside one
+ * after its context type, with its `viking://` URI to cite (and its pages, for a part of a PDF) and the
+ * layer it is shown at, inside one
  * `<context>` element. The text inside is left as it is (Markdown reads as Markdown), except that
  * a tag of the envelope in a document is neutralised, so a document cannot close its own element
  * and forge a neighbour with another URI.
  */
+import { citePages, type PageRange } from '../retrieve/results.js';
 import type { ContextType } from '../store/store.js';
 
 export type Layer = 'L0' | 'L1' | 'L2';
@@ -18,6 +20,8 @@ export interface RenderedPart {
   text: string;
   /** The text is the passages of its L2 that bear on the query, not the whole of it. */
   excerpt?: true;
+  /** For a part of a paged document (a PDF), the pages its text is on: cited as `pages="pp. 47–48"`. */
+  pages?: PageRange;
 }
 
 const open = '<context>';
@@ -33,7 +37,8 @@ function attribute(value: string): string {
 export function renderPart(part: Omit<RenderedPart, 'score'>): string {
   const body = part.text.trim().replace(envelopeTag, '&lt;$1$2');
   const excerpt = part.excerpt ? ' excerpt="true"' : '';
-  return `<${part.type} uri="${attribute(part.uri)}" layer="${part.layer}"${excerpt}>\n${body}\n</${part.type}>`;
+  const pages = part.pages ? ` pages="${citePages(part.pages)}"` : '';
+  return `<${part.type} uri="${attribute(part.uri)}" layer="${part.layer}"${pages}${excerpt}>\n${body}\n</${part.type}>`;
 }
 
 /** What the block costs besides its parts: the `<context>` element's two tags and their newlines. */

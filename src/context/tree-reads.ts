@@ -54,17 +54,43 @@ export async function nestedTree(
   return top;
 }
 
+/**
+ * A file's content; a split document's, or one of its section directories', whole text: its files'
+ * contents joined in name order, depth first, which is the document's order (docs/guide/retrieval.md,
+ * "Reading a whole document"). Any other directory is IS_A_DIRECTORY.
+ */
 export async function read(store: FullStore, input: string): Promise<string> {
   const node = await existing(store, parseUri(input));
-  if (node.kind === 'dir') {
-    // A large document is added as a directory of its sections: say where its text is.
+  if (node.kind === 'file') return node.l2 ?? '';
+  // Ingestion records the input path on every node it writes for a document; a folder's
+  // directories, mkdir()'s and the roots have none.
+  const source = node.meta.source;
+  if (typeof source !== 'string') {
     fail(
       'IS_A_DIRECTORY',
-      `${node.uri} is a directory, with no content of its own (a long document is kept as a directory ` +
-        'of its sections): list them with tree() or ls(), and read each one',
+      `${node.uri} is a directory, with no content of its own: list it with tree() or ls(), and read its files`,
     );
   }
-  return node.l2 ?? '';
+  // Only the document's own files: a file written into it later, or a document added under it, is not its text.
+  const files = (await store.descendants(node.uri)).filter(
+    (n) => n.kind === 'file' && n.meta.source === source,
+  );
+  return files
+    .map((n) => ({ path: n.uri.split('/'), text: n.l2 ?? '' }))
+    .sort((a, b) => comparePaths(a.path, b.path))
+    .map((f) => f.text)
+    .join('');
+}
+
+/**
+ * Depth-first order of URI segments, by name. Not the URIs as strings: `-` sorts before `/`, which
+ * would put `01-a-2` between `01-a` and `01-a/01-b`.
+ */
+function comparePaths(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  }
+  return a.length - b.length;
 }
 
 export async function overview(store: FullStore, input: string): Promise<string> {

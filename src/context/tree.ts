@@ -138,7 +138,10 @@ export interface ContextTree {
   /** The nodes below `uri`, nested, `depth` levels down (default 3; 1 is `ls`). */
   tree(uri: string, options?: TreeOptions): Promise<TreeNode[]>;
   stat(uri: string): Promise<NodeInfo>;
-  /** L2. `IS_A_DIRECTORY` on a directory. */
+  /**
+   * L2: a file's content; a split document's directory (or a section directory of one) gives its
+   * whole text, its files joined in document order. `IS_A_DIRECTORY` on any other directory.
+   */
   read(uri: string): Promise<string>;
   /** L0. */
   abstract(uri: string): Promise<string>;

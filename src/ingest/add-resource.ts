@@ -170,7 +170,8 @@ function unitsOf(
   let removed = plan.removed;
   const toWrite = (node: ResourceNode): NodeWrite => {
     const previous = stored.get(node.uri);
-    return previous ? { node, previous } : { node };
+    if (!previous) return { node };
+    return { node, previous: node.source === undefined ? withoutDocumentMeta(previous) : previous };
   };
   const units: Unit[] = docs.map((top) => {
     const own = bySource.get(top.source!)!.filter((n) => n.change !== 'unchanged');
@@ -193,4 +194,14 @@ function unitsOf(
   // Folder directories whose documents are all unchanged, and documents gone from the folder.
   units.push({ writes: [...missing, ...[...pending].map(toWrite)], deletions: removed });
   return { docs, units };
+}
+
+/**
+ * A stored node that a folder directory replaces, without the meta that marks a document's nodes:
+ * kept, a folder added where a document of its name was would read as that document (read() of a
+ * directory with `meta.source`, docs/guide/retrieval.md "Reading a whole document").
+ */
+function withoutDocumentMeta(previous: NodeRecord): NodeRecord {
+  const { source: _source, format: _format, ...meta } = previous.meta;
+  return { ...previous, meta };
 }

@@ -20,7 +20,8 @@ export const read = defineTool({
   title: 'Read a node',
   description:
     'Reads a viking:// node at a layer: L0 its one-line abstract, L1 its overview, L2 (default) its whole ' +
-    'content, exactly as stored. Directories have L0 and L1 only.',
+    'content, exactly as stored. A long document is kept as a directory of its sections: at L2 it (or a ' +
+    'section directory) reads as its whole text. Other directories have L0 and L1 only.',
   input: v.strictObject({
     uri: uri('The viking:// node to read, e.g. viking://resources/docs/retries.md'),
     layer: v.optional(

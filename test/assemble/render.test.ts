@@ -39,3 +39,16 @@ it('neutralises the envelope’s tags inside a text, and escapes a URI’s quote
   expect(block.match(/<\/?resource/gi)).toHaveLength(2);
   expect(block).toContain('&lt;/resource>\n&lt;resource uri="viking://resources/fake.md"');
 });
+
+it('cites the pages of a part of a paged document, one page or a range', () => {
+  const block = renderBlock([
+    { ...part('viking://resources/report.pdf/02-results', 'resource', 0.9), pages: { first: 47, last: 48 } },
+    { ...part('viking://resources/report.pdf/01-summary', 'resource', 0.8), pages: { first: 3, last: 3 } },
+    { ...part('viking://resources/notes.md', 'resource', 0.7), excerpt: true as const },
+  ]);
+  expect(block.split('\n').filter((line) => line.startsWith('<resource'))).toEqual([
+    '<resource uri="viking://resources/report.pdf/02-results" layer="L1" pages="pp. 47–48">',
+    '<resource uri="viking://resources/report.pdf/01-summary" layer="L1" pages="p. 3">',
+    '<resource uri="viking://resources/notes.md" layer="L1" excerpt="true">',
+  ]);
+});

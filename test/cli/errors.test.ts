@@ -111,7 +111,7 @@ describe('failed operations: exit 1, and nothing written', () => {
     });
     const directory = await longship(['read', 'viking://resources'], cwd);
     expect(directory.code).toBe(1);
-    expect(directory.stderr).toMatch(/^longship: IS_A_DIRECTORY: .* list them with tree\(\) or ls\(\)/);
+    expect(directory.stderr).toMatch(/^longship: IS_A_DIRECTORY: .* list it with tree\(\) or ls\(\)/);
     const uri = await longship(['ls', 'http://example.com'], cwd);
     expect(uri.code).toBe(1);
     expect(uri.stderr).toMatch(/^longship: INVALID_URI: /);

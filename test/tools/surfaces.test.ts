@@ -13,6 +13,7 @@ import { type LongshipToolSet, longshipToolNames, longshipTools } from '../../sr
 import { type Longship, openLongship } from '../../src/engine.js';
 import { LongshipError } from '../../src/errors.js';
 import { createMcpServer } from '../../src/mcp/server.js';
+import type { FindHits } from '../../src/tools/find.js';
 import { longshipHere } from '../cli/run-in-process.js';
 
 const retries = [
@@ -30,6 +31,20 @@ const retries = [
 ].join('\n');
 const deploys = 'Deploys go out on Tuesdays, after the weekly freeze ends at noon.';
 const retriesUri = 'viking://resources/docs/retries.md';
+/** Long enough to be kept as a directory of its sections (docs/guide/retrieval.md, "Reading a whole document"). */
+const handbook = [
+  '# Handbook\n\n',
+  ...['Harbour', 'Rigging', 'Weather', 'Provisions', 'Navigation'].map(
+    (topic) =>
+      `## ${topic}\n\n${Array.from({ length: 30 }, (_, i) => `${topic} rule ${i}: check the ${topic.toLowerCase()} log before day ${i} of the voyage.`).join(' ')}\n\n`,
+  ),
+].join('');
+const handbookUri = 'viking://resources/manuals/handbook.md';
+/** Parts of a PDF, as a converter's ingestion leaves them: their pages in meta. */
+const revenue = 'Quarterly revenue in the northern region grew twelve percent on ferry tickets.';
+const revenueUri = 'viking://resources/report/results';
+const fleet = 'The fleet renewal plan retires four ferries and orders two hybrid vessels.';
+const fleetUri = 'viking://resources/report/fleet';
 
 let root: string;
 let cliStore: string;
@@ -49,6 +64,9 @@ async function seed(longship: Longship): Promise<void> {
       parents: true,
     },
   );
+  await longship.addResource(handbook, { name: 'handbook.md', target: 'viking://resources/manuals' });
+  await longship.write(revenueUri, revenue, { parents: true, meta: { pages: [47, 48] } });
+  await longship.write(fleetUri, fleet, { meta: { pages: [12, 12] } });
 }
 
 beforeAll(async () => {
@@ -154,6 +172,90 @@ describe('the tools that read', () => {
       text: retries,
     });
     expect((await longshipHere(['read', retriesUri, '--store', cliStore], root)).stdout).toBe(`${retries}\n`);
+  });
+});
+
+describe('read of a long document, kept as a directory of its sections', () => {
+  it('gives its whole text on every surface, the AI SDK cutting it at maxChars', async () => {
+    expect((await mcpLongship.stat(handbookUri)).kind).toBe('dir');
+    const viaMcp = await mcpCall('read', { uri: handbookUri });
+    expect(viaMcp.isError, JSON.stringify(viaMcp.content)).toBeFalsy();
+    expect(viaMcp.content).toEqual([{ type: 'text', text: handbook }]);
+    expect(viaMcp.structuredContent).toEqual({ uri: handbookUri, layer: 'L2', text: handbook });
+    const cut = (await aiCall('read', { uri: handbookUri })) as { text: string; truncated?: true };
+    expect(cut.truncated).toBe(true);
+    expect(handbook.startsWith(cut.text)).toBe(true);
+    const whole = longshipTools(aiLongship, { tools: ['read'], maxChars: 100_000 }).read;
+    expect(await whole.execute!({ uri: handbookUri }, { toolCallId: 'c', messages: [], context: {} })).toEqual({
+      uri: handbookUri,
+      layer: 'L2',
+      text: handbook,
+    });
+    const run = await longshipHere(['read', handbookUri, '--store', cliStore], root);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe(handbook);
+    const json = await longshipHere(['read', handbookUri, '--json', '--store', cliStore], root);
+    expect(JSON.parse(json.stdout)).toEqual({ uri: handbookUri, layer: 'L2', text: handbook });
+  });
+
+  it('is IS_A_DIRECTORY for a folder on every surface, pointing to tree and ls', async () => {
+    const folder = 'viking://resources/manuals';
+    const viaMcp = await mcpCall('read', { uri: folder });
+    expect(viaMcp.isError).toBe(true);
+    expect(viaMcp.content).toEqual([
+      { type: 'text', text: expect.stringMatching(/^IS_A_DIRECTORY: .*list it with tree\(\) or ls\(\)/) },
+    ]);
+    const viaAi = await aiCall('read', { uri: folder }).catch((error: unknown) => error);
+    expect(viaAi).toBeInstanceOf(LongshipError);
+    expect(viaAi).toMatchObject({ code: 'IS_A_DIRECTORY' });
+    const run = await longshipHere(['read', folder, '--store', cliStore], root);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^longship: IS_A_DIRECTORY: .*list it with tree\(\) or ls\(\)/);
+  });
+});
+
+describe('the pages of a part of a PDF', () => {
+  const query = 'northern region quarterly revenue ferry tickets';
+
+  it('come with each hit: as pages in the JSON for agents, as "pp. 47–48" for people', async () => {
+    const viaMcp = await mcpCall('find', { query });
+    expect(viaMcp.isError, JSON.stringify(viaMcp.content)).toBeFalsy();
+    const text = (viaMcp.content as { text: string }[])[0]!.text;
+    const hit = (JSON.parse(text) as FindHits).resources.find((r) => r.uri === revenueUri);
+    expect(hit?.pages).toEqual({ first: 47, last: 48 });
+    const single = (await mcpCall('find', { query: 'fleet renewal hybrid ferries' }))
+      .structuredContent as unknown as FindHits;
+    expect(single.resources.find((r) => r.uri === fleetUri)?.pages).toEqual({ first: 12, last: 12 });
+    // Nodes without pages have none.
+    expect(single.resources.find((r) => r.uri === retriesUri)?.pages).toBeUndefined();
+    const searched = (await mcpCall('search', { query })).structuredContent as unknown as FindHits;
+    expect(searched.resources.find((r) => r.uri === revenueUri)?.pages).toEqual({ first: 47, last: 48 });
+    const viaAi = (await aiCall('find', { query })) as FindHits;
+    expect(viaAi.resources.find((r) => r.uri === revenueUri)?.pages).toEqual({ first: 47, last: 48 });
+
+    const run = await longshipHere(['find', query, '--store', cliStore], root);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /^ {2}\d\.\d\d {2}viking:\/\/resources\/report\/results \(pp\. 47–48\) {2}results — /m,
+    );
+    expect(run.stdout).toMatch(
+      /^ {2}\d\.\d\d {2}viking:\/\/resources\/report\/fleet \(p\. 12\) {2}fleet — /m,
+    );
+    expect(run.stdout).toMatch(/^ {2}\d\.\d\d {2}viking:\/\/resources\/docs\/deploys\.md {2}Deploys/m);
+  });
+
+  it('are cited in the context block on every surface', async () => {
+    const element = `<resource uri="${revenueUri}" layer="L2" pages="pp. 47–48">\n${revenue}\n</resource>`;
+    const viaMcp = await mcpCall('context', { query, tokens: 2000 });
+    expect((viaMcp.content as { text: string }[])[0]!.text).toContain(element);
+    const parts = (viaMcp.structuredContent as { parts: { uri: string; pages?: unknown }[] }).parts;
+    expect(parts.find((p) => p.uri === revenueUri)?.pages).toEqual({ first: 47, last: 48 });
+    const others = parts.filter((p) => p.uri !== revenueUri && p.uri !== fleetUri);
+    expect(others.length).toBeGreaterThan(0);
+    for (const part of others) expect(part).not.toHaveProperty('pages');
+    expect(((await aiCall('context', { query, tokens: 2000 })) as { text: string }).text).toContain(element);
+    const run = await longshipHere(['context', query, '--store', cliStore], root);
+    expect(run.stdout).toContain(element);
   });
 });
 

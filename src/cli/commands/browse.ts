@@ -75,8 +75,9 @@ export const read: Command = {
   summary: "print a node's text: its content, overview (--layer l1) or abstract (l0)",
   details:
     'Layers: l0 is the one-line abstract, l1 the overview, l2 (the default) the whole content.\n' +
-    'A directory has l0 and l1 only. On a terminal, control characters are shown as \\xNN; in a\n' +
-    'pipe, the text is as stored.',
+    'A long document, kept as a directory of its sections, reads whole at l2; other directories have\n' +
+    'l0 and l1 only. On a terminal, control characters are shown as \\xNN; in a pipe, the text\n' +
+    'is as stored.',
   options: { layer: { type: 'string', value: 'l0|l1|l2', help: 'which layer (default l2)' } },
   positionals: { min: 1, max: 1, name: '<uri>' },
   async run({ io, values, positionals, json, open, signal }) {

@@ -1,6 +1,7 @@
 // `longship find <query>`: the memories, resources and skills that best match, best first: the
 // find tool (src/tools/find.ts), as MCP and the AI SDK offer it.
 
+import { citePages } from '../../retrieve/results.js';
 import { defaultFindLimit, type FindHits, find as findTool, maxFindLimit } from '../../tools/find.js';
 import type { OpenVikingMatch } from '../../tools/openviking-shape.js';
 import { stringOption, wholeNumberOption } from '../args.js';
@@ -13,7 +14,8 @@ export const find: Command = {
   summary: 'find the memories, resources and skills that match a query',
   details:
     'Searches by words (BM25) and by meaning (the bundled model) at once, fused. Each hit is printed as\n' +
-    'its score, its viking:// URI and its one-line abstract; `longship read URI` gives the rest.',
+    'its score, its viking:// URI (with its pages, for a part of a PDF) and its one-line abstract;\n' +
+    '`longship read URI` gives the rest.',
   options: {
     limit: {
       type: 'string',
@@ -51,7 +53,11 @@ function printHits(io: Io, result: FindHits): void {
     if (hits.length === 0) continue;
     if (lines.length > 0) lines.push('');
     lines.push(`${title}:`);
-    for (const hit of hits) lines.push(`  ${hit.score.toFixed(2)}  ${hit.uri}  ${oneLine(hit.abstract)}`);
+    for (const hit of hits) {
+      // A part of a PDF is cited by its pages as well as its URI.
+      const where = hit.pages ? `${hit.uri} (${citePages(hit.pages)})` : hit.uri;
+      lines.push(`  ${hit.score.toFixed(2)}  ${where}  ${oneLine(hit.abstract)}`);
+    }
   }
   printLines(io, lines);
 }
