@@ -289,6 +289,7 @@ const entries: Record<string, { source: string; values: string[]; types: string[
       'MessageRole',
       'MkdirOptions',
       'NodeInfo',
+      'PageRange',
       'QueryPlan',
       'QueryResult',
       'QueueProgress',

@@ -32,7 +32,7 @@ export type { SkillInput } from '../ingest/skill/skill.js';
 export type { SkillInfo, SkillSummary } from '../ingest/skill/skill-reads.js';
 export type { ConversationContext, IntentOptions, QueryPlan, TypedQuery } from '../retrieve/intent.js';
 export type { RerankOptions, RerankReport } from '../retrieve/rerank.js';
-export type { RelatedContext } from '../retrieve/results.js';
+export type { PageRange, RelatedContext } from '../retrieve/results.js';
 export type { FindFilter } from '../retrieve/scope.js';
 export type { FusionMethod } from '../retrieve/score/fusion.js';
 export type { QueryResult } from '../retrieve/search.js';
