@@ -7,6 +7,7 @@ import { throwIfAborted } from '../abort.js';
 import type { Format } from '../context/summarize.js';
 import { checkSize, checkStringSize, checkText, defaultMaxBytes } from '../context/text-checks.js';
 import { LongshipError } from '../errors.js';
+import { type BrowserFiles, isBrowserFiles, readBrowserFiles } from './browser-files.js';
 import { fetchText } from './fetch-text.js';
 import { type LocalInput, readLocalPath } from './local-path.js';
 import { decodeText } from './parse/decode.js';
@@ -31,7 +32,14 @@ export interface LocalPath {
  * A string is content, never a location: pass `{ path }` or a `file:` URL to read from disk, an
  * `http(s):` URL (with `fetch`) to fetch. An array is a folder.
  */
-export type ResourceInput = string | Uint8Array | Blob | URL | LocalPath | readonly FolderEntry[];
+export type ResourceInput =
+  | string
+  | Uint8Array
+  | Blob
+  | URL
+  | LocalPath
+  | readonly FolderEntry[]
+  | BrowserFiles;
 
 export interface InputOptions {
   /** The file name of a string, bytes or a Blob (a File has its own); for a folder, a directory to put it in. */
@@ -199,10 +207,11 @@ export async function readInput(input: ResourceInput, options: InputOptions = {}
       typeof own === 'string' && own !== '' && options.name === undefined ? normalisePath(own) : name();
     return { documents: [await fromBlob(path, input, maxBytes)], skipped: [] };
   }
+  if (isBrowserFiles(input)) return fromBrowser(input, options, maxBytes);
   if (Array.isArray(input)) return fromFolder(input, options, maxBytes);
   throw new LongshipError(
     'UNSUPPORTED_INPUT',
-    `cannot ingest a ${typeof input}; expected a string, bytes, Blob, URL, { path } or folder`,
+    `cannot ingest a ${typeof input}; expected a string, bytes, Blob, URL, { path }, folder, FileList or file-system handle`,
   );
 }
 
@@ -234,4 +243,19 @@ async function fromLocal(path: string | URL, options: InputOptions, maxBytes: nu
   }
   const name = options.name ?? local.name;
   return fromFolder(local.entries, { ...options, ...(name !== undefined ? { name } : {}) }, maxBytes);
+}
+
+/** A page's files (docs/guide/retrieval.md, "Files from the page"): named and walked as folders from disk are. */
+async function fromBrowser(
+  input: BrowserFiles,
+  options: InputOptions,
+  maxBytes: number,
+): Promise<InputBatch> {
+  const read = await readBrowserFiles(input, options.signal);
+  if (read.kind === 'file') {
+    const path = normalisePath(options.name ?? read.name);
+    return { documents: [await fromBlob(path, read.file, maxBytes)], skipped: [] };
+  }
+  const name = options.name ?? read.name;
+  return fromFolder(read.entries, { ...options, ...(name !== undefined ? { name } : {}) }, maxBytes);
 }
