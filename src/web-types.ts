@@ -71,3 +71,19 @@ export interface MessageEndpoint {
   removeEventListener(type: string, listener: (event: any) => void, options?: object): void;
   start?: () => void;
 }
+
+/**
+ * A File System Access handle: a `FileSystemFileHandle` (read with `getFile()`) or a
+ * `FileSystemDirectoryHandle` (a picked folder, OPFS's `navigator.storage.getDirectory()`), walked
+ * with its async iterator, which the DOM's types list only with `DOM.AsyncIterable`.
+ */
+export interface WebFileSystemHandle {
+  readonly kind: 'file' | 'directory';
+  readonly name: string;
+}
+
+/** A `FileList`: from `<input type=file multiple>` (or `webkitdirectory`), or a drop's `files`. */
+export interface WebFileList {
+  readonly length: number;
+  item(index: number): Blob | null;
+}

@@ -6,6 +6,12 @@ export type { ContextDigest, DigestOptions } from '../assemble/digest.js';
 export type { ContextPart, LeftOut, LeftOutReason } from '../assemble/pack.js';
 export type { Layer } from '../assemble/render.js';
 export type {
+  DroppedEntry,
+  DroppedFiles,
+  WebDataTransfer,
+  WebDataTransferItem,
+} from '../client/files-from-drop.js';
+export type {
   ContextTree,
   GlobOptions,
   GrepMatch,
@@ -19,6 +25,7 @@ export type {
   WriteOptions,
 } from '../context/tree.js';
 export type { AddOptions } from '../engine.js';
+export type { BrowserFiles } from '../ingest/browser-files.js';
 export type {
   AddResourceOptions,
   AddSkillOptions,
@@ -66,3 +73,4 @@ export type {
   MessageOptions,
   SessionInfo,
 } from '../session/session.js';
+export type { WebFileList, WebFileSystemHandle } from '../web-types.js';

@@ -7,7 +7,14 @@ import { throwIfAborted } from '../abort.js';
 import type { Format } from '../context/summarize.js';
 import { checkSize, checkStringSize, checkText, defaultMaxBytes } from '../context/text-checks.js';
 import { LongshipError } from '../errors.js';
-import { type ConvertLimits, convertDocument, defaultMaxPages, documentKindOf, HEAD_BYTES } from './convert/convert.js';
+import { type BrowserFiles, isBrowserFiles, readBrowserFiles } from './browser-files.js';
+import {
+  type ConvertLimits,
+  convertDocument,
+  defaultMaxPages,
+  documentKindOf,
+  HEAD_BYTES,
+} from './convert/convert.js';
 import { fetchText } from './fetch-text.js';
 import { type LocalInput, readLocalPath } from './local-path.js';
 import { decodeText } from './parse/decode.js';
@@ -32,7 +39,14 @@ export interface LocalPath {
  * A string is content, never a location: pass `{ path }` or a `file:` URL to read from disk, an
  * `http(s):` URL (with `fetch`) to fetch. An array is a folder.
  */
-export type ResourceInput = string | Uint8Array | Blob | URL | LocalPath | readonly FolderEntry[];
+export type ResourceInput =
+  | string
+  | Uint8Array
+  | Blob
+  | URL
+  | LocalPath
+  | readonly FolderEntry[]
+  | BrowserFiles;
 
 export interface InputOptions {
   /** The file name of a string, bytes or a Blob (a File has its own); for a folder, a directory to put it in. */
@@ -150,14 +164,22 @@ const isBlob = (value: unknown): value is Blob => typeof Blob !== 'undefined' &&
 
 async function fromEntry(path: string, content: FolderEntry['content'], limits: ConvertLimits) {
   if (typeof content === 'string') return fromString(path, content, limits.maxBytes);
-  return content instanceof Uint8Array ? fromBytes(path, content, limits) : fromBlob(path, content as Blob, limits);
+  return content instanceof Uint8Array
+    ? fromBytes(path, content, limits)
+    : fromBlob(path, content as Blob, limits);
 }
 
 /**
  * What a folder skips, listed, rather than failing: one image, one broken PDF or one scan without
  * text must not sink a repository or a drop of files.
  */
-const SKIPPED = new Set(['BINARY_INPUT', 'INPUT_TOO_LARGE', 'ENCRYPTED_INPUT', 'CORRUPT_INPUT', 'UNSUPPORTED_INPUT']);
+const SKIPPED = new Set([
+  'BINARY_INPUT',
+  'INPUT_TOO_LARGE',
+  'ENCRYPTED_INPUT',
+  'CORRUPT_INPUT',
+  'UNSUPPORTED_INPUT',
+]);
 
 async function fromFolder(
   entries: readonly FolderEntry[],
@@ -226,17 +248,19 @@ export async function readInput(input: ResourceInput, options: InputOptions = {}
   if (input instanceof URL && input.protocol === 'file:') return fromLocal(input, options, limits);
   if (isLocalPath(input)) return fromLocal(input.path, options, limits);
   if (input instanceof URL) return { documents: [await fromUrl(input, options, limits)], skipped: [] };
-  if (input instanceof Uint8Array) return { documents: [await fromBytes(name(), input, limits)], skipped: [] };
+  if (input instanceof Uint8Array)
+    return { documents: [await fromBytes(name(), input, limits)], skipped: [] };
   if (isBlob(input)) {
     const own = (input as { name?: unknown }).name;
     const path =
       typeof own === 'string' && own !== '' && options.name === undefined ? normalisePath(own) : name();
     return { documents: [await fromBlob(path, input, limits)], skipped: [] };
   }
+  if (isBrowserFiles(input)) return fromBrowser(input, options, limits);
   if (Array.isArray(input)) return fromFolder(input, options, limits);
   throw new LongshipError(
     'UNSUPPORTED_INPUT',
-    `cannot ingest a ${typeof input}; expected a string, bytes, Blob, URL, { path } or folder`,
+    `cannot ingest a ${typeof input}; expected a string, bytes, Blob, URL, { path }, folder, FileList or file-system handle`,
   );
 }
 
@@ -256,7 +280,11 @@ function isLocalPath(input: ResourceInput): input is LocalPath {
 }
 
 /** A file as one document named by its file name; a folder as its files under a directory of its name. */
-async function fromLocal(path: string | URL, options: InputOptions, limits: ConvertLimits): Promise<InputBatch> {
+async function fromLocal(
+  path: string | URL,
+  options: InputOptions,
+  limits: ConvertLimits,
+): Promise<InputBatch> {
   const local: LocalInput = await readLocalPath(path);
   throwIfAborted(options.signal, 'reading the input');
   if (local.kind === 'file') {
@@ -268,4 +296,19 @@ async function fromLocal(path: string | URL, options: InputOptions, limits: Conv
   }
   const name = options.name ?? local.name;
   return fromFolder(local.entries, { ...options, ...(name !== undefined ? { name } : {}) }, limits);
+}
+
+/** A page's files (docs/guide/retrieval.md, "Files from the page"): named and walked as folders from disk are. */
+async function fromBrowser(
+  input: BrowserFiles,
+  options: InputOptions,
+  limits: ConvertLimits,
+): Promise<InputBatch> {
+  const read = await readBrowserFiles(input, options.signal);
+  if (read.kind === 'file') {
+    const path = normalisePath(options.name ?? read.name);
+    return { documents: [await fromBlob(path, read.file, limits)], skipped: [] };
+  }
+  const name = options.name ?? read.name;
+  return fromFolder(read.entries, { ...options, ...(name !== undefined ? { name } : {}) }, limits);
 }

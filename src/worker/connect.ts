@@ -4,6 +4,7 @@
 import * as Comlink from 'comlink';
 import { pageLocation } from '../env/runtime.js';
 import { LongshipError } from '../errors.js';
+import { fileListEntries, isWebFileList } from '../ingest/browser-files.js';
 import type { MessageEndpoint, Movable } from '../web-types.js';
 import { type RemoteJob, type RemoteLongship, remoteMethods } from './remote-api.js';
 import { asFunction, serve } from './serve.js';
@@ -115,10 +116,13 @@ function job(call: (args: unknown[]) => Promise<unknown>, args: unknown[]): Remo
 
 /**
  * A page's function or AbortSignal in the arguments, served on a port of its own until the worker
- * lets go of it (when the call is over); and what asked to move with `transfer()`.
+ * lets go of it (when the call is over); and what asked to move with `transfer()`. A FileList
+ * crosses as its folder entries: structured clone copies Files by reference, not every browser
+ * keeps their `webkitRelativePath`, and not every one clones a FileList.
  */
 function lend(value: object, moves: Set<Movable>): unknown {
   for (const movable of marksOf(value)) moves.add(movable);
+  if (isWebFileList(value)) return fileListEntries(value);
   if (typeof value === 'function') {
     const fn = value as Fn;
     const port = serve(async (wire: unknown) => encode(await fn(...(decode(wire) as unknown[]))), asFunction);

@@ -22,7 +22,9 @@ describe('withPages', () => {
     const page = fc.record({ heading: fc.boolean(), paragraphs: fc.integer({ min: 0, max: 12 }) });
     fc.assert(
       fc.property(fc.array(page, { minLength: 1, maxLength: 25 }), (pages) => {
-        const nodes = withPages(splitDocument(parseMarkdown(pagedDocument(pages)), { maxTokens: 600, mergeBelow: 150 }));
+        const nodes = withPages(
+          splitDocument(parseMarkdown(pagedDocument(pages)), { maxTokens: 600, mergeBelow: 150 }),
+        );
         const files = nodes.filter((n) => n.kind === 'file');
         let previousLast = 1;
         for (const file of files) {

@@ -123,7 +123,10 @@ async function compileWithoutBundling(): Promise<Record<string, { body: string }
     'worker/serve',
     'worker/wire',
     'worker/worker-options',
+    'ingest/browser-files',
+    'abort',
     'errors',
+    'left-out',
   ];
   const result = await build({
     entryPoints: sources.map((file) => here(`../../src/${file}.ts`)),

@@ -136,6 +136,25 @@ describe('connectLongship', () => {
     await longship.close();
   });
 
+  it('sends a FileList as its folder: each File at its relative path, hidden entries left out', async () => {
+    const picked = (path: string, content: string) =>
+      Object.defineProperty(new File([content], path.split('/').at(-1)!), 'webkitRelativePath', {
+        value: path,
+      });
+    const files = [
+      picked('docs/a.md', '# A\n\nAlpha text.'),
+      picked('docs/.git/HEAD', 'ref: main'),
+      picked('docs/guide/b.md', '# B\n\nBeta text.'),
+    ];
+    // A FileList's shape; this one, like a real one in some browsers, does not survive structured clone.
+    const list = { length: files.length, item: (i: number) => files[i] ?? null };
+    const { longship } = await connected();
+    const result = await longship.addResource(list, { target: `${R}/picked` });
+    expect(result.uris).toEqual([`${R}/picked/docs/a.md`, `${R}/picked/docs/guide/b.md`]);
+    expect(await longship.read(`${R}/picked/docs/guide/b.md`)).toBe('# B\n\nBeta text.');
+    await longship.close();
+  });
+
   it('runs addResource as a job: an id, every progress event before the result, the result', async () => {
     const { longship } = await connected();
     const heard: QueueProgress[] = [];

@@ -8,7 +8,7 @@ import { throwIfAborted } from '../../abort.js';
 import { checkSize, checkStringSize } from '../../context/text-checks.js';
 import { LongshipError } from '../../errors.js';
 import { extensionOf } from '../parse/format.js';
-import type { Converter, ConvertedDocument } from './converted.js';
+import type { ConvertedDocument, Converter } from './converted.js';
 
 /** The kinds of document a converter reads. */
 export type DocumentKind = 'pdf' | 'docx' | 'pptx' | 'xlsx';

@@ -45,10 +45,7 @@ export function withPages(nodes: readonly PlannedNode[]): PlannedNode[] {
       (n) => n.kind === 'file' && n.pages && dir.relativePath.every((s, i) => n.relativePath[i] === s),
     );
     if (within.length === 0) continue;
-    dir.pages = [
-      Math.min(...within.map((n) => n.pages![0])),
-      Math.max(...within.map((n) => n.pages![1])),
-    ];
+    dir.pages = [Math.min(...within.map((n) => n.pages![0])), Math.max(...within.map((n) => n.pages![1]))];
   }
   return out;
 }
