@@ -7,34 +7,54 @@
 import { abortError, raceAbort, throwIfAborted } from '../../abort.js';
 import { LongshipError } from '../../errors.js';
 import { type Converter, type ConvertOptions, PAGE_BREAK } from './converted.js';
-import { applyFontSizes, applyOutline, type OutlineSource, outlineEntries } from './pdf-headings.js';
-import { lineSteps, type PageElement, type PdfTextItem, pageMarkdown, readPage } from './pdf-layout.js';
+import type { OutlineSource } from './pdf-headings.js';
+import type { PageElement, PdfTextItem } from './pdf-layout.js';
 
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 /** The worker module's one export, which pdf.js runs on this thread when it finds it. */
 type PdfJsWorker = { WorkerMessageHandler: unknown };
 
-let pdfJs: Promise<PdfJs> | undefined;
+/** pdf.js and the modules that lay its text out, all loaded on the first PDF. */
+interface Reader {
+  pdfjs: typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+  layout: typeof import('./pdf-layout.js');
+  headings: typeof import('./pdf-headings.js');
+}
+
+let reader: Promise<Reader> | undefined;
 
 /**
  * pdf.js's legacy build (it runs on Node 20), with its worker's code on this thread: pdf.js finds
  * that code at `globalThis.pdfjsWorker`, which the worker module sets as it loads, and then needs
- * no worker script URL, so nothing is fetched and a Web Worker starts no other worker.
+ * no worker script URL, so nothing is fetched and a Web Worker starts no other worker. The layout
+ * modules load with it, so a bundle that never meets a PDF never loads them either.
+ *
+ * pdf.js makes a DOMMatrix as it loads, for drawing, which reading text never does. workerd has
+ * no DOMMatrix (nor has Node, but for the optional canvas package pdf.js borrows one from), so where
+ * there is none a bare stand-in is lent for the load and taken back after it.
  */
-function loadPdfJs(): Promise<PdfJs> {
-  pdfJs ??= (async () => {
+function loadReader(): Promise<Reader> {
+  reader ??= (async () => {
+    const scope = globalThis as { DOMMatrix?: unknown; pdfjsWorker?: PdfJsWorker };
+    const lent = scope.DOMMatrix === undefined;
+    if (lent) scope.DOMMatrix = class DOMMatrix {};
     try {
-      // @ts-expect-error pdf.js publishes no types for its worker module.
-      const worker = (await import('pdfjs-dist/legacy/build/pdf.worker.mjs')) as PdfJsWorker;
-      const scope = globalThis as { pdfjsWorker?: PdfJsWorker };
+      const [worker, pdfjs, layout, headings] = await Promise.all([
+        // @ts-expect-error pdf.js publishes no types for its worker module.
+        import('pdfjs-dist/legacy/build/pdf.worker.mjs') as Promise<PdfJsWorker>,
+        import('pdfjs-dist/legacy/build/pdf.mjs'),
+        import('./pdf-layout.js'),
+        import('./pdf-headings.js'),
+      ]);
       scope.pdfjsWorker ??= { WorkerMessageHandler: worker.WorkerMessageHandler };
-      return await import('pdfjs-dist/legacy/build/pdf.mjs');
+      return { pdfjs, layout, headings };
     } catch (error) {
-      pdfJs = undefined;
+      reader = undefined;
       throw error;
+    } finally {
+      if (lent) delete scope.DOMMatrix;
     }
   })();
-  return pdfJs;
+  return reader;
 }
 
 /**
@@ -77,12 +97,14 @@ function failure(error: unknown, { name, signal }: ConvertOptions): LongshipErro
 export const convertPdf: Converter = async (bytes, options) => {
   const { name, maxPages, signal } = options;
   throwIfAborted(signal, `reading ${name}`);
-  const pdfjs = await raceAbort(loadPdfJs(), [signal], `reading ${name}`).catch((error: unknown) => {
-    if (error instanceof LongshipError) throw error;
-    throw new LongshipError('UNSUPPORTED_INPUT', `cannot read ${name}: pdf.js failed to load`, {
-      cause: error,
-    });
-  });
+  const { pdfjs, layout, headings } = await raceAbort(loadReader(), [signal], `reading ${name}`).catch(
+    (error: unknown) => {
+      if (error instanceof LongshipError) throw error;
+      throw new LongshipError('UNSUPPORTED_INPUT', `cannot read ${name}: pdf.js failed to load`, {
+        cause: error,
+      });
+    },
+  );
   const task = pdfjs.getDocument({
     // A copy: pdf.js hands its buffer to its worker, which leaves the caller's bytes empty.
     data: bytes.slice(),
@@ -115,7 +137,7 @@ export const convertPdf: Converter = async (bytes, options) => {
       const { items } = await page.getTextContent();
       const text = items.filter((item): item is PdfTextItem & typeof item => 'str' in item);
       if (!text.some((item) => item.str.trim() !== '')) scannedPages.push(number);
-      pages.push(readPage(text));
+      pages.push(layout.readPage(text));
       page.cleanup();
     }
     if (scannedPages.length === pdf.numPages) {
@@ -125,12 +147,12 @@ export const convertPdf: Converter = async (bytes, options) => {
       );
     }
     // A broken outline costs the headings it would give, not the document.
-    const entries = await outlineEntries(pdf as unknown as OutlineSource).catch(() => []);
+    const entries = await headings.outlineEntries(pdf as unknown as OutlineSource).catch(() => []);
     throwIfAborted(signal, `reading ${name}`);
-    if (entries.length > 0) applyOutline(pages, entries);
-    else applyFontSizes(pages);
-    const step = lineSteps(pages);
-    const markdown = pages.map((elements) => pageMarkdown(elements, step)).join(PAGE_BREAK);
+    if (entries.length > 0) headings.applyOutline(pages, entries);
+    else headings.applyFontSizes(pages);
+    const step = layout.lineSteps(pages);
+    const markdown = pages.map((elements) => layout.pageMarkdown(elements, step)).join(PAGE_BREAK);
     return { markdown, pageCount: pdf.numPages, scannedPages };
   } catch (error) {
     throw failure(error, options);

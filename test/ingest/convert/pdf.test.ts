@@ -94,6 +94,10 @@ describe('convertPdf on a report with an outline', () => {
     expect(again.markdown).toBe(markdown);
   });
 
+  it('leaves no DOMMatrix behind where there was none (pdf.js only needs one while it loads)', () => {
+    expect('DOMMatrix' in globalThis).toBe(false);
+  });
+
   it('makes the same bytes on every run', async () => {
     expect(await makeReportPdf()).toEqual(report);
   });
