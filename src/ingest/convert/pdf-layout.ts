@@ -196,25 +196,38 @@ function intersect(a: readonly Gap[], b: readonly Gap[]): Gap[] {
 
 /**
  * The gaps of `gaps` (empty on every row of `rows`) wide enough to part columns, with text on both
- * sides (so not at the edges of the page's text, `left` and `right`); `strong` when at least two
- * segments lie on each side, which one stray line cannot make.
+ * sides (so not at the edges of the page's text, `left` and `right`).
  */
-function boundaries(gaps: readonly Gap[], rows: readonly Row[], bounds: Bounds) {
-  const found: { gap: Gap; strong: boolean }[] = [];
-  for (const gap of gaps) {
-    if (gap.to - gap.from < bounds.minWidth || gap.from <= bounds.left || gap.to >= bounds.right) continue;
-    let before = 0;
-    let after = 0;
+function boundaries(gaps: readonly Gap[], rows: readonly Row[], bounds: Bounds): Gap[] {
+  return gaps.filter((gap) => {
+    if (gap.to - gap.from < bounds.minWidth || gap.from <= bounds.left || gap.to >= bounds.right)
+      return false;
+    let before = false;
+    let after = false;
     for (const row of rows) {
       for (const s of row.segments) {
-        if (s.right <= gap.from + 0.01) before++;
-        else after++;
+        if (s.right <= gap.from + 0.01) before = true;
+        else after = true;
       }
-      if (before >= 2 && after >= 2) break;
+      if (before && after) return true;
     }
-    if (before > 0 && after > 0) found.push({ gap, strong: before >= 2 && after >= 2 });
+    return false;
+  });
+}
+
+/**
+ * Whether a gutter parts columns for sure: text on each side of it on at least two rows and a
+ * third of all rows, which a running header's page number and a stray wide space cannot make.
+ */
+function isStrong(gap: Gap, rows: readonly Row[]): boolean {
+  let before = 0;
+  let after = 0;
+  for (const row of rows) {
+    if (row.segments.some((s) => s.right <= gap.from + 0.01)) before++;
+    if (row.segments.some((s) => s.x >= gap.to - 0.01)) after++;
   }
-  return found;
+  const least = Math.max(2, rows.length / 3);
+  return before >= least && after >= least;
 }
 
 /** Whether any gap could still part columns: one wide enough, inside the page's text. */
@@ -268,7 +281,7 @@ function blocksOf(rows: readonly Row[], minWidth: number): Block[] {
       if (found.length >= block.gutters.length) {
         block.rows.push(row);
         block.gaps = shared;
-        block.gutters = found.map((b) => b.gap);
+        block.gutters = found;
       } else {
         close();
         block = { rows: [row], gaps, gutters: [] };
@@ -285,11 +298,12 @@ function blocksOf(rows: readonly Row[], minWidth: number): Block[] {
     for (let k = block.rows.length - 2; k >= 0; k--) {
       shared = intersect(shared, gapsOf(block.rows[k]!, left, right));
       if (!hasInnerGap(shared, bounds)) break;
-      const found = boundaries(shared, block.rows.slice(k), bounds);
+      const run = block.rows.slice(k);
+      const found = boundaries(shared, run, bounds);
       if (found.length < own) break;
-      if (found.some((b) => b.strong)) {
+      if (found.some((gap) => isStrong(gap, run))) {
         start = k;
-        gutters = found.map((b) => b.gap);
+        gutters = found;
       }
     }
     if (start < 0) {
@@ -432,16 +446,17 @@ function escapeStart(text: string): string {
 
 /**
  * A page's elements as Markdown: headings as `#` lines, lines joined into paragraphs, tables as
- * pipe tables with a caption (a one-line paragraph right above) on the line before. `step` is
+ * pipe tables with their caption on the line before: a line naming the table ("Table 3: …"), or a
+ * one-line paragraph just above it (a title with its units). `step` is
  * {@link lineSteps} of the whole document.
  */
 export function pageMarkdown(elements: readonly PageElement[], step: (size: number) => number): string {
-  const parts: { text: string; caption: boolean }[] = [];
+  const parts: { text: string; named: boolean; line?: PdfLine }[] = [];
   let paragraph: PdfLine[] = [];
   const flush = () => {
     if (paragraph.length === 0) return;
     const text = escapeStart(joinLines(paragraph));
-    parts.push({ text, caption: isCaptionLine(text) || (paragraph.length === 1 && text.length <= 150) });
+    parts.push({ text, named: isCaptionLine(text), line: paragraph.length === 1 ? paragraph[0] : undefined });
     paragraph = [];
   };
   let out = '';
@@ -452,7 +467,9 @@ export function pageMarkdown(elements: readonly PageElement[], step: (size: numb
     if (element.kind === 'table') {
       flush();
       for (const part of parts) emit(part.text, '\n\n');
-      const caption = parts[parts.length - 1]?.caption === true;
+      const last = parts[parts.length - 1];
+      const near = last?.line && last.text.length <= 150 && last.line.y - element.y <= 3 * last.line.size;
+      const caption = last?.named === true || near === true;
       parts.length = 0;
       emit(tableMarkdown(element.rows), caption ? '\n' : '\n\n');
       continue;

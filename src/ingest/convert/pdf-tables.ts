@@ -107,6 +107,8 @@ export function tableOf<R extends TableRow>(
   while (last > first && filled[last]! < 2) last--;
   if (first < 0 || first === last) return undefined;
   const body = cells.slice(first, last + 1);
+  // Most rows of a table fill two cells or more; a few (a section's name) may fill one.
+  if (filled.slice(first, last + 1).filter((n) => n >= 2).length < body.length / 2) return undefined;
   const words = median(body.flat().flatMap((c) => (c === '' ? [] : [c.split(' ').length])));
   const values = body.flatMap((row) => row.slice(1)).filter((c) => c !== '');
   const figures = values.filter((c) => FIGURE.test(c)).length;

@@ -4,6 +4,7 @@ import { convertPdf } from '../../../src/ingest/convert/pdf.js';
 import {
   makeEncryptedPdf,
   makeImageOnlyPdf,
+  makePlacedPdf,
   makeReportPdf,
   makeTextPdf,
   makeTwoColumnPdf,
@@ -125,6 +126,26 @@ describe('convertPdf on pages without an outline', () => {
       `## ${TWO_COLUMN_TEXT.left[0]}`,
       `## ${TWO_COLUMN_TEXT.right[0]}`,
     ]);
+  });
+
+  it('reads a running header with its page number, and a line with a wide space, as lines', async () => {
+    const list = ['SEQUENCE;', 'SET;', 'CHOICE;', 'ANY;', 'BOOLEAN;', 'INTEGER;'];
+    const pdf = await makePlacedPdf([
+      [
+        { text: 'Chapter 2: Structure handling', x: 72, y: 60 },
+        { text: '3', x: 515, y: 60 },
+        ...list.map((text, i) => ({ text: `- ${text}`, x: 90, y: 100 + 14 * i })),
+        // Justified text can leave a space wider than a column gutter between two sentences.
+        { text: 'This version does not handle the REAL type.', x: 72, y: 190 },
+        { text: 'Nor does it support AUTOMATIC TAGS.', x: 318, y: 190 },
+      ],
+    ]);
+    const { markdown } = await convertPdf(pdf, options);
+    expect(markdown).not.toContain('|');
+    expect(markdown).toContain('Chapter 2: Structure handling 3');
+    expect(markdown).toContain(
+      'This version does not handle the REAL type. Nor does it support AUTOMATIC TAGS.',
+    );
   });
 
   it('escapes text that Markdown would read as a heading or a table', async () => {
