@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_BREAK } from '../../../src/ingest/convert/converted.js';
 import { convertPdf } from '../../../src/ingest/convert/pdf.js';
+import { applyOutline } from '../../../src/ingest/convert/pdf-headings.js';
+import type { PageElement, PdfLine } from '../../../src/ingest/convert/pdf-layout.js';
 import {
   makeEncryptedPdf,
   makeImageOnlyPdf,
@@ -156,6 +158,51 @@ describe('convertPdf on pages without an outline', () => {
       '\\| not a table |',
       'Plain text closes the page.',
     ]);
+  });
+});
+
+describe('applyOutline', () => {
+  const line = (text: string, y: number): PdfLine => ({ kind: 'line', text, x: 72, right: 300, y, size: 11 });
+
+  it('joins a title wrapped over two lines into one heading', () => {
+    const page: PageElement[] = [
+      line('Costs of running the', 700),
+      line('northern harbour', 687),
+      line('Body.', 660),
+    ];
+    applyOutline(
+      [page],
+      [{ title: 'Costs of running the northern harbour', level: 1, pageIndex: 0, top: 715 }],
+    );
+    expect(page).toEqual([
+      { ...line('Costs of running the northern harbour', 700), heading: 1 },
+      line('Body.', 660),
+    ]);
+  });
+
+  it('inserts a title no line says where it points, and picks the line nearest it among equals', () => {
+    const page: PageElement[] = [
+      line('Summary', 700),
+      line('Intro text.', 680),
+      line('Summary', 400),
+      line('End.', 380),
+    ];
+    applyOutline(
+      [page],
+      [
+        { title: 'Summary', level: 2, pageIndex: 0, top: 415 },
+        { title: 'Figures', level: 2, pageIndex: 0, top: 500 },
+      ],
+    );
+    expect(page.map((e) => (e as PdfLine).heading ?? (e as PdfLine).text)).toEqual([
+      'Summary',
+      'Intro text.',
+      2,
+      2,
+      'End.',
+    ]);
+    expect((page[2] as PdfLine).text).toBe('Figures');
+    expect((page[3] as PdfLine).text).toBe('Summary');
   });
 });
 
