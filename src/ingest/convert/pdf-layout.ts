@@ -2,7 +2,9 @@
  * A PDF page's text in reading order (docs/guide/documents.md): pdf.js's positioned runs of text
  * grouped into rows by their baseline, each row cut into segments at wide gaps, runs of rows into
  * blocks (one column, several columns read left column first, or a table), and lines into
- * paragraphs. PDF space has y growing upwards, so a larger y is higher on the page.
+ * paragraphs. PDF space has y growing upwards, so a larger y is higher on the page. One file
+ * past 400 lines: rows, blocks and paragraphs are steps of one reading of a page's geometry, and
+ * apart they would have to share its types and thresholds.
  */
 import { columnOf, type Gap, isCaptionLine, type PdfTable, tableMarkdown, tableOf } from './pdf-tables.js';
 
