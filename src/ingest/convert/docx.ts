@@ -248,6 +248,23 @@ function boundedZip(bytes: Uint8Array, options: ConvertOptions): Uint8Array {
 }
 
 /**
+ * mammoth hands back its result as a Promise subclass that it makes by assigning `__proto__`, an
+ * assignment Deno ignores: there the subclass has no `resolve`, and every conversion throws. Where
+ * the assignment does nothing, mammoth is told to hand back the plain promise it wraps instead.
+ */
+async function fitMammoth(): Promise<void> {
+  const parent = {};
+  const probe = {};
+  Reflect.set(probe, '__proto__', parent);
+  if (Object.getPrototypeOf(probe) === parent) return;
+  // A deep import (mammoth has no `exports` map): the module object mammoth's own code calls.
+  const promises = (await import('mammoth/lib/promises.js' as string)) as {
+    default: { toExternalPromise: (promise: Promise<unknown>) => Promise<unknown> };
+  };
+  promises.default.toExternalPromise = (promise) => Promise.resolve(promise);
+}
+
+/**
  * Reads a Word file (.docx) as Markdown; see {@link Converter} for the errors.
  *
  * @example
@@ -257,6 +274,7 @@ export const convertDocx: Converter = async (bytes, options): Promise<ConvertedD
   const stored = boundedZip(bytes, options);
   let html: string;
   try {
+    await fitMammoth();
     const buffer = stored.buffer.slice(
       stored.byteOffset,
       stored.byteOffset + stored.byteLength,
