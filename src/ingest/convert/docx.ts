@@ -8,10 +8,9 @@ import { zipSync } from 'fflate';
 import { Parser } from 'htmlparser2';
 import mammoth from 'mammoth';
 import { raceAbort, throwIfAborted } from '../../abort.js';
-import { LongshipError } from '../../errors.js';
 import type { ConvertedDocument, Converter, ConvertOptions } from './converted.js';
 import { markdownTable, plainParagraph } from './markdown-table.js';
-import { officeError, openOfficeZip } from './ooxml.js';
+import { officeConverter, officeError, openOfficeZip } from './ooxml.js';
 
 /**
  * Word's headings are mammoth's defaults; its Title is a first-level heading too, and its Caption
@@ -270,10 +269,10 @@ async function fitMammoth(): Promise<void> {
  * @example
  * const { markdown } = await convertDocx(bytes, { name: 'report.docx', maxPages: 2000 });
  */
-export const convertDocx: Converter = async (bytes, options): Promise<ConvertedDocument> => {
-  const stored = boundedZip(bytes, options);
-  let html: string;
-  try {
+export const convertDocx: Converter = officeConverter(
+  'docx',
+  async (bytes, options): Promise<ConvertedDocument> => {
+    const stored = boundedZip(bytes, options);
     await fitMammoth();
     const buffer = stored.buffer.slice(
       stored.byteOffset,
@@ -282,18 +281,15 @@ export const convertDocx: Converter = async (bytes, options): Promise<ConvertedD
     // Node's build of mammoth reads `buffer`, its browser build `arrayBuffer`.
     const input = { arrayBuffer: buffer, buffer: stored } as unknown as { arrayBuffer: ArrayBuffer };
     const converting = mammoth.convertToHtml(input, { styleMap, convertImage: noImage });
-    html = (await raceAbort(converting, [options.signal], `reading ${options.name}`)).value;
-  } catch (error) {
-    if (error instanceof LongshipError) throw error;
-    throw officeError('CORRUPT_INPUT', options, `not a readable Word document: ${String(error)}`, error);
-  }
-  throwIfAborted(options.signal, `reading ${options.name}`);
-  const markdown = attachCaptions(blocksOf(parseHtml(html)))
-    .map(blockMarkdown)
-    .filter((text) => text !== '')
-    .join('\n\n');
-  if (markdown.replace(/^#+ /gm, '').trim() === '') {
-    throw officeError('UNSUPPORTED_INPUT', options, 'the Word document has no text');
-  }
-  return { markdown, pageCount: undefined, scannedPages: [] };
-};
+    const html = (await raceAbort(converting, [options.signal], `reading ${options.name}`)).value;
+    throwIfAborted(options.signal, `reading ${options.name}`);
+    const markdown = attachCaptions(blocksOf(parseHtml(html)))
+      .map(blockMarkdown)
+      .filter((text) => text !== '')
+      .join('\n\n');
+    if (markdown.replace(/^#+ /gm, '').trim() === '') {
+      throw officeError('UNSUPPORTED_INPUT', options, 'the Word document has no text');
+    }
+    return { markdown, pageCount: undefined, scannedPages: [] };
+  },
+);

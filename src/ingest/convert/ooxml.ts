@@ -9,7 +9,7 @@ import { Inflate } from 'fflate';
 import { throwIfAborted } from '../../abort.js';
 import { type ErrorCode, LongshipError } from '../../errors.js';
 import { nextTask } from '../../next-task.js';
-import type { ConvertOptions } from './converted.js';
+import type { Converter, ConvertOptions } from './converted.js';
 
 /** The kinds of Office file, by extension; the legacy binary one drops the `x`. */
 export type OfficeExtension = 'docx' | 'pptx' | 'xlsx';
@@ -28,6 +28,26 @@ const MB = 1024 * 1024;
  */
 export function inflateLimit(byteLength: number): number {
   return Math.min(200 * MB, Math.max(10 * MB, 20 * byteLength));
+}
+
+/**
+ * A converter that fails only with a LongshipError: whatever else a damaged file provokes in the
+ * parsers (a stack overflow on absurd nesting, a missing element) is `CORRUPT_INPUT`, its cause
+ * the original failure.
+ *
+ * @example
+ * export const convertPptx = officeConverter('pptx', async (bytes, options) => ({ markdown: '', scannedPages: [] }));
+ */
+export function officeConverter(extension: OfficeExtension, convert: Converter): Converter {
+  return async (bytes, options) => {
+    try {
+      return await convert(bytes, options);
+    } catch (error) {
+      if (error instanceof LongshipError) throw error;
+      const app = applications[extension];
+      throw officeError('CORRUPT_INPUT', options, `not a readable ${app} file: ${String(error)}`, error);
+    }
+  };
 }
 
 /** `code` with a message that names the file, as every converter error does. */
@@ -288,11 +308,15 @@ export function childElement(parent: Element, localName: string): Element | unde
   return childElements(parent, localName)[0];
 }
 
-/** Every element under `root` with this local name, in document order. */
-export function descendants(root: Element, localName: string, found: Element[] = []): Element[] {
-  for (const child of childElements(root)) {
-    if (child.localName === localName) found.push(child);
-    descendants(child, localName, found);
+/** Every element under `root` with this local name, in document order (no recursion: nesting is the file's). */
+export function descendants(root: Element, localName: string): Element[] {
+  const found: Element[] = [];
+  const stack: Element[] = [root];
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    if (element !== root && element.localName === localName) found.push(element);
+    const children = childElements(element);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   return found;
 }

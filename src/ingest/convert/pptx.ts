@@ -13,6 +13,7 @@ import {
   createCheckpoint,
   descendants,
   type OfficeParts,
+  officeConverter,
   officeError,
   openOfficeZip,
   relationshipId,
@@ -181,27 +182,30 @@ function slideMarkdown(parts: OfficeParts, path: string, number: number, options
  * @example
  * const { markdown } = await convertPptx(bytes, { name: 'deck.pptx', maxPages: 2000 });
  */
-export const convertPptx: Converter = async (bytes, options): Promise<ConvertedDocument> => {
-  const parts = openOfficeZip(
-    bytes,
-    options,
-    'pptx',
-    (path) => /\.(?:xml|rels)$/i.test(path) && !/\/media\//.test(path),
-  );
-  const paths = slidePaths(parts, options);
-  checkPageCount(paths.length, options, 'slides');
-  const step = createCheckpoint(options);
-  const slides: { markdown: string; hasText: boolean }[] = [];
-  for (const [i, path] of paths.entries()) {
-    await step();
-    slides.push(slideMarkdown(parts, path, i + 1, options));
-  }
-  if (!slides.some((slide) => slide.hasText)) {
-    throw officeError('UNSUPPORTED_INPUT', options, 'the PowerPoint deck has no text');
-  }
-  return {
-    markdown: slides.map((slide) => slide.markdown).join('\n\n'),
-    pageCount: undefined,
-    scannedPages: [],
-  };
-};
+export const convertPptx: Converter = officeConverter(
+  'pptx',
+  async (bytes, options): Promise<ConvertedDocument> => {
+    const parts = openOfficeZip(
+      bytes,
+      options,
+      'pptx',
+      (path) => /\.(?:xml|rels)$/i.test(path) && !/\/media\//.test(path),
+    );
+    const paths = slidePaths(parts, options);
+    checkPageCount(paths.length, options, 'slides');
+    const step = createCheckpoint(options);
+    const slides: { markdown: string; hasText: boolean }[] = [];
+    for (const [i, path] of paths.entries()) {
+      await step();
+      slides.push(slideMarkdown(parts, path, i + 1, options));
+    }
+    if (!slides.some((slide) => slide.hasText)) {
+      throw officeError('UNSUPPORTED_INPUT', options, 'the PowerPoint deck has no text');
+    }
+    return {
+      markdown: slides.map((slide) => slide.markdown).join('\n\n'),
+      pageCount: undefined,
+      scannedPages: [],
+    };
+  },
+);

@@ -16,6 +16,7 @@ import {
   decodePart,
   descendants,
   type OfficeParts,
+  officeConverter,
   officeError,
   openOfficeZip,
   relationshipId,
@@ -273,34 +274,37 @@ function workbookPath(parts: OfficeParts, options: ConvertOptions): string {
  * @example
  * const { markdown } = await convertXlsx(bytes, { name: 'budget.xlsx', maxPages: 2000 });
  */
-export const convertXlsx: Converter = async (bytes, options): Promise<ConvertedDocument> => {
-  const parts = openOfficeZip(
-    bytes,
-    options,
-    'xlsx',
-    (path) => /\.(?:xml|rels)$/i.test(path) && !/\/media\//.test(path),
-  );
-  const path = workbookPath(parts, options);
-  const root = xmlPart(parts, path, options);
-  const rels = relationships(parts, path, options);
-  const sheets = descendants(root, 'sheet');
-  checkPageCount(sheets.length, options, 'sheets');
-  const book = readWorkbook(parts, path, root, options);
-  let cellCount = 0;
-  const step = createCheckpoint(options);
-  const sections: string[] = [];
-  for (const sheet of sheets) {
-    await step();
-    const name = (sheet.getAttribute('name') ?? '').replace(/\s+/g, ' ').trim();
-    const target = rels.get(relationshipId(sheet) ?? '')?.target;
-    if (!target || !parts.has(target)) {
-      throw officeError('CORRUPT_INPUT', options, `the sheet ${JSON.stringify(name)} is missing`);
+export const convertXlsx: Converter = officeConverter(
+  'xlsx',
+  async (bytes, options): Promise<ConvertedDocument> => {
+    const parts = openOfficeZip(
+      bytes,
+      options,
+      'xlsx',
+      (path) => /\.(?:xml|rels)$/i.test(path) && !/\/media\//.test(path),
+    );
+    const path = workbookPath(parts, options);
+    const root = xmlPart(parts, path, options);
+    const rels = relationships(parts, path, options);
+    const sheets = descendants(root, 'sheet');
+    checkPageCount(sheets.length, options, 'sheets');
+    const book = readWorkbook(parts, path, root, options);
+    let cellCount = 0;
+    const step = createCheckpoint(options);
+    const sections: string[] = [];
+    for (const sheet of sheets) {
+      await step();
+      const name = (sheet.getAttribute('name') ?? '').replace(/\s+/g, ' ').trim();
+      const target = rels.get(relationshipId(sheet) ?? '')?.target;
+      if (!target || !parts.has(target)) {
+        throw officeError('CORRUPT_INPUT', options, `the sheet ${JSON.stringify(name)} is missing`);
+      }
+      // A chart sheet has no cells: its section is its name alone.
+      const { cells } = sheetCells(parts.get(target)!, book);
+      cellCount += cells.length;
+      sections.push([`## ${name}`, ...sheetTables(name, cells)].join('\n\n'));
     }
-    // A chart sheet has no cells: its section is its name alone.
-    const { cells } = sheetCells(parts.get(target)!, book);
-    cellCount += cells.length;
-    sections.push([`## ${name}`, ...sheetTables(name, cells)].join('\n\n'));
-  }
-  if (cellCount === 0) throw officeError('UNSUPPORTED_INPUT', options, 'the Excel workbook has no values');
-  return { markdown: sections.join('\n\n'), pageCount: undefined, scannedPages: [] };
-};
+    if (cellCount === 0) throw officeError('UNSUPPORTED_INPUT', options, 'the Excel workbook has no values');
+    return { markdown: sections.join('\n\n'), pageCount: undefined, scannedPages: [] };
+  },
+);

@@ -68,6 +68,17 @@ describe('convertPptx', () => {
     expect(tableAfter(sections[42]!, '| Item | Week 1 | Week 2 |')[1]).toEqual([cell.row, '440', cell.value]);
   });
 
+  it('reads shapes inside groups, and a nesting past any real deck’s is CORRUPT_INPUT, not a stack overflow', async () => {
+    const { markdown: grouped } = await convertPptx(makePptx({ groupDepth: 3 }), options);
+    expect(grouped).toBe(markdown);
+    const error = await rejectsWith(
+      () => convertPptx(makePptx({ groupDepth: 100_000 }), options),
+      'CORRUPT_INPUT',
+    );
+    expect(error.message).toMatch(/^deck\.pptx: not a readable PowerPoint file: /);
+    expect(error.cause).toBeInstanceOf(RangeError);
+  });
+
   it('more slides than maxPages is INPUT_TOO_LARGE', async () => {
     const error = await rejectsWith(
       () => convertPptx(makePptx(), { ...options, maxPages: 2 }),
