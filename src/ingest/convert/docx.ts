@@ -57,22 +57,7 @@ function parseHtml(html: string): HtmlElement {
   return root;
 }
 
-const blockNames = new Set([
-  'p',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'li',
-  'ul',
-  'ol',
-  'table',
-  'tr',
-  'td',
-  'th',
-]);
+const blockNames = new Set('p h1 h2 h3 h4 h5 h6 li ul ol table tr td th'.split(' '));
 
 /**
  * The visible text under `node`: `<br>` and block boundaries as line breaks; images and the `↑`

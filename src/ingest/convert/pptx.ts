@@ -91,16 +91,20 @@ function textBlocks(body: Element, bulleted: boolean): string[] {
   return blocks;
 }
 
+/** An XML Schema boolean: `1` or `true`. */
+const isTrue = (value: string | null) => value === '1' || value === 'true';
+
 /** A table (`a:tbl`) as rows; a merged cell's text in its first position, the header's spans repeated. */
 function tableRows(table: Element): string[][] {
   return childElements(table, 'tr').map((row, r) => {
     const cells: string[] = [];
     for (const cell of childElements(row, 'tc')) {
-      const continued = cell.getAttribute('hMerge') === '1' || cell.getAttribute('vMerge') === '1';
+      const across = isTrue(cell.getAttribute('hMerge'));
+      const continued = across || isTrue(cell.getAttribute('vMerge'));
       const body = childElement(cell, 'txBody');
       const text = body ? childElements(body, 'p').map(paragraphText).join('\n') : '';
       if (!continued) cells.push(text);
-      else cells.push(r === 0 && cell.getAttribute('hMerge') === '1' ? (cells.at(-1) ?? '') : '');
+      else cells.push(r === 0 && across ? (cells.at(-1) ?? '') : '');
     }
     return cells;
   });

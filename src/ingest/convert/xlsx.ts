@@ -174,10 +174,9 @@ function sharedStrings(part: Uint8Array): string[] {
   return strings;
 }
 
-/** A sheet's cells that hold something; `worksheet` is false for a chart or dialog sheet. */
-function sheetCells(part: Uint8Array, book: Workbook): { worksheet: boolean; cells: Cell[] } {
+/** A sheet's cells that hold something (a chart sheet has none). */
+function sheetCells(part: Uint8Array, book: Workbook): Cell[] {
   const cells: Cell[] = [];
-  let root: string | undefined;
   let inData = false;
   let row = 0;
   let column = 0;
@@ -186,7 +185,6 @@ function sheetCells(part: Uint8Array, book: Workbook): { worksheet: boolean; cel
   let phonetic = 0;
   scanXml(part, {
     open(name, attributes) {
-      root ??= name;
       if (name === 'sheetData') inData = true;
       if (!inData) return;
       if (name === 'row') {
@@ -213,7 +211,7 @@ function sheetCells(part: Uint8Array, book: Workbook): { worksheet: boolean; cel
       }
     },
   });
-  return { worksheet: root === 'worksheet', cells };
+  return cells;
 }
 
 /**
@@ -299,8 +297,7 @@ export const convertXlsx: Converter = officeConverter(
       if (!target || !parts.has(target)) {
         throw officeError('CORRUPT_INPUT', options, `the sheet ${JSON.stringify(name)} is missing`);
       }
-      // A chart sheet has no cells: its section is its name alone.
-      const { cells } = sheetCells(parts.get(target)!, book);
+      const cells = sheetCells(parts.get(target)!, book);
       cellCount += cells.length;
       sections.push([`## ${name}`, ...sheetTables(name, cells)].join('\n\n'));
     }

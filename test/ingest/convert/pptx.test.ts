@@ -55,17 +55,19 @@ describe('convertPptx', () => {
     expect(third.startsWith(`## ${PPTX_TABLE.section}\n\n`)).toBe(true);
   });
 
-  it('reads a larger deck slide by slide', async () => {
+  it('reads a larger deck slide by slide, merged table cells and all', async () => {
     const { markdown: text } = await convertPptx(makePptx({ slides: 40 }), options);
     const sections = slideSections(text);
     expect(sections).toHaveLength(43);
-    const { title, cell } = extraPptxSlide(40);
+    const { title, rows, cell } = extraPptxSlide(40);
     expect(
       sections[42]!.startsWith(
         `## Slide 43: ${title}\n\n- Depot 40 opened on time\n  - Staffed by 50 drivers`,
       ),
     ).toBe(true);
-    expect(tableAfter(sections[42]!, '| Item | Week 1 | Week 2 |')[1]).toEqual([cell.row, '440', cell.value]);
+    // Merged cells: the header's text over each column it spans, the cells merged into others empty.
+    expect(tableAfter(sections[42]!, '| Item | Weeks | Weeks |')).toEqual(rows);
+    expect(rows[2]).toEqual([cell.row, '440', cell.value]);
   });
 
   it('reads shapes inside groups, and a nesting past any real deck’s is CORRUPT_INPUT, not a stack overflow', async () => {

@@ -53,6 +53,15 @@ describe('convertXlsx', () => {
     expect([inSecond[0], inSecond.at(-1)]).toEqual([Number(first), Number(last)]);
   });
 
+  it('writes a sheet whose cells share no rows or columns as reference: value lines, not a vast table', async () => {
+    const { markdown: text } = await convertXlsx(makeXlsx({ diagonal: 1200 }), options);
+    const sparse = text.slice(text.indexOf('## Sparse\n\n') + '## Sparse\n\n'.length);
+    expect(sparse.split('\n').slice(0, 2)).toEqual(['A1: 1', 'B2: 2']);
+    expect(sparse.split('\n')).toHaveLength(1200);
+    // 1200 = 1 × 26² + 20 × 26 + 4: columns A, T, D.
+    expect(sparse.endsWith('\nATD1200: 1200')).toBe(true);
+  });
+
   it('more sheets than maxPages is INPUT_TOO_LARGE', async () => {
     const error = await rejectsWith(
       () => convertXlsx(makeXlsx(), { ...options, maxPages: 1 }),
