@@ -2,6 +2,7 @@
 // the change log pruned as far as every snapshot reaches. When they are written is the schedule's
 // (snapshot-schedule.ts).
 
+import { nextTask } from '../next-task.js';
 import type { FullStore } from '../store/full-store.js';
 import type { DerivedSide, SideName, SideState } from './derived-side.js';
 
@@ -40,21 +41,4 @@ export async function writeSnapshots(
   const needed = saved.filter((seq) => seq !== undefined);
   if (needed.length > 0 && Math.min(...needed) > 0) await store.pruneChanges(Math.min(...needed));
   return Math.min(...saved.map((seq) => seq ?? 0));
-}
-
-/**
- * Resolves in a new task of the event loop, after what is queued now. A message, not a timer: a
- * caller's fake timers (a test's) must not hold up a snapshot, nor close() with it. workerd with an
- * older compatibility date (2025-01-01) has no MessageChannel: a timer there.
- */
-function nextTask(): Promise<void> {
-  if (typeof MessageChannel === 'undefined') return new Promise((resolve) => setTimeout(resolve, 0));
-  return new Promise((resolve) => {
-    const { port1, port2 } = new MessageChannel();
-    port1.onmessage = () => {
-      port1.close();
-      resolve();
-    };
-    port2.postMessage(null);
-  });
 }

@@ -1,0 +1,93 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { convertPptx } from '../../../src/ingest/convert/pptx.js';
+import {
+  extraPptxSlide,
+  makePptx,
+  PPTX_BULLETS,
+  PPTX_NOTES,
+  PPTX_SOURCE_NOTE,
+  PPTX_TABLE,
+  PPTX_TITLES,
+} from '../../fixtures/documents/make-office.js';
+import { rejectsWith } from '../fixtures.js';
+import { headingsOf, officeErrorSuite, tableAfter } from './office-support.js';
+
+const options = { name: 'deck.pptx', maxPages: 100 };
+
+/** Each slide's section: its heading line and what follows up to the next slide. */
+function slideSections(markdown: string): string[] {
+  return markdown.split(/\n\n(?=## Slide \d)/);
+}
+
+describe('convertPptx', () => {
+  let markdown: string;
+  beforeAll(async () => {
+    const converted = await convertPptx(makePptx(), options);
+    markdown = converted.markdown;
+    expect(converted.pageCount).toBeUndefined();
+    expect(converted.scannedPages).toEqual([]);
+  });
+
+  it('writes one "## Slide N: title" section per slide, in the deck’s order, not the parts’', () => {
+    expect(headingsOf(markdown)).toEqual(
+      PPTX_TITLES.map((title, i) => ({ level: 2, text: `Slide ${i + 1}: ${title}` })),
+    );
+  });
+
+  it('writes the subtitle as a paragraph and the body’s bullets as a nested list', () => {
+    const [first, second] = slideSections(markdown);
+    expect(first).toBe('## Slide 1: Quarterly Review\n\nNorthwind Logistics');
+    expect(second).toContain(`\n\n${PPTX_BULLETS.join('\n')}\n\n`);
+  });
+
+  it('writes the speaker notes under a Notes line, without the notes page’s slide number', () => {
+    const sections = slideSections(markdown);
+    expect(sections[1]!.endsWith(`\n\nNotes:\n\n${PPTX_NOTES}`)).toBe(true);
+    expect(sections[0]).not.toContain('Notes:');
+    expect(sections[2]).not.toContain('Notes:');
+  });
+
+  it('writes a table as a pipe table with its numbers in their cells, in shape order', () => {
+    const third = slideSections(markdown)[2]!;
+    const header = `| ${PPTX_TABLE.header.join(' | ')} |`;
+    expect(tableAfter(third, header)).toEqual([PPTX_TABLE.header, ...PPTX_TABLE.rows]);
+    expect(third.indexOf(header)).toBeLessThan(third.indexOf(PPTX_SOURCE_NOTE));
+    expect(third.startsWith(`## ${PPTX_TABLE.section}\n\n`)).toBe(true);
+  });
+
+  it('reads a larger deck slide by slide, merged table cells and all', async () => {
+    const { markdown: text } = await convertPptx(makePptx({ slides: 40 }), options);
+    const sections = slideSections(text);
+    expect(sections).toHaveLength(43);
+    const { title, rows, cell } = extraPptxSlide(40);
+    expect(
+      sections[42]!.startsWith(
+        `## Slide 43: ${title}\n\n- Depot 40 opened on time\n  - Staffed by 50 drivers`,
+      ),
+    ).toBe(true);
+    // Merged cells: the header's text over each column it spans, the cells merged into others empty.
+    expect(tableAfter(sections[42]!, '| Item | Weeks | Weeks |')).toEqual(rows);
+    expect(rows[2]).toEqual([cell.row, '440', cell.value]);
+  });
+
+  it('reads shapes inside groups, and a nesting past any real deck’s is CORRUPT_INPUT, not a stack overflow', async () => {
+    const { markdown: grouped } = await convertPptx(makePptx({ groupDepth: 3 }), options);
+    expect(grouped).toBe(markdown);
+    const error = await rejectsWith(
+      () => convertPptx(makePptx({ groupDepth: 100_000 }), options),
+      'CORRUPT_INPUT',
+    );
+    expect(error.message).toMatch(/^deck\.pptx: not a readable PowerPoint file: /);
+    expect(error.cause).toBeInstanceOf(RangeError);
+  });
+
+  it('more slides than maxPages is INPUT_TOO_LARGE', async () => {
+    const error = await rejectsWith(
+      () => convertPptx(makePptx(), { ...options, maxPages: 2 }),
+      'INPUT_TOO_LARGE',
+    );
+    expect(error.message).toBe('deck.pptx: 3 slides, over the limit of 2');
+  });
+});
+
+officeErrorSuite(convertPptx, 'pptx', () => makePptx(), 'ppt/presentation.xml');
