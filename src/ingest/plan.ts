@@ -118,7 +118,9 @@ export async function planResource(
       drafts
         .filter((d) => d.kind === 'file')
         // A part's pages are part of what it is: the same text moved to another page is a change.
-        .map(async (d) => [d, await contentHash((d.content ?? '') + (d.pages ? `\f${d.pages}` : ''))] as const),
+        .map(
+          async (d) => [d, await contentHash((d.content ?? '') + (d.pages ? `\f${d.pages}` : ''))] as const,
+        ),
     ),
   );
   const children = new Map<string, ResourceNode[]>();

@@ -14,7 +14,9 @@ export async function bundleWorker(entry: string): Promise<string> {
     entryPoints: [entry],
     bundle: true,
     format: 'esm',
-    platform: 'neutral',
+    // esbuild's browser platform, as wrangler bundles: it honours a package's "browser" field,
+    // which swaps mammoth's file-system readers for in-memory ones.
+    platform: 'browser',
     conditions: ['workerd', 'worker', 'browser'],
     // As wrangler resolves packages: comlink, for one, has a `module` field but no `exports`.
     mainFields: ['module', 'main'],

@@ -61,6 +61,19 @@ describe('withPages', () => {
     expect(nodes[2]!.content).toBe('## B\n\nThree.\n');
   });
 
+  it('does not give a part the empty (scanned) page after its text', () => {
+    const nodes = withPages([
+      { relativePath: [], kind: 'dir', title: 'r', headings: [] },
+      { relativePath: ['01-a'], kind: 'file', title: 'a', headings: [], content: 'Costs.\n\n\f\n\n\f\n\n' },
+      { relativePath: ['02-b'], kind: 'file', title: 'b', headings: [], content: '# Revenue\n' },
+    ]);
+    expect(nodes.map((n) => n.pages)).toEqual([
+      [1, 3],
+      [1, 1],
+      [3, 3],
+    ]);
+  });
+
   it('leaves a short document one file spanning all its pages', () => {
     const [only] = withPages(splitDocument(parseMarkdown(`a${PAGE_BREAK}b${PAGE_BREAK}c`)));
     expect(only!.pages).toEqual([1, 3]);

@@ -186,7 +186,9 @@ describe('read of a long document, kept as a directory of its sections', () => {
     expect(cut.truncated).toBe(true);
     expect(handbook.startsWith(cut.text)).toBe(true);
     const whole = longshipTools(aiLongship, { tools: ['read'], maxChars: 100_000 }).read;
-    expect(await whole.execute!({ uri: handbookUri }, { toolCallId: 'c', messages: [], context: {} })).toEqual({
+    expect(
+      await whole.execute!({ uri: handbookUri }, { toolCallId: 'c', messages: [], context: {} }),
+    ).toEqual({
       uri: handbookUri,
       layer: 'L2',
       text: handbook,

@@ -19,11 +19,18 @@ function withoutMarks(text: string): string {
   return out;
 }
 
+/** How many form feeds `text` holds before index `end`. */
+function breaksBefore(text: string, end: number): number {
+  let count = 0;
+  for (let at = text.indexOf('\f'); at !== -1 && at < end; at = text.indexOf('\f', at + 1)) count++;
+  return count;
+}
+
 /**
  * The planned nodes of one paged document (parents first, in document order) with `pages` set:
- * a file's first and last page, a directory's the span of the files below it; the form feeds are
- * removed from the content. A file that begins with a page mark starts on the page after it; one
- * that ends with a mark ends before it.
+ * a file's pages are those of its first and last character of text, so a part that begins or
+ * ends with a page break, or an empty (scanned) page, does not claim that page; a directory's are
+ * the span of the files below it. The form feeds are taken out of the content.
  *
  * @example
  * withPages(splitDocument(parseMarkdown('Intro\n\n\f\n\n# Results\n…')))[0]!.pages; // [1, 2]
@@ -33,10 +40,11 @@ export function withPages(nodes: readonly PlannedNode[]): PlannedNode[] {
   const out = nodes.map((node): PlannedNode => {
     if (node.kind !== 'file') return { ...node };
     const text = node.content ?? '';
-    const marks = text.split('\f').length - 1;
-    const first = page + (/^\s*\f/.test(text) ? 1 : 0);
-    page += marks;
-    const last = Math.max(first, page - (/\f\s*$/.test(text) ? 1 : 0));
+    const start = text.search(/\S/);
+    const end = start === -1 ? -1 : text.length - 1 - (text.match(/\s*$/)?.[0].length ?? 0);
+    const first = page + (start === -1 ? 0 : breaksBefore(text, start));
+    const last = page + (end === -1 ? 0 : breaksBefore(text, end));
+    page += breaksBefore(text, text.length);
     return { ...node, content: withoutMarks(text), pages: [first, last] };
   });
   for (const dir of out) {

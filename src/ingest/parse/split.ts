@@ -148,7 +148,18 @@ function fileUnits(title: string, headings: string[], text: string, limits: Limi
   }));
 }
 
-/** Merges runs of small files, in order; a directory between two files keeps them apart. */
+/** How many page breaks (form feeds, docs/guide/documents.md) `text` holds. */
+function pageBreaks(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('\f'); at !== -1; at = text.indexOf('\f', at + 1)) count++;
+  return count;
+}
+
+/**
+ * Merges runs of small files, in order; a directory between two files keeps them apart. In a
+ * paged document (a PDF), a merge never makes a part span more than two pages, so that the pages
+ * a result cites stay close to its text.
+ */
 function merge(units: Unit[], limits: Limits): Unit[] {
   const merged: Unit[] = [];
   for (const unit of units) {
@@ -157,7 +168,8 @@ function merge(units: Unit[], limits: Limits): Unit[] {
       unit.kind === 'file' &&
       previous?.kind === 'file' &&
       (previous.tokens < limits.mergeBelow || unit.tokens < limits.mergeBelow) &&
-      previous.tokens + unit.tokens < limits.maxTokens
+      previous.tokens + unit.tokens < limits.maxTokens &&
+      pageBreaks(previous.content) + pageBreaks(unit.content) <= 1
     ) {
       const joint = previous.content.endsWith('\n') ? '' : '\n';
       previous.content += joint + unit.content;
