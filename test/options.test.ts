@@ -144,6 +144,7 @@ const samples: Record<string, unknown> = {
   meta: { k: 'v' },
   parents: true,
   maxBytes: 1000,
+  maxPages: 50,
   uri: 'viking://resources',
   ignoreCase: true,
   depth: 2,
