@@ -25,13 +25,17 @@ export async function addResource(
   const target = resolveTarget(options.target);
   const contextType = contextTypeOf(target) ?? 'resource';
   report({ phase: 'read', done: 0, total: 0 });
-  const read = await readInput(input, {
-    ...(options.name !== undefined ? { name: options.name } : {}),
-    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
-    ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(signal ? { signal } : {}),
-  });
+  const read = await readInput(
+    input,
+    {
+      ...(options.name !== undefined ? { name: options.name } : {}),
+      ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+      ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(signal ? { signal } : {}),
+    },
+    (done, total) => report({ phase: 'read', done, total }),
+  );
   const { documents, skipped } = withoutUnparsable(read);
   const total = documents.length;
   report({ phase: 'plan', done: 0, total });

@@ -32,8 +32,8 @@ export interface IngestorParts {
 export type IngestPhase = 'read' | 'plan' | 'embed' | 'write';
 
 /**
- * Where a job is. `total` counts documents (0 until they are read); `done` counts documents
- * finished: committed, or found unchanged. `write` comes as a document's commit starts, then again
+ * Where a job is. In the `read` phase, `done` of `total` files of a folder are read (PDFs take a
+ * while); then `total` counts documents and `done` counts documents finished: committed, or found unchanged. `write` comes as a document's commit starts, then again
  * once it is finished with `done` counting it: from then on that document stays, whatever happens
  * to the job.
  */

@@ -181,10 +181,15 @@ const SKIPPED = new Set([
   'UNSUPPORTED_INPUT',
 ]);
 
+/** The limits of one read, and who hears of each folder entry read. */
+interface ReadLimits extends ConvertLimits {
+  onRead?: (done: number, total: number) => void;
+}
+
 async function fromFolder(
   entries: readonly FolderEntry[],
   options: InputOptions,
-  limits: ConvertLimits,
+  limits: ReadLimits,
 ): Promise<InputBatch> {
   if (entries.length === 0) throw new LongshipError('INVALID_ARGUMENT', 'the folder is empty');
   const prefix = options.name ? normalisePath(options.name) : '';
@@ -214,6 +219,7 @@ async function fromFolder(
       if (!(error instanceof LongshipError) || !SKIPPED.has(error.code)) throw error;
       batch.skipped.push({ path, error });
     }
+    limits.onRead?.(seen.size, entries.length);
   }
   if (batch.documents.length === 0) throw batch.skipped[0]!.error;
   return batch;
@@ -225,20 +231,30 @@ async function fromFolder(
  * `file:` URL), or an `http(s):` `URL` (only with `options.fetch`). A string that looks like a path
  * and names one on disk is `INVALID_ARGUMENT`: strings are content.
  * Throws `BINARY_INPUT`, `INPUT_TOO_LARGE`, `UNSUPPORTED_INPUT`, `REMOTE_HTTP`, `ABORTED` or
- * `INVALID_ARGUMENT`; in a folder, binary and oversized files are skipped and listed instead.
+ * `INVALID_ARGUMENT`; in a folder, binary, oversized, encrypted and corrupt files are skipped and
+ * listed instead. `onRead` hears of each file of a folder once it is read (a PDF takes a while).
  *
  * @example
  * const { documents } = await readInput('# Notes\n…', { name: 'notes.md' });
  * // [{ path: 'notes.md', content: '# Notes\n…', format: 'markdown' }]
  */
-export async function readInput(input: ResourceInput, options: InputOptions = {}): Promise<InputBatch> {
+export async function readInput(
+  input: ResourceInput,
+  options: InputOptions = {},
+  onRead?: (done: number, total: number) => void,
+): Promise<InputBatch> {
   const maxBytes = options.maxBytes ?? defaultMaxBytes;
   const maxPages = options.maxPages ?? defaultMaxPages;
   if (!(maxBytes > 0))
     throw new LongshipError('INVALID_ARGUMENT', `maxBytes must be positive, got ${maxBytes}`);
   if (!(maxPages >= 1))
     throw new LongshipError('INVALID_ARGUMENT', `maxPages must be at least 1, got ${maxPages}`);
-  const limits: ConvertLimits = { maxBytes, maxPages, ...(options.signal ? { signal: options.signal } : {}) };
+  const limits: ReadLimits = {
+    maxBytes,
+    maxPages,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(onRead ? { onRead } : {}),
+  };
   throwIfAborted(options.signal, 'reading the input');
   const name = () => (options.name === undefined ? '' : normalisePath(options.name));
   if (typeof input === 'string') {
@@ -280,11 +296,7 @@ function isLocalPath(input: ResourceInput): input is LocalPath {
 }
 
 /** A file as one document named by its file name; a folder as its files under a directory of its name. */
-async function fromLocal(
-  path: string | URL,
-  options: InputOptions,
-  limits: ConvertLimits,
-): Promise<InputBatch> {
+async function fromLocal(path: string | URL, options: InputOptions, limits: ReadLimits): Promise<InputBatch> {
   const local: LocalInput = await readLocalPath(path);
   throwIfAborted(options.signal, 'reading the input');
   if (local.kind === 'file') {
@@ -302,7 +314,7 @@ async function fromLocal(
 async function fromBrowser(
   input: BrowserFiles,
   options: InputOptions,
-  limits: ConvertLimits,
+  limits: ReadLimits,
 ): Promise<InputBatch> {
   const read = await readBrowserFiles(input, options.signal);
   if (read.kind === 'file') {

@@ -85,6 +85,18 @@ describe('readInput: strings, bytes and Blobs', () => {
 });
 
 describe('readInput: folders', () => {
+  it('tells of each file read, skipped ones too, in order', async () => {
+    const heard: string[] = [];
+    const folder = [
+      { path: 'a.md', content: '# A\n' },
+      { path: 'image.png', content: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0]) },
+      { path: 'b.md', content: '# B\n' },
+    ];
+    const { skipped } = await readInput(folder, {}, (done, total) => heard.push(`${done}/${total}`));
+    expect(skipped.map((s) => s.path)).toEqual(['image.png']);
+    expect(heard).toEqual(['1/3', '2/3', '3/3']);
+  });
+
   it('normalises paths, prefixes options.name, and skips binary and oversized files', async () => {
     const { documents, skipped } = await readInput(
       [
