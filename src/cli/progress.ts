@@ -53,7 +53,8 @@ function lineProgress(stream: OutStream): Progress {
       stream.write(`adding ${label}${count > 1 ? ` (${index + 1}/${count})` : ''}\n`);
       let done = 0;
       return (progress) => {
-        if (progress.done <= done) return;
+        // One line per document finished; the files a folder read first are not documents yet.
+        if (progress.phase === 'read' || progress.done <= done) return;
         done = progress.done;
         stream.write(`  ${done}/${progress.total}${progress.uri ? ` ${progress.uri}` : ''}\n`);
       };

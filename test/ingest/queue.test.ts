@@ -88,6 +88,9 @@ describe('createIngestQueue', () => {
     const y = 'viking://resources/f/y.md';
     expect(events).toEqual([
       { jobId: 1, phase: 'read', done: 0, total: 0 },
+      // The folder's files as they are read, then its documents.
+      { jobId: 1, phase: 'read', done: 1, total: 2 },
+      { jobId: 1, phase: 'read', done: 2, total: 2 },
       { jobId: 1, phase: 'plan', done: 0, total: 2 },
       { jobId: 1, phase: 'embed', done: 0, total: 2, uri: x },
       // Both documents share one embedding call, so one commit: it starts, then each is done.
