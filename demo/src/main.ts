@@ -75,13 +75,16 @@ function drawProgress() {
   const { progress, label } = pendingProgress;
   pendingProgress = undefined;
   ui.progress.hidden = false;
-  // Also on the body, for the end-to-end tests that stop the browser part-way.
-  document.body.dataset.done = String(progress.done);
-  document.body.dataset.total = String(progress.total);
+  const reading = progress.phase === 'read';
+  // Also on the body, for the end-to-end tests that stop the browser part-way: documents written.
+  if (!reading) {
+    document.body.dataset.done = String(progress.done);
+    document.body.dataset.total = String(progress.total);
+  }
   const fraction = progress.total > 0 ? progress.done / progress.total : 0;
   // A transform, not a width: the compositor moves it without a layout.
   ui.progressBar.style.transform = `scaleX(${fraction.toFixed(3)})`;
-  ui.statusText.textContent = `${label}: ${progress.done} of ${progress.total || '…'} documents`;
+  ui.statusText.textContent = `${label}: ${progress.done} of ${progress.total || '…'} ${reading ? 'files read' : 'documents'}`;
   ui.statusDetail.textContent = progress.uri
     ? `${progress.phase} · ${progress.uri.replace('viking://', '')}`
     : progress.phase;
