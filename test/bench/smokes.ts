@@ -173,6 +173,37 @@ export const smokes: Smoke[] = [
     },
   },
   {
+    script: 'bench:documents',
+    // The smallest report the fixture makes (4 pages); the baseline is HEAD, there in any clone.
+    flags:
+      '--pdf-pages 4 --docx-sections 2 --pptx-slides 2 --xlsx-rows 20 --runs 2 --ingest-pages 4 ' +
+      '--embedders words,model --baseline HEAD --json OUT/documents.json',
+    writes: ['documents.json', 'documents.md'],
+    check: (report) => {
+      expect(report.throughput.map((row: { parser: string }) => row.parser)).toEqual([
+        'convertPdf',
+        'pdf.js text only',
+        'convertDocx',
+        'mammoth HTML only',
+        'convertPptx',
+        'convertXlsx',
+      ]);
+      for (const row of report.throughput)
+        expect([row.parser, row.units_per_s > 0]).toEqual([row.parser, true]);
+      expect(report.ingest.map((row: { embedder: string }) => row.embedder)).toEqual([
+        'word-hash embedder',
+        'bundled model',
+      ]);
+      // Every reader loads something beyond the base, and none of their libraries is in the base.
+      for (const reader of report.bundle.readers) expect(reader.firstLoad.gzip).toBeGreaterThan(0);
+      const readerLibraries = /^(pdfjs-dist|mammoth|jszip|@xmldom|fflate)\b/;
+      expect(Object.keys(report.bundle.base.inputs).filter((input) => readerLibraries.test(input))).toEqual(
+        [],
+      );
+      expect(finite(report.growthGzip)).toBe(true);
+    },
+  },
+  {
     script: 'bench:huge-pages',
     after: 'bench:browser',
     // Never the kernel's setting from a test: the opens with the machine's pages alone.

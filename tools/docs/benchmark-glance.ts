@@ -174,6 +174,18 @@ const rows: readonly Row[] = [
     target: '≤ 2×',
     verdict: (d) => one(d, 'session', 'ratio', (v) => v <= 2),
   },
+  {
+    measure: 'reading a PDF, Node, 50-page report',
+    value: (d) => `${n(newest(d, 'documents', 'pdf50'), 0)} pages/s`,
+    target: '',
+    verdict: () => '',
+  },
+  {
+    measure: 'the worker’s base chunk, growth since the document readers, gzipped',
+    value: (d) => `${n(newest(d, 'documents', 'baseGrowthKb'), 1)} KB`,
+    target: '< 20 KB',
+    verdict: (d) => one(d, 'documents', 'baseGrowthKb', (v) => v < 20),
+  },
 ];
 
 /** The table, from the newest recorded figures. */

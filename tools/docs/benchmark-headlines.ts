@@ -7,6 +7,7 @@ import {
   type Browser,
   browserShares,
   coldOpen,
+  type Documents,
   type EmbedRow,
   type LexicalRow,
   type Memory,
@@ -300,6 +301,44 @@ const browser: Headline = {
   when: (root) => utc(readResults<Browser>(root, 'browser').date),
 };
 
+const documentsColumns = [
+  column('pdf50', 'PDF pages/s, 50 pages', 0),
+  column('pdf200', 'PDF pages/s, 200 pages', 0),
+  column('docx', 'Word sections/s', 0),
+  column('pptx', 'slides/s', 0),
+  column('xlsx', 'cells/s', 0),
+  column('ingestModel', 'addResource ms/page, model', 1),
+  column('ingestWords', 'ms/page, word hash', 1),
+  column('pdfLoadKb', 'PDF reader, gzipped KB', 0),
+  column('baseGrowthKb', 'base worker growth, gzipped KB', 1),
+];
+
+const documents: Headline = {
+  id: 'documents',
+  files: ['documents'],
+  columns: documentsColumns,
+  figures(root) {
+    const results = readResults<Documents>(root, 'documents');
+    const rate = (parser: string, units?: number) =>
+      results.throughput.find((r) => r.parser === parser && (units === undefined || r.units === units))
+        ?.units_per_s;
+    const perPage = (embedder: string) => results.ingest.find((r) => r.embedder === embedder)?.ms_per_page;
+    const pdf = results.bundle.readers.find((r) => r.reader === 'pdf');
+    return rounded(documentsColumns, {
+      pdf50: rate('convertPdf', 50),
+      pdf200: rate('convertPdf', 200),
+      docx: rate('convertDocx'),
+      pptx: rate('convertPptx'),
+      xlsx: rate('convertXlsx'),
+      ingestModel: perPage('bundled model'),
+      ingestWords: perPage('word-hash embedder'),
+      pdfLoadKb: pdf && pdf.firstLoad.gzip / 1024,
+      baseGrowthKb: results.growthGzip === null ? undefined : results.growthGzip / 1024,
+    });
+  },
+  when: (root) => utc(readResults<Documents>(root, 'documents').date),
+};
+
 /** Every benchmark with a history, in the page's order. */
 export const headlines: readonly Headline[] = [
   vector,
@@ -313,4 +352,5 @@ export const headlines: readonly Headline[] = [
   memory,
   session,
   browser,
+  documents,
 ];

@@ -167,6 +167,9 @@ export interface HugePages {
   opens: { pages: string; browser: 'running' | 'launching'; firstResultMs: number }[];
 }
 
+/** bench/results/documents.json, as bench/documents/run.ts writes it. */
+export type { DocumentsReport as Documents } from '../../bench/documents/report.js';
+
 /** Reads `bench/results/<name>.json` under `root`. */
 export function readResults<T>(root: string, name: string): T {
   return JSON.parse(readFileSync(`${root}bench/results/${name}.json`, 'utf8')) as T;

@@ -1,6 +1,13 @@
 // The tables of docs/benchmarks.md, each made from the results files in bench/results/ as they are
 // now: the page's `<!-- results: name -->` markers name them. The full tables, and what each
 // benchmark writes beside them, stay in bench/results/<name>.md.
+import {
+  baseChanges,
+  baseTable,
+  groupName,
+  ingestTable,
+  throughputTable,
+} from '../../bench/documents/report.js';
 import { cell, markdownTable } from '../../bench/lib/markdown.js';
 import { median } from '../../bench/lib/stats.js';
 import { ragSetNames, ragSets } from './benchmark-headlines.js';
@@ -8,6 +15,7 @@ import {
   type Browser,
   browserShares,
   coldOpen,
+  type Documents,
   type EmbedRow,
   type HugePages,
   type LexicalRow,
@@ -342,6 +350,66 @@ function hugePages(root: string): string {
   );
 }
 
+/** The line under the Documents heading: when, on what, how busy, at what priority. */
+function documentsMachine(root: string): string {
+  const { date, machine, niceness, runs } = readResults<Documents>(root, 'documents');
+  return (
+    `Measured ${date.slice(0, 10)} on ${machine.cores} × ${machine.cpu}, Node ${machine.node}, load average ` +
+    `${cell(machine.loadAverage, 1)} at the start, at nice ${niceness} (the machine is shared); medians of ${runs} runs.`
+  );
+}
+
+const documentsThroughput = (root: string) =>
+  throughputTable(readResults<Documents>(root, 'documents').throughput);
+
+const documentsIngest = (root: string) => ingestTable(readResults<Documents>(root, 'documents'));
+
+/** Each reader: what its first file loads beyond the base, and which packages that is. */
+function documentsBundle(root: string): string {
+  const { bundle } = readResults<Documents>(root, 'documents');
+  const kb = (bytes: number) => cell(bytes / 1024, 1);
+  const rows = bundle.readers.map((reader) => {
+    const parts = bundle.groups
+      .filter((group) => group.readers.includes(reader.reader))
+      .map((group) => {
+        const top = group.inputs
+          .slice(0, 3)
+          .map((input) => `${input.input.replace(/^src\/ingest\/convert\//, '')} ${kb(input.raw)}`);
+        const whose = group.readers.length === 1 ? '' : `${groupName(group.readers)}: `;
+        return `${whose}${top.join(', ')}`;
+      });
+    return [
+      reader.reader,
+      kb(reader.firstLoad.raw),
+      kb(reader.firstLoad.gzip),
+      kb(reader.own.gzip),
+      parts.join('; '),
+    ];
+  });
+  rows.push([
+    '(not a reader) the model runtime and the tokenizer',
+    kb(bundle.otherOnDemand.raw),
+    kb(bundle.otherOnDemand.gzip),
+    '',
+    '',
+  ]);
+  const header = [
+    'reader',
+    'its first file loads, KB',
+    'gzipped KB',
+    'of it, its own, gzipped',
+    'largest inputs (KB before gzip)',
+  ];
+  return markdownTable(header, rows, ['l', 'r', 'r', 'r', 'l']);
+}
+
+/** The base worker chunk now and before the readers, and what changed most in it. */
+function documentsBase(root: string): string {
+  const report = readResults<Documents>(root, 'documents');
+  const changes = baseChanges(report, 5);
+  return changes ? `${baseTable(report)}\n\nWhat changed most in it: ${changes}.` : baseTable(report);
+}
+
 /** Every table the page can name, by its marker's name. */
 export const tables: Readonly<Record<string, (root: string) => string>> = {
   'vector-engines': vectorEngines,
@@ -359,4 +427,9 @@ export const tables: Readonly<Record<string, (root: string) => string>> = {
   session,
   browser,
   'huge-pages': hugePages,
+  'documents-machine': documentsMachine,
+  'documents-throughput': documentsThroughput,
+  'documents-ingest': documentsIngest,
+  'documents-bundle': documentsBundle,
+  'documents-base': documentsBase,
 };
