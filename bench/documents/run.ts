@@ -17,7 +17,7 @@ import type { Embedder } from '../../src/embed/embedder.js';
 import { transformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { openLongship } from '../../src/engine.js';
 import { convertDocx } from '../../src/ingest/convert/docx.js';
-import { convertPdf } from '../../src/ingest/convert/pdf.js';
+import { convertPdf, documentParameters } from '../../src/ingest/convert/pdf.js';
 import { convertPptx } from '../../src/ingest/convert/pptx.js';
 import { convertXlsx } from '../../src/ingest/convert/xlsx.js';
 import { openMemoryStore } from '../../src/store/memory/memory-store.js';
@@ -148,19 +148,8 @@ function row(test: Case, times: number[]): ThroughputRow {
 /** pdf.js's text pass alone, each page's strings joined: what pdf-parse and unpdf hand back. */
 async function pdfJsText(bytes: Uint8Array): Promise<string> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  // The options convertPdf gives (src/ingest/convert/pdf.ts): the same parser, doing the same work.
-  const task = pdfjs.getDocument({
-    data: bytes.slice(),
-    disableFontFace: true,
-    isEvalSupported: false,
-    useSystemFonts: false,
-    useWorkerFetch: false,
-    useWasm: false,
-    isOffscreenCanvasSupported: false,
-    isImageDecoderSupported: false,
-    enableXfa: false,
-    verbosity: pdfjs.VerbosityLevel.ERRORS,
-  });
+  // What convertPdf gives it: the same parser, doing the same work.
+  const task = pdfjs.getDocument(documentParameters(bytes, pdfjs.VerbosityLevel.ERRORS));
   try {
     const pdf = await task.promise;
     const pages: string[] = [];

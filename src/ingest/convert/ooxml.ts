@@ -212,6 +212,9 @@ function inflateEntry(bytes: Uint8Array, entry: ZipEntry): Uint8Array {
   return out;
 }
 
+/** The parts of a deck or a workbook its converter reads: XML and relationships, never media. */
+export const isXmlPart = (path: string): boolean => /\.(?:xml|rels)$/i.test(path) && !/\/media\//.test(path);
+
 /**
  * Opens an Office file's zip and inflates the parts `wanted` keeps (a converter skips images).
  * Throws `ENCRYPTED_INPUT`, `UNSUPPORTED_INPUT` (legacy binary), `CORRUPT_INPUT`,

@@ -67,6 +67,27 @@ class NoBinaryData {
   }
 }
 
+/**
+ * What pdf.js is given to read `bytes`: no fonts loaded into the page, no eval, no fetches, no
+ * WebAssembly decoders; only the text is wanted.
+ */
+export function documentParameters(bytes: Uint8Array, verbosity: number) {
+  return {
+    // A copy: pdf.js hands its buffer to its worker, which leaves the caller's bytes empty.
+    data: bytes.slice(),
+    disableFontFace: true,
+    isEvalSupported: false,
+    useSystemFonts: false,
+    useWorkerFetch: false,
+    useWasm: false,
+    isOffscreenCanvasSupported: false,
+    isImageDecoderSupported: false,
+    enableXfa: false,
+    BinaryDataFactory: NoBinaryData,
+    verbosity,
+  };
+}
+
 /** The LongshipError for what pdf.js threw; each message names the file. */
 function failure(error: unknown, { name, signal }: ConvertOptions): LongshipError {
   if (error instanceof LongshipError) return error;
@@ -105,20 +126,7 @@ export const convertPdf: Converter = async (bytes, options) => {
       });
     },
   );
-  const task = pdfjs.getDocument({
-    // A copy: pdf.js hands its buffer to its worker, which leaves the caller's bytes empty.
-    data: bytes.slice(),
-    disableFontFace: true,
-    isEvalSupported: false,
-    useSystemFonts: false,
-    useWorkerFetch: false,
-    useWasm: false,
-    isOffscreenCanvasSupported: false,
-    isImageDecoderSupported: false,
-    enableXfa: false,
-    BinaryDataFactory: NoBinaryData,
-    verbosity: pdfjs.VerbosityLevel.ERRORS,
-  });
+  const task = pdfjs.getDocument(documentParameters(bytes, pdfjs.VerbosityLevel.ERRORS));
   const stop = () => void task.destroy();
   signal?.addEventListener('abort', stop, { once: true });
   try {

@@ -12,6 +12,7 @@ import {
   childElements,
   createCheckpoint,
   descendants,
+  isXmlPart,
   type OfficeParts,
   officeConverter,
   officeError,
@@ -189,12 +190,7 @@ function slideMarkdown(parts: OfficeParts, path: string, number: number, options
 export const convertPptx: Converter = officeConverter(
   'pptx',
   async (bytes, options): Promise<ConvertedDocument> => {
-    const parts = openOfficeZip(
-      bytes,
-      options,
-      'pptx',
-      (path) => /\.(?:xml|rels)$/i.test(path) && !/\/media\//.test(path),
-    );
+    const parts = openOfficeZip(bytes, options, 'pptx', isXmlPart);
     const paths = slidePaths(parts, options);
     checkPageCount(paths.length, options, 'slides');
     const step = createCheckpoint(options);

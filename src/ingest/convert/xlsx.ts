@@ -15,6 +15,7 @@ import {
   createCheckpoint,
   decodePart,
   descendants,
+  isXmlPart,
   type OfficeParts,
   officeConverter,
   officeError,
@@ -275,12 +276,7 @@ function workbookPath(parts: OfficeParts, options: ConvertOptions): string {
 export const convertXlsx: Converter = officeConverter(
   'xlsx',
   async (bytes, options): Promise<ConvertedDocument> => {
-    const parts = openOfficeZip(
-      bytes,
-      options,
-      'xlsx',
-      (path) => /\.(?:xml|rels)$/i.test(path) && !/\/media\//.test(path),
-    );
+    const parts = openOfficeZip(bytes, options, 'xlsx', isXmlPart);
     const path = workbookPath(parts, options);
     const root = xmlPart(parts, path, options);
     const rels = relationships(parts, path, options);
