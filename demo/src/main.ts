@@ -8,7 +8,8 @@ import { corpusName, corpusSize, corpusVersion, loadCorpus } from './corpus.js';
 import { renderDetail } from './detail-view.js';
 import { byId, h } from './dom.js';
 import { fromDrop, fromFileList, type PickedFolder, readFolder } from './folder-input.js';
-import { renderResults } from './results-view.js';
+import { wireResultKeys } from './result-keys.js';
+import { renderLanding, renderResults } from './results-view.js';
 import { renderTrace } from './trace-view.js';
 
 type State = 'opening' | 'indexing' | 'ready' | 'error';
@@ -34,6 +35,7 @@ const ui = {
   detail: byId('detail'),
   trace: byId('trace'),
   folderInput: byId<HTMLInputElement>('folder-input'),
+  folderButton: byId<HTMLButtonElement>('folder-button'),
   dropOverlay: byId('drop-overlay'),
 };
 
@@ -138,7 +140,7 @@ async function search(): Promise<void> {
   const query = ui.query.value.trim();
   const seq = ++searchSeq;
   if (query === '') {
-    ui.results.replaceChildren(h('p', { class: 'hint' }, 'Type a question above.'));
+    ui.results.replaceChildren(renderLanding(runQuery, withCorpus));
     ui.trace.replaceChildren();
     ui.timing.textContent = '';
     return;
@@ -154,15 +156,20 @@ async function search(): Promise<void> {
     if (seq !== searchSeq) return;
     const ms = performance.now() - started;
     ui.timing.textContent = `${result.total} results · ${ms.toFixed(0)} ms`;
-    ui.results.replaceChildren(
-      renderResults(result, selected, (item) => {
-        openDetail(item.uri, item.isLeaf);
-        for (const button of ui.results.querySelectorAll<HTMLElement>('.result')) {
-          button.classList.toggle('selected', button.dataset.uri === item.uri);
-        }
-      }),
-    );
+    const shown = await renderResults(result, {
+      backend,
+      query,
+      selected,
+      // Hashed words have no calibrated scores: only an empty list is "no good match" there.
+      weakBelow: embedder === 'model' ? 0.5 : 0,
+      open: (item) => openDetail(item.uri, item.isLeaf),
+      suggest: runQuery,
+    });
+    if (seq !== searchSeq) return;
+    ui.results.replaceChildren(shown);
     ui.results.dataset.query = query;
+    // The opened node goes with the results it came from.
+    if (selected && !shown.querySelector(`.result[data-uri="${CSS.escape(selected)}"]`)) closeDetail();
     ui.trace.replaceChildren(result.trace ? renderTrace(result.trace) : h('p', {}, 'No trace.'));
   } catch (error) {
     if (seq !== searchSeq) return;
@@ -170,16 +177,26 @@ async function search(): Promise<void> {
   }
 }
 
+function runQuery(query: string) {
+  ui.query.value = query;
+  void search();
+}
+
 function openDetail(uri: string, isLeaf: boolean) {
   selected = uri;
-  ui.detail.replaceChildren(
-    renderDetail(backend, uri, isLeaf, () => {
-      selected = undefined;
-      ui.detail.replaceChildren();
-      for (const button of ui.results.querySelectorAll('.result.selected'))
-        button.classList.remove('selected');
-    }),
-  );
+  for (const button of ui.results.querySelectorAll<HTMLElement>('.result')) {
+    button.classList.toggle('selected', button.dataset.uri === uri);
+  }
+  ui.detail.replaceChildren(renderDetail(backend, uri, isLeaf, { onClose: closeDetail, onOpen: openDetail }));
+}
+
+function closeDetail() {
+  const opener =
+    selected && ui.results.querySelector<HTMLElement>(`.result[data-uri="${CSS.escape(selected)}"]`);
+  selected = undefined;
+  ui.detail.replaceChildren();
+  for (const button of ui.results.querySelectorAll('.result.selected')) button.classList.remove('selected');
+  if (opener) opener.focus();
 }
 
 async function indexPicked(folder: PickedFolder | undefined) {
@@ -207,6 +224,11 @@ function wireInput() {
     clearTimeout(debounce);
     void search();
   });
+  wireResultKeys(ui.query, ui.results);
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && selected) closeDetail();
+  });
+  ui.folderButton.addEventListener('click', () => ui.folderInput.click());
   for (const radio of ui.form.querySelectorAll('input[name=mode]'))
     radio.addEventListener('change', () => search());
   ui.folderInput.addEventListener('change', () => {
@@ -250,6 +272,7 @@ async function main() {
   Object.assign(window, { longship: backend });
   const openMs = performance.now() - started;
   wireInput();
+  ui.results.replaceChildren(renderLanding(runQuery, withCorpus));
   if (withCorpus) await ensureCorpus();
   const top = await backend.ls('viking://resources');
   const names = top.map((node) => node.name).join(', ') || 'nothing yet';
