@@ -188,6 +188,8 @@ function openDetail(uri: string, isLeaf: boolean) {
     button.classList.toggle('selected', button.dataset.uri === uri);
   }
   ui.detail.replaceChildren(renderDetail(backend, uri, isLeaf, { onClose: closeDetail, onOpen: openDetail }));
+  // Into the opened node, as into a dialog (on a phone it is below the results); Escape comes back.
+  ui.detail.querySelector<HTMLElement>('[role=tab][aria-selected=true]')?.focus();
 }
 
 function closeDetail() {

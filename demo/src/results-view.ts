@@ -68,7 +68,8 @@ export interface ResultsOptions {
 
 function sectionButton(shown: Shown, document: string, options: ResultsOptions): HTMLElement {
   const { item } = shown;
-  const heading = item.uri === document ? 'Overview' : shown.title;
+  // A result that is its document itself: a page not split into sections, or a directory.
+  const heading = item.uri !== document ? shown.title : item.isLeaf ? 'Whole page' : 'Overview';
   return h(
     'li',
     {},

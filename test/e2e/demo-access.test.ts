@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../targets/browser.js';
-import { demoUrl, keepLocal, searchFor, waitReady } from './demo-page.js';
+import { demoUrl, keepLocal, screenshot, searchFor, waitReady } from './demo-page.js';
 import { type DemoServer, serveBuiltDemo } from './demo-server.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -56,6 +56,7 @@ async function checkBothWidths(page: Page, screen: string) {
   await page.setViewportSize(phone);
   expect(await seriousViolations(page), `${screen} at 390 px`).toEqual([]);
   expect(await page.evaluate(() => document.documentElement.scrollWidth), screen).toBeLessThanOrEqual(390);
+  await screenshot(page, `demo-access-${screen}-390`);
   await page.setViewportSize(desktop);
 }
 
@@ -113,6 +114,8 @@ describe('the demo, accessible and safe', () => {
       await page.keyboard.press('ArrowDown');
       await page.keyboard.press('Enter');
       await page.waitForSelector(`.detail[data-uri="${uris[1]}"] .l0`);
+      // Focus goes into the opened node, and Escape (below) brings it back to the result.
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('tab');
 
       // The layers are a tab set: arrow keys move the selection and show the layer.
       await page.focus('.detail [role=tab][aria-selected=true]');
@@ -128,6 +131,7 @@ describe('the demo, accessible and safe', () => {
       // Escape closes it; new results that do not hold the opened node close it too.
       await page.keyboard.press('Escape');
       expect(await page.locator('.detail').count()).toBe(0);
+      expect(await focusedUri(page)).toBe(uris[1]);
       await page.click(`.result[data-uri="${uris[0]}"]`);
       await page.waitForSelector('.detail');
       await searchFor(page, 'zzqqxx vvkkjj');

@@ -71,6 +71,7 @@ describe('the demo page', () => {
       expect(await page.textContent('[data-group=memories] .count')).toBe('0');
       // A question the corpus cannot answer: its best hits score under the demo's threshold.
       expect(await searchFor(page, 'best pizza in naples')).toEqual([]);
+      expect(await page.textContent('#results .no-match')).toContain('No good match');
       await searchFor(page, query);
 
       // THINKING's trace: a walk that visited directories, returned what the page lists, and said
