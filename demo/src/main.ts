@@ -9,7 +9,7 @@ import { renderDetail } from './detail-view.js';
 import { byId, h } from './dom.js';
 import { fromDrop, fromFileList, type PickedFolder, readFolder } from './folder-input.js';
 import { renderResults } from './results-view.js';
-import { renderTrace } from './trace-view.js';
+import { markTracePath, renderTrace } from './trace-view.js';
 
 type State = 'opening' | 'indexing' | 'ready' | 'error';
 
@@ -157,13 +157,15 @@ async function search(): Promise<void> {
     ui.results.replaceChildren(
       renderResults(result, selected, (item) => {
         openDetail(item.uri, item.isLeaf);
+        markTracePath(ui.trace, item.uri);
         for (const button of ui.results.querySelectorAll<HTMLElement>('.result')) {
           button.classList.toggle('selected', button.dataset.uri === item.uri);
         }
       }),
     );
     ui.results.dataset.query = query;
-    ui.trace.replaceChildren(result.trace ? renderTrace(result.trace) : h('p', {}, 'No trace.'));
+    ui.trace.replaceChildren(renderTrace(result));
+    markTracePath(ui.trace, selected);
   } catch (error) {
     if (seq !== searchSeq) return;
     ui.results.replaceChildren(h('p', { class: 'error' }, String(error)));
@@ -176,6 +178,7 @@ function openDetail(uri: string, isLeaf: boolean) {
     renderDetail(backend, uri, isLeaf, () => {
       selected = undefined;
       ui.detail.replaceChildren();
+      markTracePath(ui.trace, undefined);
       for (const button of ui.results.querySelectorAll('.result.selected'))
         button.classList.remove('selected');
     }),
