@@ -22,6 +22,8 @@ function hideOrtFallbacks(): Plugin {
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
+  // Relative URLs: the build works from any folder of any static host (docs/guide/demo.md).
+  base: './',
   // The corpus is read with import.meta.glob from demo/corpus; nothing else is public.
   publicDir: false,
   worker: { format: 'es', plugins: () => [hideOrtFallbacks()] },

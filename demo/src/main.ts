@@ -10,7 +10,7 @@ import { byId, h } from './dom.js';
 import { fromDrop, fromFileList, type PickedFolder, readFolder } from './folder-input.js';
 import { wireResultKeys } from './result-keys.js';
 import { renderLanding, renderResults } from './results-view.js';
-import { renderTrace } from './trace-view.js';
+import { markTracePath, renderTrace } from './trace-view.js';
 
 type State = 'opening' | 'indexing' | 'ready' | 'error';
 
@@ -170,7 +170,8 @@ async function search(): Promise<void> {
     ui.results.dataset.query = query;
     // The opened node goes with the results it came from.
     if (selected && !shown.querySelector(`.result[data-uri="${CSS.escape(selected)}"]`)) closeDetail();
-    ui.trace.replaceChildren(result.trace ? renderTrace(result.trace) : h('p', {}, 'No trace.'));
+    ui.trace.replaceChildren(renderTrace(result));
+    markTracePath(ui.trace, selected);
   } catch (error) {
     if (seq !== searchSeq) return;
     ui.results.replaceChildren(h('p', { class: 'error' }, String(error)));
@@ -187,6 +188,7 @@ function openDetail(uri: string, isLeaf: boolean) {
   for (const button of ui.results.querySelectorAll<HTMLElement>('.result')) {
     button.classList.toggle('selected', button.dataset.uri === uri);
   }
+  markTracePath(ui.trace, uri);
   ui.detail.replaceChildren(renderDetail(backend, uri, isLeaf, { onClose: closeDetail, onOpen: openDetail }));
   // Into the opened node, as into a dialog (on a phone it is below the results); Escape comes back.
   ui.detail.querySelector<HTMLElement>('[role=tab][aria-selected=true]')?.focus();
@@ -197,6 +199,7 @@ function closeDetail() {
     selected && ui.results.querySelector<HTMLElement>(`.result[data-uri="${CSS.escape(selected)}"]`);
   selected = undefined;
   ui.detail.replaceChildren();
+  markTracePath(ui.trace, undefined);
   for (const button of ui.results.querySelectorAll('.result.selected')) button.classList.remove('selected');
   if (opener) opener.focus();
 }

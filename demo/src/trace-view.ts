@@ -1,203 +1,162 @@
-// Draws a find() trace as a tree: the roots, each directory the walk popped (in order, with its
-// score), the children it scored under it (kept or pruned, and why), the directories queued but
-// never visited, and why the walk stopped. QUICK mode has no walk: its scored nodes are listed flat.
-import type { FindTrace, TraceScore } from '../../src/retrieve/trace.js';
+// The trace as a person follows it: one line on what the search did, then for each result the
+// folders it was reached through and its score taken apart in plain words, ending on the number
+// the result list shows. Everything the search scored is one click away, folded (trace-tree.ts).
+import type { MatchedContext } from '../../src/retrieve/results.js';
+import type { FindResult } from '../../src/retrieve/retriever.js';
+import type { FindTrace } from '../../src/retrieve/trace.js';
 import { h, score3 } from './dom.js';
+import { type ScoreParts, scoreParts } from './score-parts.js';
+import { renderTree } from './trace-tree.js';
+import './trace-view.css';
 
-interface TreeItem {
-  uri: string;
-  kind: 'dir' | 'file';
-  score?: TraceScore;
-  /** The order (1-based) in which the walk popped this directory. */
-  visited?: number;
-  visitedScore?: number;
-  seed?: FindTrace['seeds'][number];
-  result?: number;
-  children: TreeItem[];
-}
-
-const verdictText: Record<TraceScore['verdict'], string> = {
-  kept: 'kept',
-  'below-threshold': 'pruned: below threshold',
-  filtered: 'filtered out',
-  'better-elsewhere': 'scored higher elsewhere',
+const stopWhy: Record<FindTrace['stop']['reason'], string> = {
+  flat: 'it looks at everything at once',
+  empty: 'there was nothing to search',
+  'queue-empty': 'no folder was left worth opening',
+  converged: 'the best results stopped changing',
+  'pool-stalled': 'opening more folders found nothing new',
+  'max-directories': 'it opened as many folders as it may',
 };
 
-const stopText: Record<FindTrace['stop']['reason'], string> = {
-  flat: 'flat search (QUICK mode)',
-  empty: 'nothing to search',
-  'queue-empty': 'queue empty',
-  converged: 'converged: the top results stopped changing',
-  'pool-stalled': 'the candidate pool stopped growing',
-  'max-directories': 'reached the directory limit',
-};
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-const parentUri = (uri: string) => uri.slice(0, uri.lastIndexOf('/'));
-const nameOf = (uri: string, under?: string) =>
-  under && uri.startsWith(`${under}/`) ? uri.slice(under.length + 1) : uri.replace('viking://', '');
-
-function buildTree(trace: FindTrace): TreeItem[] {
-  const items = new Map<string, TreeItem>();
-  const item = (uri: string, kind: 'dir' | 'file'): TreeItem => {
-    let found = items.get(uri);
-    if (!found) {
-      found = { uri, kind, children: [] };
-      items.set(uri, found);
-    }
-    return found;
-  };
-  const roots = trace.roots.map((uri) => item(uri, 'dir'));
-  trace.steps.forEach((step, i) => {
-    const dir = item(step.uri, 'dir');
-    dir.visited = i + 1;
-    dir.visitedScore = step.score;
-    for (const child of step.children) {
-      const node = item(child.uri, child.kind);
-      // A node scored twice keeps the score it was kept with, or its best.
-      if (!node.score || (child.verdict === 'kept' && node.score.verdict !== 'kept')) node.score = child;
-    }
-  });
-  for (const scored of trace.scored) item(scored.uri, scored.kind).score ??= scored;
-  for (const seed of trace.seeds) {
-    const node = items.get(seed.uri) ?? item(seed.uri, 'dir');
-    node.seed ??= seed;
-  }
-  trace.results.forEach((result, i) => {
-    const node = items.get(result.uri);
-    if (node) node.result = i + 1;
-  });
-  // Attach every item under its nearest ancestor that is in the tree.
-  for (const node of items.values()) {
-    if (roots.includes(node)) continue;
-    let parent = parentUri(node.uri);
-    while (parent.length > 'viking://'.length && !items.has(parent)) parent = parentUri(parent);
-    const owner = items.get(parent) ?? roots.find((root) => node.uri.startsWith(`${root.uri}/`));
-    if (owner) owner.children.push(node);
-    else roots.push(node);
-  }
-  return roots;
-}
-
-const rank = (item: TreeItem) => item.score?.propagated ?? item.visitedScore ?? item.seed?.score ?? 0;
-/** Kept, visited, or the way to something that was: a pruned directory can hold a visited seed. */
-const isKept = (item: TreeItem): boolean =>
-  item.visited !== undefined ||
-  item.result !== undefined ||
-  item.score?.verdict === 'kept' ||
-  !item.score ||
-  item.children.some(isKept);
-
-function row(item: TreeItem, under: string | undefined): HTMLElement {
-  const s = item.score;
-  const badges = [
-    item.result !== undefined &&
-      h('span', { class: 'badge is-result', title: 'returned as a result' }, `result #${item.result}`),
-    item.visited !== undefined &&
-      h(
-        'span',
-        { class: 'badge visited', title: 'popped from the queue and its children scored' },
-        `visited #${item.visited}`,
-      ),
-    item.visited === undefined &&
-      s?.queued &&
-      h(
-        'span',
-        { class: 'badge queued', title: 'pushed onto the queue, never popped' },
-        'queued, not visited',
-      ),
-    item.seed &&
-      h(
-        'span',
-        { class: 'badge seed', title: `seed of the walk (${item.seed.from})` },
-        `seed · ${item.seed.from}`,
-      ),
-    s && s.verdict !== 'kept' && h('span', { class: `badge verdict ${s.verdict}` }, verdictText[s.verdict]),
-  ];
-  const scores = s
-    ? h(
-        'span',
-        {
-          class: 'scores',
-          title: `vector ${score3(s.vector)} · BM25 ${s.lexical.toFixed(2)} · fused ${score3(s.fused)} · propagated ${score3(s.propagated)}`,
-        },
-        h('b', {}, score3(s.propagated)),
-        h('small', {}, ` vec ${score3(s.vector)} · bm25 ${s.lexical.toFixed(1)}`),
-      )
-    : item.visitedScore !== undefined
-      ? h('span', { class: 'scores' }, h('b', {}, score3(item.visitedScore)))
-      : h('span', { class: 'scores' });
+function summaryOf(trace: FindTrace, shown: number): HTMLElement {
+  const { stop } = trace;
+  const scored = trace.mode === 'quick' ? trace.scored.length : stop.candidates;
+  const text =
+    trace.mode === 'thinking'
+      ? `Folder by folder: opened ${plural(stop.directoriesVisited, 'folder')} in ${plural(stop.rounds, 'round')}, ` +
+        `kept ${plural(stop.candidates, 'candidate')}, showed ${shown}; it stopped because ${stopWhy[stop.reason]}.`
+      : `Quick search: scored ${plural(scored, 'file and folder', 'files and folders')} in one pass, ` +
+        `kept ${plural(stop.candidates, 'candidate')}, showed ${shown}.`;
   return h(
-    'span',
-    { class: `trace-row ${item.kind} ${isKept(item) ? '' : 'pruned'}`, 'data-uri': item.uri },
-    h('span', { class: 'icon', 'aria-hidden': 'true' }),
-    h('span', { class: 'name' }, nameOf(item.uri, under)),
-    ...badges.filter((b) => b !== false && b !== undefined),
-    scores,
+    'p',
+    {
+      class: 'trace-plain',
+      'data-rounds': stop.rounds,
+      'data-folders': stop.directoriesVisited,
+      'data-scored': scored,
+      'data-candidates': stop.candidates,
+    },
+    text,
+    h('small', {}, ` ${trace.elapsedMs} ms.`),
   );
 }
 
-/** Kept children shown before the rest fold away: a directory of the corpus has up to 70. */
-const shownKept = 6;
+const lastName = (uri: string) => uri.slice(uri.lastIndexOf('/') + 1);
 
-function folded(
-  label: string,
-  className: string,
-  items: TreeItem[],
-  under: string,
-  depth: number,
-): HTMLElement {
+/** The folders from the search's root down to the result, each marked if the walk opened it. */
+function pathOf(uri: string, trace: FindTrace, parts: ScoreParts | undefined): HTMLElement {
+  const root = trace.roots.find((r) => uri === r || uri.startsWith(`${r}/`)) ?? 'viking:/';
+  const opened = new Map(trace.steps.map((step, i) => [step.uri, i + 1]));
+  const crumbs: string[] = [root];
+  for (const name of uri
+    .slice(root.length + 1)
+    .split('/')
+    .filter(Boolean)) {
+    crumbs.push(`${crumbs.at(-1)}/${name}`);
+  }
+  const items = crumbs.map((crumb, i) => {
+    const order = opened.get(crumb);
+    const isFolder = i < crumbs.length - 1;
+    return h(
+      'span',
+      {
+        class: `crumb ${isFolder ? 'folder' : 'item'} ${crumb === parts?.folder?.uri ? 'via' : ''}`,
+        'data-uri': crumb,
+        title: order === undefined ? undefined : `the search opened this folder ${ordinal(order)}`,
+      },
+      i === 0 ? crumb.replace('viking://', '') : lastName(crumb),
+      order === undefined ? '' : h('sup', {}, `#${order}`),
+    );
+  });
+  return h('span', { class: 'path' }, ...items.flatMap((item, i) => (i === 0 ? [item] : [' › ', item])));
+}
+
+function ordinal(n: number): string {
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
+const n2 = (x: number) => x.toFixed(2);
+
+/** "matched words 0.41 · meaning 0.77 → 0.62, then its folder commands scores 0.55 → 0.602". */
+function partsText(parts: ScoreParts): (string | HTMLElement)[] {
+  const sides = [`matched words ${n2(parts.words.scaled ?? parts.words.raw)}`];
+  if (parts.meaning) sides.push(`meaning ${n2(parts.meaning.scaled ?? parts.meaning.raw)}`);
+  // Each step: what it adds, and the score after it; the last one is the list's score, in full.
+  const steps: [string, number][] = [[sides.join(' · '), parts.blended]];
+  if (parts.folder)
+    steps.push([
+      `its folder ${lastName(parts.folder.uri)} scores ${n2(parts.folder.score)}`,
+      parts.folder.after,
+    ]);
+  if (parts.hotness) steps.push([`recent use ${n2(parts.hotness.value)}`, parts.hotness.after]);
+  if (parts.confidence)
+    steps.push([`how sure the search is, ${n2(parts.confidence.value)}`, parts.confidence.after]);
+  return steps.flatMap(([text, after], i) => [
+    i === 0 ? '' : ', then ',
+    `${text} → `,
+    i === steps.length - 1 ? h('b', { class: 'final' }, score3(parts.final)) : n2(after),
+  ]);
+}
+
+function resultLine(item: MatchedContext, trace: FindTrace): HTMLElement {
+  const parts = scoreParts(item.matchReason, item.score, item.isLeaf, trace.fusion);
   return h(
     'li',
-    {},
+    {
+      class: 'trace-path',
+      'data-uri': item.uri,
+      // The trace's own record of the score, which the list's must equal.
+      'data-trace-score': trace.results.find((r) => r.uri === item.uri)?.score,
+    },
+    pathOf(item.uri, trace, parts),
     h(
-      'details',
-      { class: className },
-      h('summary', {}, label),
-      h('ul', {}, ...items.map((child) => render(child, under, depth + 1))),
+      'span',
+      { class: 'parts', title: item.matchReason },
+      ...(parts ? partsText(parts) : [h('b', { class: 'final' }, score3(item.score))]),
     ),
   );
 }
 
-function render(item: TreeItem, under: string | undefined, depth: number): HTMLElement {
-  if (item.children.length === 0) return h('li', {}, row(item, under));
-  const children = [...item.children].sort((a, b) => rank(b) - rank(a));
-  const kept = children.filter(isKept);
-  // Results, visited directories and directories with something below them always show.
-  const shown = kept.filter(
-    (child, i) =>
-      i < shownKept || child.result !== undefined || child.visited !== undefined || child.children.length > 0,
-  );
-  const more = kept.filter((child) => !shown.includes(child));
-  const pruned = children.filter((child) => !isKept(child));
-  const list = h('ul', {}, ...shown.map((child) => render(child, item.uri, depth + 1)));
-  if (more.length > 0) list.append(folded(`${more.length} more kept`, 'more-group', more, item.uri, depth));
-  if (pruned.length > 0)
-    list.append(folded(`${pruned.length} pruned`, 'pruned-group', pruned, item.uri, depth));
-  return h('li', {}, h('details', { open: true }, h('summary', {}, row(item, under)), list));
-}
+const legend =
+  'Matched words: how many of the question’s words it has, and how rare they are (1 = the best match of this search). ' +
+  'Meaning: how close its sense is to the question’s, words aside (1 = the closest). ' +
+  'A folder’s score is how well the folder as a whole matches: a file in a good folder gains a little.';
 
-/** The trace as a tree, with a summary line on top. */
-export function renderTrace(trace: FindTrace): HTMLElement {
-  const { stop } = trace;
-  const summary = h(
-    'p',
-    { class: 'trace-summary' },
-    h('b', {}, trace.mode === 'thinking' ? 'Hierarchical walk' : 'Flat search'),
-    ` · stopped: ${stopText[stop.reason]} · ${stop.rounds} rounds · ${stop.directoriesVisited} directories visited · ${stop.candidates} candidates · ${trace.elapsedMs} ms in the engine`,
-  );
-  const fusion = h(
-    'p',
-    { class: 'trace-fusion' },
-    `Scores: ${trace.fusion.method} fusion, BM25 weight ${trace.fusion.lexicalWeight}`,
-    trace.mode === 'thinking'
-      ? `, propagated = α · own + (1 − α) · parent, α = ${trace.settings.alpha ?? '?'}`
-      : '',
-  );
+/** The trace of a find(), with the result items whose scores it explains. */
+export function renderTrace(result: FindResult): HTMLElement {
+  const trace = result.trace;
+  if (!trace) return h('p', {}, 'No trace.');
+  const items = [...result.resources, ...result.memories, ...result.skills].sort((a, b) => b.score - a.score);
   return h(
     'div',
-    { class: 'trace', 'data-stop': stop.reason },
-    summary,
-    fusion,
-    h('ul', { class: 'trace-tree' }, ...buildTree(trace).map((root) => render(root, undefined, 0))),
+    { class: 'trace', 'data-stop': trace.stop.reason, 'data-mode': trace.mode },
+    summaryOf(trace, items.length),
+    items.length === 0
+      ? h('p', { class: 'hint' }, 'Nothing scored high enough to show.')
+      : h('ol', { class: 'trace-paths' }, ...items.map((item) => resultLine(item, trace))),
+    h('p', { class: 'trace-legend' }, legend),
+    h(
+      'details',
+      { class: 'trace-full' },
+      h('summary', {}, 'Everything the search scored'),
+      renderTree(trace),
+    ),
   );
+}
+
+/** Marks the selected result's line and, in the full tree, the rows on its path; none for undefined. */
+export function markTracePath(container: HTMLElement, uri: string | undefined): void {
+  for (const line of container.querySelectorAll<HTMLElement>('.trace-path')) {
+    const on = line.dataset.uri === uri;
+    line.classList.toggle('selected', on);
+    if (on) line.setAttribute('aria-current', 'true');
+    else line.removeAttribute('aria-current');
+  }
+  for (const row of container.querySelectorAll<HTMLElement>('.trace-row')) {
+    const at = row.dataset.uri ?? '';
+    row.classList.toggle('on-path', uri !== undefined && (uri === at || uri.startsWith(`${at}/`)));
+  }
 }

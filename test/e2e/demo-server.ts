@@ -14,10 +14,15 @@ export interface DemoServer {
   close(): Promise<void>;
 }
 
+/** Builds the demo into `outDir`, as `npm run build:demo` does into demo/dist. */
+export async function buildDemo(outDir: string): Promise<void> {
+  await build({ configFile, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+}
+
 /** Builds the demo (about 2 s) and serves it; `close()` stops the server and deletes the build. */
 export async function serveBuiltDemo(): Promise<DemoServer> {
   const outDir = await mkdtemp(join(tmpdir(), 'longship-demo-'));
-  await build({ configFile, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  await buildDemo(outDir);
   const server = await preview({
     configFile,
     logLevel: 'warn',

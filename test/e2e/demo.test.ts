@@ -76,7 +76,10 @@ describe('the demo page', () => {
 
       // THINKING's trace: a walk that visited directories, returned what the page lists, and said
       // why it stopped.
+      // The whole tree is folded under the plain view (demo-trace.test.ts reads that one).
       await page.click('input[name=mode][value=thinking]');
+      await page.waitForSelector('.trace[data-mode=thinking]');
+      await page.click('.trace-full > summary');
       await page.waitForSelector('.trace .badge.visited');
       const stop = await page.getAttribute('.trace', 'data-stop');
       expect(['queue-empty', 'converged', 'pool-stalled', 'max-directories']).toContain(stop);

@@ -43,6 +43,7 @@ const contentTypes: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
   '.json': 'application/json',
+  '.css': 'text/css; charset=utf-8',
   '.wasm': 'application/wasm',
   '.map': 'application/json',
 };
