@@ -116,6 +116,10 @@ function renderCommitted({ result, archived }: Committed): HTMLElement {
   );
 }
 
+/** What the status line says of a turn, for those who do not see the block appear. */
+const summary = ({ context, budget }: Turn) =>
+  `${context.parts.length} parts, ${context.tokens} of ${budget} tokens, ${context.leftOut.length} left out.`;
+
 function renderTurn(turn: Turn): HTMLElement {
   return h(
     'li',
@@ -125,9 +129,23 @@ function renderTurn(turn: Turn): HTMLElement {
   );
 }
 
-/** Builds the panel in `root` and starts a session of its own for this page load. */
+/**
+ * Builds the panel in `root` and shows it, with a session of its own for this page load; a failure
+ * stays in the panel, and the rest of the page works on.
+ */
 export async function mountAgent(root: HTMLElement, backend: Backend): Promise<void> {
-  const agent: Agent = await startAgent(backend, `demo-${Date.now().toString(36)}`);
+  try {
+    buildPanel(root, await startAgent(backend, `demo-${Date.now().toString(36)}`));
+  } catch (error) {
+    root.replaceChildren(
+      h('h2', { id: 'agent-title' }, "An agent's view"),
+      h('p', { class: 'error' }, `Could not start a session: ${String(error)}`),
+    );
+  }
+  root.hidden = false;
+}
+
+function buildPanel(root: HTMLElement, agent: Agent): void {
   const message = h('input', {
     id: 'agent-message',
     type: 'text',
@@ -142,16 +160,16 @@ export async function mountAgent(root: HTMLElement, backend: Backend): Promise<v
   const send = h('button', { type: 'submit', class: 'button' }, 'Send');
   const commit = h('button', { type: 'button', class: 'button', id: 'agent-commit' }, 'Commit session');
   const turns = h('ol', { class: 'agent-turns', 'aria-label': 'Conversation' });
-  const committed = h('div', { class: 'agent-commits', 'aria-live': 'polite' });
+  const committed = h('div', { class: 'agent-commits' });
   const status = h('p', { class: 'agent-status', role: 'status' });
   let last: { message: string; item: HTMLElement } | undefined;
 
-  const busy = async (what: string, work: () => Promise<void>) => {
+  /** Runs `work` with the buttons off; the status says what it is doing, then what it did. */
+  const busy = async (what: string, work: () => Promise<string>) => {
     send.disabled = commit.disabled = true;
     status.textContent = what;
     try {
-      await work();
-      status.textContent = '';
+      status.textContent = await work();
     } catch (error) {
       status.textContent = String(error);
     } finally {
@@ -164,10 +182,12 @@ export async function mountAgent(root: HTMLElement, backend: Backend): Promise<v
     const text = message.value.trim();
     if (text === '' || send.disabled) return;
     void busy('Assembling the context…', async () => {
-      const item = renderTurn(await agent.send(text, Number(budget.value)));
+      const turn = await agent.send(text, Number(budget.value));
+      const item = renderTurn(turn);
       turns.append(item);
       last = { message: text, item };
       message.value = '';
+      return `Turn ${turns.childElementCount}: ${summary(turn)}`;
     });
   });
   // Another budget shows the last message's block again at it; the next message uses it too.
@@ -177,11 +197,16 @@ export async function mountAgent(root: HTMLElement, backend: Backend): Promise<v
     void busy('Assembling again…', async () => {
       const turn = await agent.reassemble(shown.message, Number(budget.value));
       shown.item.querySelector('.agent-context')?.replaceWith(renderContext(turn));
+      return `The last message again: ${summary(turn)}`;
     });
   });
   commit.addEventListener('click', () => {
     void busy('Committing the session…', async () => {
-      committed.prepend(renderCommitted(await agent.commit()));
+      const done = await agent.commit();
+      committed.prepend(renderCommitted(done));
+      return done.result.archive
+        ? `Committed ${done.result.messages} messages; ${done.archived.length} memory nodes written.`
+        : 'Nothing to commit.';
     });
   });
   form.append(

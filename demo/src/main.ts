@@ -287,8 +287,7 @@ async function main() {
   ui.query.disabled = false;
   ui.query.focus();
   if (ui.query.value.trim() !== '') void search();
-  await mountAgent(byId('agent'), backend);
-  byId('agent').hidden = false;
+  void mountAgent(byId('agent'), backend);
 }
 
 main().catch((error) => {

@@ -135,6 +135,10 @@ describe('the demo, from an agent’s side', () => {
       expect(first.budget).toBe(4000);
       const second = await send(page, 'How do I deprecate an old version of my package?');
       expectCited(second);
+      // Said in words too, for a screen reader.
+      expect(await page.textContent('#agent [role=status]')).toBe(
+        `Turn 2: ${second.parts.length} parts, ${second.tokens} of 4000 tokens, ${second.leftOut.length} left out.`,
+      );
       await checkBothWidths(page, 'turns');
 
       // A smaller budget: the last message's block again, within it and smaller.
