@@ -3,6 +3,7 @@
 import type { FolderEntry } from '../../src/ingest/input.js';
 import type { QueueProgress } from '../../src/ingest/queue.js';
 import type { FindMode } from '../../src/retrieve/settings.js';
+import { mountAgent } from './agent-view.js';
 import { type Backend, startBackend } from './backend.js';
 import { corpusName, corpusSize, corpusVersion, loadCorpus } from './corpus.js';
 import { renderDetail } from './detail-view.js';
@@ -289,6 +290,7 @@ async function main() {
   ui.query.disabled = false;
   ui.query.focus();
   if (ui.query.value.trim() !== '') void search();
+  void mountAgent(byId('agent'), backend);
 }
 
 main().catch((error) => {

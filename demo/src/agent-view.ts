@@ -1,0 +1,236 @@
+// The agent panel: a chat whose replies are the context() block an agent's next prompt would get,
+// with its citations, its tokens against a budget the visitor picks, and what was left out and why;
+// "Commit session" shows what the commit wrote. There is no LLM here, and the panel says so.
+import type { LeftOut } from '../../src/assemble/pack.js';
+import { type Agent, budgets, type Committed, startAgent, type Turn } from './agent.js';
+import type { Backend } from './backend.js';
+import { h, score3 } from './dom.js';
+import './agent.css';
+
+const why: Record<LeftOut['reason'], (entry: LeftOut) => string> = {
+  budget: (e) =>
+    `no layer of it fitted what was left of the budget${e.tokens ? ` (its smallest: ${e.tokens} tokens)` : ''}`,
+  quota: () => 'its type had its quota of parts',
+  duplicate: (e) => `the same text is already in the block${e.detail ? ` as ${e.detail}` : ''}`,
+  delivered: (e) =>
+    `an earlier turn of this session was given it${e.detail ? ` (at ${e.detail})` : ''}, unchanged since`,
+};
+
+const pagesOf = (pages: { first: number; last: number } | undefined) =>
+  pages ? (pages.first === pages.last ? `p. ${pages.first}` : `pp. ${pages.first}–${pages.last}`) : '';
+
+function renderContext(turn: Turn): HTMLElement {
+  const { context, budget } = turn;
+  const label = turn.preview
+    ? `The same message at ${budget} tokens, as a fresh call gives it (without the session: its deliveries are neither left out nor recorded)`
+    : 'What the agent would be given for its next prompt (no LLM here: this block is the reply)';
+  const parts = context.parts.map((part) =>
+    h(
+      'li',
+      { class: 'agent-part', 'data-uri': part.uri, 'data-type': part.type, 'data-layer': part.layer },
+      h('span', { class: `agent-type agent-type-${part.type}` }, part.type),
+      ' ',
+      h('code', { class: 'agent-cite' }, part.uri),
+      part.pages && h('span', { class: 'agent-pages' }, ` ${pagesOf(part.pages)}`),
+      h(
+        'span',
+        { class: 'agent-meta' },
+        ` · ${part.layer}${part.excerpt ? ' excerpt' : ''} · ${part.tokens} tokens · score ${score3(part.score)}`,
+      ),
+    ),
+  );
+  const leftOut = context.leftOut.map((entry) =>
+    h(
+      'li',
+      { class: 'agent-left', 'data-uri': entry.uri, 'data-reason': entry.reason },
+      h('code', { class: 'agent-cite' }, entry.uri),
+      h('span', { class: 'agent-reason' }, ` ${entry.reason}: ${why[entry.reason](entry)}`),
+    ),
+  );
+  return h(
+    'div',
+    {
+      class: `agent-context${turn.preview ? ' agent-preview' : ''}`,
+      'data-tokens': context.tokens,
+      'data-budget': budget,
+      'data-parts': context.parts.length,
+    },
+    h('p', { class: 'agent-who' }, label),
+    h(
+      'p',
+      { class: 'agent-tokens' },
+      h('meter', { min: 0, max: budget, value: context.tokens, 'aria-label': 'Tokens used of the budget' }),
+      ` ${context.tokens} of ${budget} tokens (${context.tokenizer}), ${context.parts.length} parts`,
+    ),
+    parts.length > 0
+      ? h('ul', { class: 'agent-parts', 'aria-label': 'Parts and their citations' }, ...parts)
+      : h('p', { class: 'none' }, 'Nothing fitted, or nothing was found: the block is empty.'),
+    context.text &&
+      h('pre', { class: 'agent-block', tabindex: 0, 'aria-label': 'The assembled block' }, context.text),
+    leftOut.length > 0 &&
+      h(
+        'div',
+        {},
+        h('p', { class: 'agent-sub' }, `Left out (${leftOut.length})`),
+        h('ul', { class: 'agent-left-out', 'aria-label': 'Left out, and why' }, ...leftOut),
+      ),
+  );
+}
+
+function renderCommitted({ result, archived }: Committed): HTMLElement {
+  if (!result.archive)
+    return h('p', { class: 'none' }, 'Nothing to commit: no message since the last commit.');
+  const extracted = result.extractions.flatMap((report) => report.memories);
+  return h(
+    'div',
+    { class: 'agent-committed', 'data-archive': result.archive },
+    h(
+      'p',
+      {},
+      `Committed ${result.messages} messages into `,
+      h('code', { class: 'agent-cite' }, result.archive),
+      '.',
+    ),
+    extracted.length > 0
+      ? h('ul', { class: 'agent-extracted' }, ...extracted.map((uri) => h('li', {}, h('code', {}, uri))))
+      : h(
+          'p',
+          { class: 'agent-note' },
+          'No memories were extracted: extraction needs an LLM, and this demo has none. What the commit ' +
+            'wrote offline are these memory nodes: the conversation, archived with extractive abstracts. ' +
+            'Later turns retrieve them, and the block cites them as <memory>.',
+        ),
+    h(
+      'ul',
+      { class: 'agent-memories', 'aria-label': 'Memory nodes the commit wrote' },
+      ...archived.map((node) =>
+        h(
+          'li',
+          { class: 'agent-memory', 'data-uri': node.uri },
+          h('code', { class: 'agent-cite' }, node.uri),
+          h('span', { class: 'agent-meta' }, ` · ${node.kind} · ${node.summaryKind}`),
+          h('span', { class: 'agent-abstract' }, node.abstract),
+        ),
+      ),
+    ),
+  );
+}
+
+/** What the status line says of a turn, for those who do not see the block appear. */
+const summary = ({ context, budget }: Turn) =>
+  `${context.parts.length} parts, ${context.tokens} of ${budget} tokens, ${context.leftOut.length} left out.`;
+
+function renderTurn(turn: Turn): HTMLElement {
+  return h(
+    'li',
+    { class: 'agent-turn' },
+    h('p', { class: 'agent-user' }, h('span', { class: 'agent-who' }, 'You: '), turn.message),
+    renderContext(turn),
+  );
+}
+
+/**
+ * Builds the panel in `root` and shows it, with a session of its own for this page load; a failure
+ * stays in the panel, and the rest of the page works on.
+ */
+export async function mountAgent(root: HTMLElement, backend: Backend): Promise<void> {
+  try {
+    buildPanel(root, await startAgent(backend, `demo-${Date.now().toString(36)}`));
+  } catch (error) {
+    root.replaceChildren(
+      h('h2', { id: 'agent-title' }, "An agent's view"),
+      h('p', { class: 'error' }, `Could not start a session: ${String(error)}`),
+    );
+  }
+  root.hidden = false;
+}
+
+function buildPanel(root: HTMLElement, agent: Agent): void {
+  const message = h('input', {
+    id: 'agent-message',
+    type: 'text',
+    autocomplete: 'off',
+    placeholder: 'e.g. how do I publish a scoped package?',
+  });
+  const budget = h(
+    'select',
+    { id: 'agent-budget' },
+    ...budgets.map((b) => h('option', { value: b, selected: b === 2000 }, `${b} tokens`)),
+  );
+  const send = h('button', { type: 'submit', class: 'button' }, 'Send');
+  const commit = h('button', { type: 'button', class: 'button', id: 'agent-commit' }, 'Commit session');
+  const turns = h('ol', { class: 'agent-turns', 'aria-label': 'Conversation' });
+  const committed = h('div', { class: 'agent-commits' });
+  const status = h('p', { class: 'agent-status', role: 'status' });
+  let last: { message: string; item: HTMLElement } | undefined;
+
+  /** Runs `work` with the buttons off; the status says what it is doing, then what it did. */
+  const busy = async (what: string, work: () => Promise<string>) => {
+    send.disabled = commit.disabled = true;
+    status.textContent = what;
+    try {
+      status.textContent = await work();
+    } catch (error) {
+      status.textContent = String(error);
+    } finally {
+      send.disabled = commit.disabled = false;
+    }
+  };
+  const form = h('form', { class: 'agent-form', 'aria-label': 'Message the agent' });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const text = message.value.trim();
+    if (text === '' || send.disabled) return;
+    void busy('Assembling the context…', async () => {
+      const turn = await agent.send(text, Number(budget.value));
+      const item = renderTurn(turn);
+      turns.append(item);
+      last = { message: text, item };
+      message.value = '';
+      return `Turn ${turns.childElementCount}: ${summary(turn)}`;
+    });
+  });
+  // Another budget shows the last message's block again at it; the next message uses it too.
+  budget.addEventListener('change', () => {
+    const shown = last;
+    if (!shown) return;
+    void busy('Assembling again…', async () => {
+      const turn = await agent.reassemble(shown.message, Number(budget.value));
+      shown.item.querySelector('.agent-context')?.replaceWith(renderContext(turn));
+      return `The last message again: ${summary(turn)}`;
+    });
+  });
+  commit.addEventListener('click', () => {
+    void busy('Committing the session…', async () => {
+      const done = await agent.commit();
+      committed.prepend(renderCommitted(done));
+      return done.result.archive
+        ? `Committed ${done.result.messages} messages; ${done.archived.length} memory nodes written.`
+        : 'Nothing to commit.';
+    });
+  });
+  form.append(
+    h('label', { for: 'agent-message' }, 'Message'),
+    message,
+    h('label', { for: 'agent-budget' }, 'Token budget'),
+    budget,
+    send,
+  );
+  root.replaceChildren(
+    h('h2', { id: 'agent-title' }, "An agent's view"),
+    h(
+      'p',
+      { class: 'hint' },
+      'Write what a user would tell an agent. Each message goes into session ',
+      h('code', {}, agent.sessionId),
+      ", and context() assembles what the agent's next prompt would get under the token budget: " +
+        'its parts with the URIs to cite, and what was left out and why. There is no LLM here, so ' +
+        'the reply is that block.',
+    ),
+    form,
+    status,
+    turns,
+    h('div', { class: 'agent-commit-row' }, commit),
+    committed,
+  );
+}
