@@ -12,10 +12,18 @@ import { importPack } from './pack-import.js';
 
 const withCorpus = !self.name.endsWith('?corpus=none');
 
+/**
+ * The worker's one model, made from the first page's options and kept for every engine it opens (a
+ * SharedWorker may open one again after its last tab left): it loads while the pack is written.
+ */
+let model: TransformersEmbedder | undefined;
+
 async function open(options: WorkerOptions) {
   const { usearch, embedder } = options;
-  // Only its id: the engine loads the model itself.
-  const { id, dimensions } = new TransformersEmbedder(embedder?.transformers);
+  model ??= new TransformersEmbedder(embedder?.transformers);
+  // Its load starts now; a model that cannot load fails the engine's open, below.
+  model.embed(['Longship']).catch(() => {});
+  const { id, dimensions } = model;
   const store = await openIdbStore(databaseOf(options), {
     indexedDB: defaultIndexedDB()!,
     embedder: { id, dimensions },
@@ -34,7 +42,7 @@ async function open(options: WorkerOptions) {
   return openLongship({
     store,
     usearch: typeof usearch === 'string' ? new URL(usearch) : usearch,
-    embedder,
+    embedder: model,
   }).catch(async (error: unknown) => {
     await store.close().catch(() => {});
     throw error;
