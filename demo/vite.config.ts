@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { fallbackUrlFiles, hideFallbackUrls } from '../tools/worker/bundle.js';
+import { demoPack } from './pack-plugin.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -26,7 +27,9 @@ export default defineConfig({
   base: './',
   // The corpus is read with import.meta.glob from demo/corpus; nothing else is public.
   publicDir: false,
-  worker: { format: 'es', plugins: () => [hideOrtFallbacks()] },
+  // The sample corpus's records, made once per change: a new visitor's store is filled from them.
+  plugins: [demoPack({ emit: true })],
+  worker: { format: 'es', plugins: () => [hideOrtFallbacks(), demoPack({ emit: false })] },
   server: { host: '127.0.0.1', port: 5173, fs: { allow: [root] } },
   preview: { host: '127.0.0.1' },
   build: { target: 'es2022', emptyOutDir: true, outDir: 'dist' },

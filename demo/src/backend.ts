@@ -13,10 +13,18 @@ export interface BackendConfig {
   embedder: 'model' | 'words';
   /** `shared` (default): one SharedWorker for every tab; `dedicated`: a Worker of this tab's own. */
   worker?: 'shared' | 'dedicated';
+  /** false: the model's worker leaves an empty store empty, rather than fill it from the corpus's pack. */
+  corpus?: boolean;
   onWait?: () => void;
 }
 
-export function startBackend({ name, embedder, worker: kind, onWait }: BackendConfig): Promise<Backend> {
+export function startBackend({
+  name,
+  embedder,
+  worker: kind,
+  corpus = true,
+  onWait,
+}: BackendConfig): Promise<Backend> {
   // The options inline, with a literal type: Vite reads them to bundle the worker as a module.
   const worker =
     kind === 'dedicated'
@@ -27,7 +35,7 @@ export function startBackend({ name, embedder, worker: kind, onWait }: BackendCo
           })
         : new Worker(new URL('./model-worker.ts', import.meta.url), {
             type: 'module',
-            name: `longship:${name}`,
+            name: `longship:${name}${corpus ? '' : '?corpus=none'}`,
           })
       : embedder === 'words'
         ? new SharedWorker(new URL('./words-worker.ts', import.meta.url), {
@@ -36,7 +44,7 @@ export function startBackend({ name, embedder, worker: kind, onWait }: BackendCo
           })
         : new SharedWorker(new URL('./model-worker.ts', import.meta.url), {
             type: 'module',
-            name: `longship:${name}`,
+            name: `longship:${name}${corpus ? '' : '?corpus=none'}`,
           });
   // The model's files and the WASM are found from the package (docs/guide/assets.md): Vite serves them
   // in development and copies them into a build.

@@ -1,5 +1,7 @@
-// The demo page: starts Longship in a Worker, indexes the sample corpus on first load (later loads
-// find it in IndexedDB), searches as you type, and shows the results, a node's layers and the trace.
+// The demo page: starts Longship in a Worker, which fills a new store from the sample corpus's pack
+// (or the page indexes the corpus, where the pack does not fit), searches as you type, and shows the
+// results, a node's layers and the trace.
+import { packHash } from 'virtual:demo-pack';
 import type { FolderEntry } from '../../src/ingest/input.js';
 import type { QueueProgress } from '../../src/ingest/queue.js';
 import type { FindMode } from '../../src/retrieve/settings.js';
@@ -122,13 +124,10 @@ async function indexFolder(name: string, entries: FolderEntry[], label: string):
 
 async function ensureCorpus(): Promise<void> {
   const stored = localStorage.getItem(corpusKey) === corpusVersion;
-  const present =
-    stored &&
-    (await backend.stat(`viking://resources/${corpusName}`).then(
-      () => true,
-      () => false,
-    ));
-  if (present) return;
+  const root = await backend.stat(`viking://resources/${corpusName}`).catch(() => undefined);
+  // The model's worker fills a new store from the corpus's pack (pack-import.ts), which marks it.
+  const present = root && (stored || root.meta.pack === packHash);
+  if (present) return localStorage.setItem(corpusKey, corpusVersion);
   const entries = await loadCorpus();
   await indexFolder(corpusName, entries, `Indexing the npm documentation (${corpusSize} pages)`);
   localStorage.setItem(corpusKey, corpusVersion);
@@ -272,6 +271,7 @@ async function main() {
     name: dbName,
     embedder,
     worker: workerKind,
+    corpus: withCorpus,
     onWait: () => setState('opening', 'Waiting for another tab to let go of the store…'),
   });
   // For the console (and the end-to-end tests): the engine's API, through comlink.

@@ -1,5 +1,52 @@
 // The demo's worker with the bundled model: Longship as openLongshipInWorker() would start it, with the
-// page's options.
+// page's options, over a store first filled from the sample corpus's pack when it is empty
+// (pack-import.ts). A page that asks for no corpus names its worker `…?corpus=none` (backend.ts).
+import { packHash, packPath } from 'virtual:demo-pack';
+import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
+import { openLongship } from '../../src/engine.js';
+import { defaultIndexedDB } from '../../src/env/indexeddb.js';
+import { openIdbStore } from '../../src/store/idb/idb-open.js';
 import { exposeLongship } from '../../src/worker/expose.js';
+import { databaseOf, type WorkerOptions } from '../../src/worker/worker-options.js';
+import { importPack } from './pack-import.js';
 
-exposeLongship();
+const withCorpus = !self.name.endsWith('?corpus=none');
+
+/**
+ * The worker's one model, made from the first page's options and kept for every engine it opens (a
+ * SharedWorker may open one again after its last tab left): it loads while the pack is written.
+ */
+let model: TransformersEmbedder | undefined;
+
+async function open(options: WorkerOptions) {
+  const { usearch, embedder } = options;
+  model ??= new TransformersEmbedder(embedder?.transformers);
+  // Its load starts now; a model that cannot load fails the engine's open, below.
+  model.embed(['Longship']).catch(() => {});
+  const { id, dimensions } = model;
+  const store = await openIdbStore(databaseOf(options), {
+    indexedDB: defaultIndexedDB()!,
+    embedder: { id, dimensions },
+  });
+  try {
+    if (withCorpus) {
+      const url = new URL(`${import.meta.env.BASE_URL}${packPath}`, self.location.href);
+      const outcome = await importPack(store, { id, dimensions }, { url, hash: packHash });
+      console.info(`the sample corpus's pack: ${outcome}`);
+    }
+  } catch (error) {
+    // Without the pack the page indexes the corpus as before: slower, never wrong.
+    console.warn("the sample corpus's pack could not be imported:", error);
+  }
+  // A URL arrives as a string (worker-options.ts).
+  return openLongship({
+    store,
+    usearch: typeof usearch === 'string' ? new URL(usearch) : usearch,
+    embedder: model,
+  }).catch(async (error: unknown) => {
+    await store.close().catch(() => {});
+    throw error;
+  });
+}
+
+exposeLongship({ open });

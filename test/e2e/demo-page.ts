@@ -98,13 +98,21 @@ export interface RecordingProxy {
  * machine. Playwright's request events miss a SharedWorker's fetches (the demo's model and WASM
  * files); a proxy sees them all. Playwright sends loopback through the proxy too.
  */
-export async function startRecordingProxy(): Promise<RecordingProxy> {
+export async function startRecordingProxy(
+  /** Answers a request itself, with these bytes, instead of forwarding it (a test's own file). */
+  answer?: (url: string) => Uint8Array | undefined,
+): Promise<RecordingProxy> {
   const requested: string[] = [];
   const server = createServer((request, response) => {
     const url = request.url ?? '';
     requested.push(url);
     if (!/^http:\/\//.test(url) || !isLocal(url)) {
       response.writeHead(403).end('not on this machine');
+      return;
+    }
+    const own = answer?.(url);
+    if (own) {
+      response.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(own);
       return;
     }
     const upstream = httpRequest(url, { method: request.method, headers: request.headers }, (answer) => {
