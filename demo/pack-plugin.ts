@@ -72,7 +72,9 @@ export function demoPack({ emit }: { emit: boolean }): Plugin {
     async generateBundle() {
       if (!emit) return;
       await get().ready;
-      this.emitFile({ type: 'asset', fileName: path(), source: readFileSync(get().file) });
+      // Beside the worker that fetches it: with the build's relative base, the worker resolves the
+      // pack's path against its own URL, in assets/.
+      this.emitFile({ type: 'asset', fileName: `assets/${path()}`, source: readFileSync(get().file) });
     },
   };
 }

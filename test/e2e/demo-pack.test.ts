@@ -21,7 +21,8 @@ import { type DemoServer, serveBuiltDemo } from './demo-server.js';
 let server: DemoServer;
 let browser: Browser;
 let proxy: RecordingProxy;
-const packPath = `/packs/npm-docs-${packHash()}.pack`;
+/** Where the build puts the pack: beside the worker that fetches it (demo/pack-plugin.ts). */
+const packPath = `/assets/packs/npm-docs-${packHash()}.pack`;
 /** While set, the proxy answers the pack's request with these bytes instead. */
 let stalePack: Uint8Array | undefined;
 
