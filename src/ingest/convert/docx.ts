@@ -4,13 +4,14 @@
  * `#` headings, paragraphs, lists, and tables as pipe tables with their caption on the line above
  * (a caption Word put below a table moves up). Images are dropped. A .docx has no pages.
  */
-import { zipSync } from 'fflate';
+import { strToU8, zipSync } from 'fflate';
 import { Parser } from 'htmlparser2';
 import mammoth from 'mammoth';
 import { raceAbort, throwIfAborted } from '../../abort.js';
 import type { ConvertedDocument, Converter, ConvertOptions } from './converted.js';
 import { markdownTable, plainParagraph } from './markdown-table.js';
-import { officeConverter, officeError, openOfficeZip } from './ooxml.js';
+import { decodePart, officeConverter, officeError, openOfficeZip } from './ooxml.js';
+import { rootElementText } from './xml-root.js';
 
 /**
  * Word's headings are mammoth's defaults; its Title is a first-level heading too, and its Caption
@@ -224,11 +225,13 @@ function blockMarkdown(block: Block): string {
 
 /**
  * mammoth reads the zip with JSZip, which inflates without a bound; it is handed the document's
- * XML parts, already inflated within {@link openOfficeZip}'s bound, in a zip that only stores them.
+ * XML parts, already inflated within {@link openOfficeZip}'s bound, in a zip that only stores them,
+ * each cut to its root element (xml-root.ts: mammoth parses with xmldom too).
  */
 function boundedZip(bytes: Uint8Array, options: ConvertOptions): Uint8Array {
   const parts = openOfficeZip(bytes, options, 'docx', (path) => /\.(?:xml|rels)$/i.test(path));
-  return zipSync(Object.fromEntries(parts), { level: 0 });
+  const roots = [...parts].map(([path, part]) => [path, strToU8(rootElementText(decodePart(part)))]);
+  return zipSync(Object.fromEntries(roots), { level: 0 });
 }
 
 /**

@@ -10,6 +10,7 @@ import { throwIfAborted } from '../../abort.js';
 import { type ErrorCode, LongshipError } from '../../errors.js';
 import { nextTask } from '../../next-task.js';
 import type { Converter, ConvertOptions } from './converted.js';
+import { rootElementText } from './xml-root.js';
 
 /** The kinds of Office file, by extension; the legacy binary one drops the `x`. */
 export type OfficeExtension = 'docx' | 'pptx' | 'xlsx';
@@ -284,7 +285,7 @@ export function xmlPart(parts: OfficeParts, path: string, options: ConvertOption
         },
       },
     });
-    root = parser.parseFromString(decodePart(bytes), 'application/xml').documentElement;
+    root = parser.parseFromString(rootElementText(decodePart(bytes)), 'application/xml').documentElement;
   } catch (error) {
     throw officeError('CORRUPT_INPUT', options, `the part ${path} is not valid XML`, error);
   }
