@@ -10,7 +10,24 @@ import { parseDocument } from '../../src/ingest/parse/parse.js';
 import { splitDocument } from '../../src/ingest/parse/split.js';
 import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { hashEmbedder } from '../context/hash-embedder.js';
+import { envSwitches } from '../model/switches.js';
 import type { DocumentAnswer, DocumentInput, Ended } from './fuzz-input.js';
+
+const switches = envSwitches();
+let strayRejections = 0;
+
+// A rejection no one handles would end an app's process too: the child dies (a failure of the run)
+// with the rejection's stack, which Node's own report leaves out for a non-Error reason. pdf.js's
+// own (their stack is that of its module's load) are only counted while pdfStrayRejections is off.
+process.on('unhandledRejection', (reason) => {
+  const stack = (reason as Error | undefined)?.stack ?? String(reason);
+  if (!switches.pdfStrayRejections && stack.includes('pdfjs-dist')) {
+    strayRejections++;
+    return;
+  }
+  console.error(`unhandled rejection: ${stack}`);
+  process.exit(70);
+});
 
 // The inputs share a few names, so each add replaces the last of its name and the store stays small.
 const longship = await openLongship({ store: await openMemoryStore(), embedder: hashEmbedder });
@@ -56,6 +73,8 @@ process.on('message', async (input: DocumentInput) => {
     // maxRSS is in kilobytes.
     maxRssBytes: process.resourceUsage().maxRSS * 1024,
     heapUsedBytes: memory.heapUsed,
+    strayRejections,
   } satisfies DocumentAnswer);
+  strayRejections = 0;
 });
 process.send!({ ready: true });

@@ -1,8 +1,9 @@
 // The document fuzz run (docs/internals/model-test.md), bounded: seeded mutations of the PDF and
 // Office fixtures and random bytes under their names, each converted directly and through
 // addResource() in a child process under a deadline and a memory bound. A failure prints
-// fast-check's report: the seed and the shrunk recipe. LONGSHIP_DOC_FUZZ_SEED=<n> replays a seed;
-// LONGSHIP_DOC_FUZZ_INPUTS=<n> runs longer.
+// fast-check's report: the seed, the path and the shrunk recipe. LONGSHIP_DOC_FUZZ_SEED=<n> replays
+// a seed, with LONGSHIP_DOC_FUZZ_PATH=<path> only the failing case; LONGSHIP_DOC_FUZZ_INPUTS=<n>
+// runs longer.
 
 import { expect, it } from 'vitest';
 import { envSwitches } from '../model/switches.js';
@@ -24,6 +25,7 @@ it(
       // The child's resident set peaked at 560 to 600 MB in runs of 2,000 to 10,000 inputs.
       maxRssBytes: 1536 * MB,
       switches: envSwitches(),
+      ...(process.env.LONGSHIP_DOC_FUZZ_PATH ? { path: process.env.LONGSHIP_DOC_FUZZ_PATH } : {}),
       // Progress only on a long run.
       ...(process.env.LONGSHIP_DOC_FUZZ_INPUTS ? { log: (line: string) => console.log(line) } : {}),
     });

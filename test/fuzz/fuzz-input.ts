@@ -34,4 +34,6 @@ export interface DocumentAnswer extends FuzzAnswer {
   rssBytes: number;
   maxRssBytes: number;
   heapUsedBytes: number;
+  /** pdf.js rejections no one handled, while the pdfStrayRejections switch is off. */
+  strayRejections: number;
 }

@@ -24,7 +24,9 @@ export interface DocumentFuzzOptions {
   deadlineMs: number;
   /** Most bytes the child's resident set may ever reach (its `maxRSS`). */
   maxRssBytes: number;
-  /** `largeDamagedPdfs` lets mutated PDFs grow past 64 KB. */
+  /** fast-check's path of a failure, with its seed: replays that one case (and its shrinking). */
+  path?: string;
+  /** `largeDamagedPdfs` lets mutated PDFs grow past 64 KB (`pdfStrayRejections` is the child's). */
   switches: ModelSwitches;
   log?: (line: string) => void;
 }
@@ -106,10 +108,18 @@ export async function runDocumentFuzz(options: DocumentFuzzOptions): Promise<Doc
         const kind = documentKindOf(recipe.name, bytes) ?? 'text';
         const key = `${kind}: ${direct}${publicEnd === direct ? '' : ` / public ${publicEnd}`}`;
         report.outcomes.set(key, (report.outcomes.get(key) ?? 0) + 1);
+        if (answer.strayRejections > 0) {
+          const stray = 'pdf.js rejections no one handled (pdfStrayRejections)';
+          report.outcomes.set(stray, (report.outcomes.get(stray) ?? 0) + answer.strayRejections);
+        }
         report.inputs++;
         if (options.log && report.inputs % 500 === 0) options.log(`document fuzz: ${report.inputs} inputs`);
       }),
-      { seed: options.seed, numRuns: options.inputs },
+      {
+        seed: options.seed,
+        numRuns: options.inputs,
+        ...(options.path === undefined ? {} : { path: options.path }),
+      },
     );
   } finally {
     child.stop();

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSwitches } from './switches.js';
 
 describe('the model test switches', () => {
-  it('turns on the fixed bugs’ switches by default, and off the open one’s', () => {
+  it('turns on the fixed bugs’ switches by default, and off the open ones’', () => {
     expect(parseSwitches(undefined)).toEqual({
       outsideRootTargets: true,
       verifyBeforeRefresh: true,
@@ -12,6 +12,7 @@ describe('the model test switches', () => {
       changedIsBudget: true,
       sessionsAtOnce: true,
       largeDamagedPdfs: false,
+      pdfStrayRejections: false,
     });
   });
 
