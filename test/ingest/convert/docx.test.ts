@@ -130,6 +130,16 @@ describe('convertDocx', () => {
     expect((await convertDocx(stray, options)).markdown).toBe(markdown);
   });
 
+  it('a document part cut short, 100,000 elements before its end, is CORRUPT_INPUT at once', async () => {
+    // mammoth's reader failed too, but only after xmldom, taking the root without its end tag for an
+    // empty one, had added them all to the top level: minutes.
+    const damaged = editParts(await makeDocx(), {
+      'word/document.xml': (xml) => xml!.replace('</w:document>', '<w:p/>'.repeat(100_000)),
+    });
+    const error = await rejectsWith(() => convertDocx(damaged, options), 'CORRUPT_INPUT');
+    expect(error.message).toMatch(/^report\.docx: not a readable Word file: /);
+  });
+
   it('a document without text is UNSUPPORTED_INPUT', async () => {
     const error = await rejectsWith(
       async () => convertDocx(await captionedTables([new Paragraph('')]), options),
