@@ -1,8 +1,9 @@
 /**
- * An Office part's root element, cut out of its text before xmldom parses it
+ * A Word part's root element, cut out of its text before mammoth parses it with xmldom
  * (docs/guide/documents.md): xmldom scans a document's top-level nodes again for each one it adds,
  * so a part with many comments or stray elements beside its root cost minutes to parse, where
- * htmlparser2 finds the root in one pass.
+ * htmlparser2 finds the root in one pass. (ooxml.ts parses the other converters' parts inside a
+ * wrapper element instead.)
  */
 import { Parser } from 'htmlparser2';
 
