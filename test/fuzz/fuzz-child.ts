@@ -1,5 +1,5 @@
-// The parser fuzz run's side of its child process: one input at a time, each under a deadline; a
-// child past its deadline is killed (it may be spinning in a parser) and a new one started.
+// The fuzz runs' side of their child process: one input at a time, each under a deadline; a child
+// past its deadline is killed (it may be spinning in a parser) and a new one started.
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -7,45 +7,75 @@ import type { FuzzAnswer, FuzzInput } from './fuzz-input.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-export class FuzzChild {
+export interface FuzzChildOptions {
+  /** The child's script, from the repository root. */
+  script: string;
+  /** Node flags before `--import tsx` (a heap limit). */
+  nodeFlags?: readonly string[];
+}
+
+/**
+ * A child process that answers each input over IPC. Messages go by structured clone, so inputs
+ * may carry Uint8Arrays.
+ */
+export class FuzzChild<Input extends { id: number } = FuzzInput, Answer extends { id: number } = FuzzAnswer> {
+  readonly #options: FuzzChildOptions;
   #child: ChildProcess | undefined;
   #ready: Promise<void> | undefined;
-  #waiting: ((answer: FuzzAnswer | undefined) => void) | undefined;
+  #waiting: ((answer: Answer | undefined) => void) | undefined;
+
+  constructor(options: FuzzChildOptions = { script: 'test/fuzz/parse-child.ts' }) {
+    this.#options = options;
+  }
 
   #start(): Promise<void> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/fuzz/parse-child.ts'], {
+    const flags = [...(this.#options.nodeFlags ?? []), '--import', 'tsx', this.#options.script];
+    const child = spawn(process.execPath, flags, {
       cwd: root,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      serialization: 'advanced',
     });
     this.#child = child;
+    // A child killed for a hang may still answer or exit later: only the current one is heard.
+    const current = () => this.#child === child;
     const ready = new Promise<void>((resolve, reject) => {
       child.once('exit', (code, signal) => reject(new Error(`the fuzz child exited (${code ?? signal})`)));
-      child.on('message', (message: FuzzAnswer | { ready: true }) => {
+      child.on('message', (message: Answer | { ready: true }) => {
         if ('ready' in message) resolve();
-        else this.#waiting?.(message);
+        else if (current()) this.#waiting?.(message);
       });
     });
-    child.once('exit', () => this.#waiting?.(undefined));
+    child.once('exit', () => {
+      if (current()) this.#waiting?.(undefined);
+    });
     return ready;
   }
 
+  /** Starts the child, when none runs, and waits until it is ready. */
+  start(): Promise<void> {
+    this.#ready ??= this.#start();
+    return this.#ready;
+  }
+
   /**
-   * Parses `input` in the child; resolves with its answer, or `'hang'` when none came within
+   * Sends `input` to the child; resolves with its answer, or `'hang'` when none came within
    * `deadlineMs` (the child is then killed), or `'died'` when the child exited.
    */
-  async run(input: FuzzInput, deadlineMs: number): Promise<FuzzAnswer | 'hang' | 'died'> {
-    this.#ready ??= this.#start();
-    await this.#ready;
+  async run(input: Input, deadlineMs: number): Promise<Answer | 'hang' | 'died'> {
+    await this.start();
     const child = this.#child!;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const answer = await new Promise<FuzzAnswer | 'hang' | 'died'>((resolve) => {
+    const answer = await new Promise<Answer | 'hang' | 'died'>((resolve) => {
       this.#waiting = (a) => resolve(a ?? 'died');
       timer = setTimeout(() => resolve('hang'), deadlineMs);
       child.send(input);
     });
     clearTimeout(timer);
     this.#waiting = undefined;
-    if (typeof answer === 'string') this.stop();
+    if (typeof answer === 'string') {
+      child.kill('SIGKILL');
+      this.stop();
+    }
     return answer;
   }
 

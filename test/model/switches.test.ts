@@ -4,13 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { parseSwitches } from './switches.js';
 
 describe('the model test switches', () => {
-  it('turns on the fixed bugs’ switches by default (no bug is open)', () => {
+  it('turns on the fixed bugs’ switches by default, and off the open ones’', () => {
     expect(parseSwitches(undefined)).toEqual({
       outsideRootTargets: true,
       verifyBeforeRefresh: true,
       deepJson: true,
       changedIsBudget: true,
       sessionsAtOnce: true,
+      largeDamagedPdfs: false,
+      pdfStrayRejections: false,
     });
   });
 
@@ -21,6 +23,7 @@ describe('the model test switches', () => {
     expect(switches.changedIsBudget).toBe(true);
     expect(switches.outsideRootTargets).toBe(true);
     expect(parseSwitches('-deepJson,deepJson').deepJson).toBe(true);
+    expect(parseSwitches('largeDamagedPdfs').largeDamagedPdfs).toBe(true);
   });
 
   it('refuses a name it does not know', () => {

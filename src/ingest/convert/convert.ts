@@ -99,6 +99,7 @@ export async function convertDocument(
   const converted = await convert(bytes, {
     name,
     maxPages: limits.maxPages,
+    maxBytes: limits.maxBytes,
     ...(limits.signal ? { signal: limits.signal } : {}),
   });
   checkStringSize(name, converted.markdown, limits.maxBytes);

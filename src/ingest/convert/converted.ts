@@ -9,6 +9,12 @@ export interface ConvertOptions {
   name: string;
   /** At most this many pages (PDF) or slides and sheets; more is `INPUT_TOO_LARGE`. */
   maxPages: number;
+  /**
+   * The most text to read out, in UTF-8 bytes (`maxBytes`): a converter whose text grows past its
+   * input (a workbook's cells repeating one long shared string) stops there with `INPUT_TOO_LARGE`.
+   * The caller checks the Markdown against it either way.
+   */
+  maxBytes?: number;
   signal?: AbortSignal;
 }
 

@@ -4,13 +4,15 @@
  * `#` headings, paragraphs, lists, and tables as pipe tables with their caption on the line above
  * (a caption Word put below a table moves up). Images are dropped. A .docx has no pages.
  */
-import { zipSync } from 'fflate';
+import { DOMParser } from '@xmldom/xmldom';
+import { strToU8, zipSync } from 'fflate';
 import { Parser } from 'htmlparser2';
 import mammoth from 'mammoth';
 import { raceAbort, throwIfAborted } from '../../abort.js';
 import type { ConvertedDocument, Converter, ConvertOptions } from './converted.js';
 import { markdownTable, plainParagraph } from './markdown-table.js';
-import { officeConverter, officeError, openOfficeZip } from './ooxml.js';
+import { decodePart, officeConverter, officeError, openOfficeZip } from './ooxml.js';
+import { rootElementText } from './xml-root.js';
 
 /**
  * Word's headings are mammoth's defaults; its Title is a first-level heading too, and its Caption
@@ -224,11 +226,13 @@ function blockMarkdown(block: Block): string {
 
 /**
  * mammoth reads the zip with JSZip, which inflates without a bound; it is handed the document's
- * XML parts, already inflated within {@link openOfficeZip}'s bound, in a zip that only stores them.
+ * XML parts, already inflated within {@link openOfficeZip}'s bound, in a zip that only stores them,
+ * each cut to its root element (xml-root.ts: mammoth parses with xmldom too).
  */
 function boundedZip(bytes: Uint8Array, options: ConvertOptions): Uint8Array {
   const parts = openOfficeZip(bytes, options, 'docx', (path) => /\.(?:xml|rels)$/i.test(path));
-  return zipSync(Object.fromEntries(parts), { level: 0 });
+  const roots = [...parts].map(([path, part]) => [path, strToU8(rootElementText(decodePart(part)))]);
+  return zipSync(Object.fromEntries(roots), { level: 0 });
 }
 
 /**
@@ -249,6 +253,25 @@ async function fitMammoth(): Promise<void> {
 }
 
 /**
+ * mammoth's XML reader notes xmldom's first warning or error and throws it once the parse is done;
+ * but on a damaged part that parse can take minutes (once the root closes early, xmldom scans the
+ * top level again for each node it adds there). The reader mammoth calls, a deep import like
+ * {@link fitMammoth}'s, is given one that throws at the first problem: the same failure, at once.
+ */
+async function failFastXml(): Promise<void> {
+  const reader = (await import('mammoth/lib/xml/xmldom.js' as string)) as {
+    default: { parseFromString: (xml: string) => Document };
+  };
+  const fail = (level: string) => (message: string) => {
+    throw new Error(`${level}: ${message}`);
+  };
+  reader.default.parseFromString = (xml) =>
+    new DOMParser({
+      errorHandler: { warning: fail('warning'), error: fail('error'), fatalError: fail('fatalError') },
+    }).parseFromString(xml, 'text/xml') as unknown as Document;
+}
+
+/**
  * Reads a Word file (.docx) as Markdown; see {@link Converter} for the errors.
  *
  * @example
@@ -259,6 +282,7 @@ export const convertDocx: Converter = officeConverter(
   async (bytes, options): Promise<ConvertedDocument> => {
     const stored = boundedZip(bytes, options);
     await fitMammoth();
+    await failFastXml();
     const buffer = stored.buffer.slice(
       stored.byteOffset,
       stored.byteOffset + stored.byteLength,

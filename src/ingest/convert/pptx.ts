@@ -165,16 +165,24 @@ function partText(
   return slide;
 }
 
-/** One slide's section; `hasText` says whether it holds anything beyond its number. */
-function slideMarkdown(parts: OfficeParts, path: string, number: number, options: ConvertOptions) {
+/**
+ * One slide's section; `hasText` says whether it holds anything beyond its number. Notes already
+ * read for another slide are not read again (PowerPoint gives each slide its own).
+ */
+function slideMarkdown(
+  parts: OfficeParts,
+  path: string,
+  number: number,
+  options: ConvertOptions,
+  notesRead: Set<string>,
+) {
   const slide = partText(parts, path, options);
   const notesPath = [...relationships(parts, path, options).values()].find(
     (rel) => rel.type === 'notesSlide',
   );
-  const notes =
-    notesPath && parts.has(notesPath.target)
-      ? partText(parts, notesPath.target, options, new Set(['body'])).blocks
-      : [];
+  const fresh = notesPath && parts.has(notesPath.target) && !notesRead.has(notesPath.target);
+  if (fresh) notesRead.add(notesPath.target);
+  const notes = fresh ? partText(parts, notesPath.target, options, new Set(['body'])).blocks : [];
   const heading = slide.title ? `## Slide ${number}: ${slide.title}` : `## Slide ${number}`;
   const blocks = [heading, ...slide.blocks, ...(notes.length > 0 ? ['Notes:', ...notes] : [])];
   return { markdown: blocks.join('\n\n'), hasText: Boolean(slide.title) || blocks.length > 1 };
@@ -191,13 +199,17 @@ export const convertPptx: Converter = officeConverter(
   'pptx',
   async (bytes, options): Promise<ConvertedDocument> => {
     const parts = openOfficeZip(bytes, options, 'pptx', isXmlPart);
-    const paths = slidePaths(parts, options);
+    // A slide listed twice, or notes shared by slides, are read once: a part read once per listing
+    // keeps the work and the text within the parts' inflated size, where 2,000 listings of one
+    // large slide would cost minutes and gigabytes.
+    const paths = [...new Set(slidePaths(parts, options))];
     checkPageCount(paths.length, options, 'slides');
     const step = createCheckpoint(options);
     const slides: { markdown: string; hasText: boolean }[] = [];
+    const notesRead = new Set<string>();
     for (const [i, path] of paths.entries()) {
       await step();
-      slides.push(slideMarkdown(parts, path, i + 1, options));
+      slides.push(slideMarkdown(parts, path, i + 1, options, notesRead));
     }
     if (!slides.some((slide) => slide.hasText)) {
       throw officeError('UNSUPPORTED_INPUT', options, 'the PowerPoint deck has no text');

@@ -284,6 +284,8 @@ export const convertXlsx: Converter = officeConverter(
     checkPageCount(sheets.length, options, 'sheets');
     const book = readWorkbook(parts, path, root, options);
     let cellCount = 0;
+    let textLength = 0;
+    const read = new Set<string>();
     const step = createCheckpoint(options);
     const sections: string[] = [];
     for (const sheet of sheets) {
@@ -293,8 +295,22 @@ export const convertXlsx: Converter = officeConverter(
       if (!target || !parts.has(target)) {
         throw officeError('CORRUPT_INPUT', options, `the sheet ${JSON.stringify(name)} is missing`);
       }
+      // A sheet listed twice is read once: a listing per sheet part keeps the work within the
+      // parts' inflated size, where 2,000 listings of one part would cost minutes.
+      if (read.has(target)) continue;
+      read.add(target);
       const cells = sheetCells(parts.get(target)!, book);
       cellCount += cells.length;
+      // Cells that repeat one long shared string are text far past the file's size: refused here,
+      // before the tables are written (docs/guide/documents.md, "Limits and failures").
+      textLength += cells.reduce((sum, cell) => sum + cell.text.length, 0);
+      if (textLength > (options.maxBytes ?? Number.POSITIVE_INFINITY)) {
+        throw officeError(
+          'INPUT_TOO_LARGE',
+          options,
+          `its cells hold more than ${options.maxBytes} bytes of text, the limit (raise maxBytes to accept it)`,
+        );
+      }
       sections.push([`## ${name}`, ...sheetTables(name, cells)].join('\n\n'));
     }
     if (cellCount === 0) throw officeError('UNSUPPORTED_INPUT', options, 'the Excel workbook has no values');

@@ -9,6 +9,7 @@ import {
   makeDocx,
 } from '../../fixtures/documents/make-office.js';
 import { rejectsWith } from '../fixtures.js';
+import { editParts } from './edit-parts.js';
 import { headingsOf, officeErrorSuite, tableAfter } from './office-support.js';
 
 const options = { name: 'report.docx', maxPages: 100 };
@@ -119,6 +120,24 @@ describe('convertDocx', () => {
       expect(tableAfter(text, fact.caption!)).toEqual([fact.header, ...fact.rows]);
       expect(headingsOf(text.slice(0, text.indexOf(fact.caption!))).at(-1)?.text).toBe(fact.section);
     }
+  });
+
+  it('reads a document part with 100,000 stray elements and comments after its root as the document', async () => {
+    // xmldom scanned the top level again for each: minutes, then CORRUPT_INPUT for the elements.
+    const stray = editParts(await makeDocx(), {
+      'word/document.xml': (xml) => xml! + '<w:p/><!-- stray -->'.repeat(50_000),
+    });
+    expect((await convertDocx(stray, options)).markdown).toBe(markdown);
+  });
+
+  it('a document part cut short, 100,000 elements before its end, is CORRUPT_INPUT at once', async () => {
+    // mammoth's reader failed too, but only after xmldom, taking the root without its end tag for an
+    // empty one, had added them all to the top level: minutes.
+    const damaged = editParts(await makeDocx(), {
+      'word/document.xml': (xml) => xml!.replace('</w:document>', '<w:p/>'.repeat(100_000)),
+    });
+    const error = await rejectsWith(() => convertDocx(damaged, options), 'CORRUPT_INPUT');
+    expect(error.message).toMatch(/^report\.docx: not a readable Word file: /);
   });
 
   it('a document without text is UNSUPPORTED_INPUT', async () => {

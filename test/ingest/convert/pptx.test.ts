@@ -10,6 +10,7 @@ import {
   PPTX_TITLES,
 } from '../../fixtures/documents/make-office.js';
 import { rejectsWith } from '../fixtures.js';
+import { editParts } from './edit-parts.js';
 import { headingsOf, officeErrorSuite, tableAfter } from './office-support.js';
 
 const options = { name: 'deck.pptx', maxPages: 100 };
@@ -79,6 +80,38 @@ describe('convertPptx', () => {
     );
     expect(error.message).toMatch(/^deck\.pptx: not a readable PowerPoint file: /);
     expect(error.cause).toBeInstanceOf(RangeError);
+  });
+
+  it('reads a slide the deck lists twice once', async () => {
+    const twice = editParts(makePptx(), {
+      'ppt/presentation.xml': (xml) =>
+        xml!.replace('</p:sldIdLst>', '<p:sldId id="259" r:id="rId11"/></p:sldIdLst>'),
+    });
+    expect((await convertPptx(twice, options)).markdown).toBe(markdown);
+  });
+
+  it('reads notes that two slides share once, under the first', async () => {
+    // The deck's third slide (slide1.xml) points at the second's notes too.
+    const notes = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/notesSlide';
+    const shared = editParts(makePptx(), {
+      'ppt/slides/_rels/slide1.xml.rels': () =>
+        `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="${notes}" Target="../notesSlides/notesSlide1.xml"/></Relationships>`,
+    });
+    expect((await convertPptx(shared, options)).markdown).toBe(markdown);
+  });
+
+  it('reads slide parts with 100,000 stray nodes after their root, or in a root never closed, as the slides', async () => {
+    // xmldom scanned the top level again for each (it takes a root without its end tag for an
+    // empty one): minutes for a part of 1.3 MB.
+    const stray = '<p:sp/><!-- stray -->'.repeat(50_000);
+    const damaged = editParts(makePptx(), {
+      'ppt/slides/slide2.xml': (xml) => xml! + stray,
+      'ppt/slides/slide3.xml': (xml) => xml!.replace('</p:sld>', stray),
+    });
+    // The deck's first and last slides read as they are; the second is what xmldom makes of it.
+    const [first, second, third] = slideSections((await convertPptx(damaged, options)).markdown);
+    expect([first, third]).toEqual([slideSections(markdown)[0], slideSections(markdown)[2]]);
+    expect(second).toMatch(/^## Slide 2/);
   });
 
   it('more slides than maxPages is INPUT_TOO_LARGE', async () => {

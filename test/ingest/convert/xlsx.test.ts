@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { convertXlsx } from '../../../src/ingest/convert/xlsx.js';
 import { makeXlsx, XLSX_SHEETS, XLSX_TABLES } from '../../fixtures/documents/make-office.js';
 import { rejectsWith } from '../fixtures.js';
+import { editParts } from './edit-parts.js';
 import { headingsOf, officeErrorSuite, tableAfter } from './office-support.js';
 
 const options = { name: 'budget.xlsx', maxPages: 100 };
@@ -60,6 +61,39 @@ describe('convertXlsx', () => {
     expect(sparse.split('\n')).toHaveLength(1200);
     // 1200 = 1 × 26² + 20 × 26 + 4: columns A, T, D.
     expect(sparse.endsWith('\nATD1200: 1200')).toBe(true);
+  });
+
+  it('reads a sheet the workbook lists twice once', async () => {
+    const twice = editParts(makeXlsx(), {
+      'xl/workbook.xml': (xml) =>
+        xml!.replace('</sheets>', '<sheet name="Again" sheetId="9" r:id="rId1"/></sheets>'),
+    });
+    expect((await convertXlsx(twice, options)).markdown).toBe(markdown);
+  });
+
+  it('cells repeating a long shared string past maxBytes are INPUT_TOO_LARGE, before any table is written', async () => {
+    // 200 cells of one 10,000-character string: 2 MB of text from a file of a few KB.
+    const long = 'harbour '.repeat(1250);
+    const ns = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
+    const cells = Array.from(
+      { length: 200 },
+      (_, i) => `<row r="${i + 1}"><c r="A${i + 1}" t="s"><v>0</v></c></row>`,
+    );
+    const repeated = editParts(makeXlsx(), {
+      'xl/sharedStrings.xml': () => `<sst ${ns}><si><t>${long}</t></si></sst>`,
+      'xl/worksheets/sheet2.xml': () =>
+        `<worksheet ${ns}><sheetData>${cells.join('')}</sheetData></worksheet>`,
+    });
+    const error = await rejectsWith(
+      () => convertXlsx(repeated, { ...options, maxBytes: 1_000_000 }),
+      'INPUT_TOO_LARGE',
+    );
+    expect(error.message).toBe(
+      'budget.xlsx: its cells hold more than 1000000 bytes of text, the limit (raise maxBytes to accept it)',
+    );
+    const { markdown: text } = await convertXlsx(repeated, { ...options, maxBytes: 3_000_000 });
+    // Within the limit it is read: each of the 200 cells (and the header each table repeats).
+    expect(text.split(long.trim()).length).toBeGreaterThan(200);
   });
 
   it('more sheets than maxPages is INPUT_TOO_LARGE', async () => {
