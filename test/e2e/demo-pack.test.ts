@@ -3,14 +3,14 @@
 // without the model embedding a single page in the tab. A pack made for another model is refused, and
 // the corpus is indexed in the tab as before. Prints the time from opening the page to the first
 // answered search, both ways, side by side (the figures go in the report, not in assertions).
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePack, encodePack } from '../../demo/src/pack-format.js';
 import { packHash } from '../../tools/demo/pack-inputs.js';
-import { chromiumFlags, chromiumPath } from '../targets/browser.js';
 import {
   demoUrl,
   keepLocal,
+  launchThroughProxy,
   type RecordingProxy,
   searchFor,
   startRecordingProxy,
@@ -29,13 +29,7 @@ let stalePack: Uint8Array | undefined;
 beforeAll(async () => {
   server = await serveBuiltDemo();
   proxy = await startRecordingProxy((url) => (new URL(url).pathname === packPath ? stalePack : undefined));
-  browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: chromiumFlags,
-    headless: true,
-    timeout: 60_000,
-    proxy: { server: proxy.server },
-  });
+  browser = await launchThroughProxy(proxy);
 }, 300_000);
 
 afterAll(async () => {

@@ -3,7 +3,8 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { BrowserContext, Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { chromiumFlags, chromiumPath } from '../targets/browser.js';
 
 /** Where the tests keep their screenshots of the demo (git-ignored). */
 export const artifacts = new URL('./artifacts/', import.meta.url);
@@ -138,4 +139,15 @@ export async function startRecordingProxy(
         server.close(() => done());
       }),
   };
+}
+
+/** Chromium with every request, a SharedWorker's included, going through the recording `proxy`. */
+export function launchThroughProxy(proxy: RecordingProxy): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    args: chromiumFlags,
+    headless: true,
+    timeout: 60_000,
+    proxy: { server: proxy.server },
+  });
 }

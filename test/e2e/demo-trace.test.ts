@@ -4,12 +4,13 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumFlags, chromiumPath, type StaticServer, serveFiles } from '../targets/browser.js';
+import { type StaticServer, serveFiles } from '../targets/browser.js';
 import {
   demoUrl,
   keepLocal,
+  launchThroughProxy,
   type RecordingProxy,
   screenshot,
   searchFor,
@@ -25,13 +26,7 @@ let proxy: RecordingProxy;
 beforeAll(async () => {
   server = await serveBuiltDemo();
   proxy = await startRecordingProxy();
-  browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: chromiumFlags,
-    headless: true,
-    timeout: 60_000,
-    proxy: { server: proxy.server },
-  });
+  browser = await launchThroughProxy(proxy);
 });
 
 afterAll(async () => {

@@ -3,12 +3,12 @@
 // indexing with a progress bar where the pack does not fit), a search shows grouped results and the
 // trace, a click opens a node's layers, and a reload finds the same results in IndexedDB. Every
 // request stays on this machine.
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumFlags, chromiumPath } from '../targets/browser.js';
 import {
   demoUrl,
   keepLocal,
+  launchThroughProxy,
   type RecordingProxy,
   screenshot,
   searchFor,
@@ -25,13 +25,7 @@ beforeAll(async () => {
   server = await serveBuiltDemo();
   proxy = await startRecordingProxy();
   // Every request of the browser goes through the recording proxy, the SharedWorker's included.
-  browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: chromiumFlags,
-    headless: true,
-    timeout: 60_000,
-    proxy: { server: proxy.server },
-  });
+  browser = await launchThroughProxy(proxy);
 });
 
 afterAll(async () => {
