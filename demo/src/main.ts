@@ -1,6 +1,7 @@
 // The demo page: starts Longship in a Worker, which fills a new store from the sample corpus's pack
 // (or the page indexes the corpus, where the pack does not fit), searches as you type, and shows the
-// results, a node's layers and the trace.
+// results, a node's layers and the trace. Until the model has loaded, searches are answered by their
+// words alone (BM25), and the results are searched again by meaning once it has.
 import { packHash } from 'virtual:demo-pack';
 import type { FolderEntry } from '../../src/ingest/input.js';
 import type { QueueProgress } from '../../src/ingest/queue.js';
@@ -44,6 +45,16 @@ const ui = {
 
 let backend: Backend;
 let selected: string | undefined;
+/**
+ * Whether searches use the model: `loading` until its first query vector, answering by words alone
+ * meanwhile; `failed` if it could not load. Also on the body, for the end-to-end tests.
+ */
+let model: 'loading' | 'ready' | 'failed' = 'loading';
+
+function setModel(state: typeof model) {
+  model = state;
+  document.body.dataset.model = state;
+}
 /** Jobs indexing now; the state is `indexing` while there are any. */
 let indexing = 0;
 
@@ -55,6 +66,8 @@ function setState(state: State, text: string, detail = '') {
 
 /** The latest progress not yet drawn, and the timer that draws it. */
 let pendingProgress: { progress: QueueProgress; label: string } | undefined;
+/** When the job's first document was finished, and how many were then: the estimate's base. */
+let progressBase: { at: number; done: number } | undefined;
 let progressTimer: ReturnType<typeof setTimeout> | undefined;
 
 /**
@@ -68,6 +81,7 @@ function showProgress(progress: QueueProgress | undefined, label: string) {
     progressTimer = undefined;
     pendingProgress = undefined;
     ui.progress.hidden = true;
+    progressBase = undefined;
     return;
   }
   pendingProgress = { progress, label };
@@ -89,10 +103,25 @@ function drawProgress() {
   const fraction = progress.total > 0 ? progress.done / progress.total : 0;
   // A transform, not a width: the compositor moves it without a layout.
   ui.progressBar.style.transform = `scaleX(${fraction.toFixed(3)})`;
-  ui.statusText.textContent = `${label}: ${progress.done} of ${progress.total || '…'} ${reading ? 'files read' : 'documents'}`;
+  ui.statusText.textContent = `${label}: ${progress.done} of ${progress.total || '…'} ${reading ? 'files read' : 'documents'}${reading ? '' : timeLeft(progress)}`;
   ui.statusDetail.textContent = progress.uri
     ? `${progress.phase} · ${progress.uri.replace('viking://', '')}`
     : progress.phase;
+}
+
+/**
+ * ` · about 40 s left`, from the pace since the first finished document (reading and the model's
+ * load come before it and would skew it), once there is a pace to go by.
+ */
+function timeLeft({ done, total }: QueueProgress): string {
+  if (done === 0 || total === 0) return '';
+  progressBase ??= { at: performance.now(), done };
+  const finished = done - progressBase.done;
+  if (finished < 2) return '';
+  const seconds = (((performance.now() - progressBase.at) / finished) * (total - done)) / 1000;
+  return seconds < 1
+    ? ' · almost done'
+    : ` · about ${seconds < 60 ? `${Math.ceil(seconds)} s` : `${Math.ceil(seconds / 60)} min`} left`;
 }
 
 /** Indexes a folder under viking://resources/<name>; resolves once every document is written. */
@@ -151,23 +180,30 @@ async function search(): Promise<void> {
     // Scores are calibrated for the bundled model: under 0.5 the best hit is little closer to the
     // question than unrelated text is (docs/guide/retrieval.md, "What a score means"). Hashed words have
     // no calibration.
-    const scores = embedder === 'model' ? { scoreThreshold: 0.5 } : { calibration: false as const };
+    // Until the model is ready, by words alone: those scores are BM25's, with no calibration either.
+    const byWords = model !== 'ready';
+    const calibrated = embedder === 'model' && !byWords;
+    const scores = calibrated
+      ? { scoreThreshold: 0.5 }
+      : { calibration: false as const, ...(byWords ? { hybrid: { vector: false } } : {}) };
     const result = await backend.find(query, { limit: 10, mode, trace: true, ...scores });
     if (seq !== searchSeq) return;
     const ms = performance.now() - started;
-    ui.timing.textContent = `${result.total} results · ${ms.toFixed(0)} ms`;
+    const how = model === 'loading' ? ' · by words while the model loads' : byWords ? ' · by words' : '';
+    ui.timing.textContent = `${result.total} results · ${ms.toFixed(0)} ms${how}`;
     const shown = await renderResults(result, {
       backend,
       query,
       selected,
-      // Hashed words have no calibrated scores: only an empty list is "no good match" there.
-      weakBelow: embedder === 'model' ? 0.5 : 0,
+      // Uncalibrated scores (hashed words, BM25 alone): only an empty list is "no good match" there.
+      weakBelow: calibrated ? 0.5 : 0,
       open: (item) => openDetail(item.uri, item.isLeaf),
       suggest: runQuery,
     });
     if (seq !== searchSeq) return;
     ui.results.replaceChildren(shown);
     ui.results.dataset.query = query;
+    ui.results.dataset.by = byWords ? 'words' : 'meaning';
     // The opened node goes with the results it came from.
     if (selected && !shown.querySelector(`.result[data-uri="${CSS.escape(selected)}"]`)) closeDetail();
     ui.trace.replaceChildren(renderTrace(result));
@@ -262,6 +298,7 @@ function wireInput() {
 
 async function main() {
   const started = performance.now();
+  setModel('loading');
   setState(
     'opening',
     'Opening the store…',
@@ -279,6 +316,8 @@ async function main() {
   const openMs = performance.now() - started;
   wireInput();
   ui.results.replaceChildren(renderLanding(runQuery, withCorpus));
+  // Live at once: what is indexed already is searchable while the rest of the corpus goes in.
+  ui.query.disabled = false;
   if (withCorpus) await ensureCorpus();
   const top = await backend.ls('viking://resources');
   const names = top.map((node) => node.name).join(', ') || 'nothing yet';
@@ -287,10 +326,27 @@ async function main() {
     indexing > 0 ? (ui.statusText.textContent ?? '') : 'Ready',
     `Store "${dbName}" opened in ${openMs.toFixed(0)} ms · resources: ${names}`,
   );
-  ui.query.disabled = false;
   ui.query.focus();
   if (ui.query.value.trim() !== '') void search();
   void mountAgent(byId('agent'), backend);
+  if (embedder === 'model') void waitForModel();
+  else setModel('ready');
+}
+
+/**
+ * Waits for the model by a search of its own (the first query vector is the model's load), then
+ * searches the shown query again by meaning. A model that cannot load leaves searching by words.
+ */
+async function waitForModel() {
+  try {
+    await backend.find('npm', { limit: 1 });
+    setModel('ready');
+    if (ui.query.value.trim() !== '') void search();
+  } catch (error) {
+    setModel('failed');
+    console.error('the model could not load:', error);
+    ui.statusDetail.textContent = `The model could not load (${String(error)}): searching by words only.`;
+  }
 }
 
 main().catch((error) => {

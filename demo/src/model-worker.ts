@@ -1,7 +1,10 @@
 // The demo's worker with the bundled model: Longship as openLongshipInWorker() would start it, with the
 // page's options, over a store first filled from the sample corpus's pack when it is empty
 // (pack-import.ts). A page that asks for no corpus names its worker `…?corpus=none` (backend.ts).
+// The engine opens without waiting for the model: what needs no model (BM25, reading, listing) is
+// answered at once, and the first search by meaning waits for the load (demo/src/main.ts).
 import { packHash, packPath } from 'virtual:demo-pack';
+import type { Embedder } from '../../src/embed/embedder.js';
 import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { openLongship } from '../../src/engine.js';
 import { defaultIndexedDB } from '../../src/env/indexeddb.js';
@@ -14,16 +17,21 @@ const withCorpus = !self.name.endsWith('?corpus=none');
 
 /**
  * The worker's one model, made from the first page's options and kept for every engine it opens (a
- * SharedWorker may open one again after its last tab left): it loads while the pack is written.
+ * SharedWorker may open one again after its last tab left): it loads while the pack is written and
+ * the indexes are read.
  */
 let model: TransformersEmbedder | undefined;
 
 async function open(options: WorkerOptions) {
   const { usearch, embedder } = options;
   model ??= new TransformersEmbedder(embedder?.transformers);
-  // Its load starts now; a model that cannot load fails the engine's open, below.
+  // Its load starts now, beside the store's open.
   model.embed(['Longship']).catch(() => {});
   const { id, dimensions } = model;
+  const loaded = model;
+  // Not the TransformersEmbedder itself, whose load openLongship() would wait for: a model that
+  // cannot load fails each search by meaning instead, which the page reports.
+  const notWaitedFor: Embedder = { id, dimensions, embed: (texts, opts) => loaded.embed(texts, opts) };
   const store = await openIdbStore(databaseOf(options), {
     indexedDB: defaultIndexedDB()!,
     embedder: { id, dimensions },
@@ -42,7 +50,7 @@ async function open(options: WorkerOptions) {
   return openLongship({
     store,
     usearch: typeof usearch === 'string' ? new URL(usearch) : usearch,
-    embedder: model,
+    embedder: notWaitedFor,
   }).catch(async (error: unknown) => {
     await store.close().catch(() => {});
     throw error;

@@ -3,7 +3,9 @@
 // that nobody waits for the model to embed the corpus in their tab.
 //
 // One file: "LSPK", the header's length (u32, little-endian), the header as JSON, zeros up to a
-// multiple of 4, then every vector's Float32 values one after the other, in the header's order.
+// multiple of 4, every vector's Float32 values one after the other, in the header's order, then the
+// bytes of each index snapshot in the header's order: with them the engine opened next loads its
+// indexes rather than building them from the records (docs/internals/snapshots.md).
 import type {
   EmbedderInfo,
   NodeRecord,
@@ -13,7 +15,7 @@ import type {
 } from '../../src/store/store.js';
 
 /** Bump when the file's layout changes. */
-export const PACK_FORMAT = 1;
+export const PACK_FORMAT = 2;
 
 const MAGIC = 'LSPK';
 
@@ -33,30 +35,49 @@ export interface PackHeader {
   relations: RelationRecord[];
   /** Each vector's `[key, nodeKey, chunk]`; its values are in the body, in this order. */
   vectors: [number, number, number][];
+  /** Each snapshot's name and length, in the order they are written; their bytes follow the vectors. */
+  snapshots: [string, number][];
+}
+
+/** An index snapshot of the records, as of the pack's one change. */
+export interface PackSnapshot {
+  name: string;
+  bytes: Uint8Array;
 }
 
 export interface Pack {
   header: PackHeader;
   vectors: VectorRecord[];
+  snapshots: PackSnapshot[];
 }
 
 export function encodePack(
-  header: Omit<PackHeader, 'vectors'>,
+  header: Omit<PackHeader, 'vectors' | 'snapshots'>,
   vectors: readonly VectorRecord[],
+  snapshots: readonly PackSnapshot[],
 ): Uint8Array {
   const json = new TextEncoder().encode(
-    JSON.stringify({ ...header, vectors: vectors.map((v) => [v.key, v.nodeKey, v.chunk]) }),
+    JSON.stringify({
+      ...header,
+      vectors: vectors.map((v) => [v.key, v.nodeKey, v.chunk]),
+      snapshots: snapshots.map((s) => [s.name, s.bytes.length]),
+    }),
   );
   const bodyAt = align4(8 + json.length);
   const dims = header.embedder.dimensions;
-  const bytes = new Uint8Array(bodyAt + vectors.length * dims * 4);
+  let at = bodyAt + vectors.length * dims * 4;
+  const bytes = new Uint8Array(at + snapshots.reduce((sum, s) => sum + s.bytes.length, 0));
   bytes.set(new TextEncoder().encode(MAGIC), 0);
   new DataView(bytes.buffer).setUint32(4, json.length, true);
   bytes.set(json, 8);
-  const body = new Float32Array(bytes.buffer, bodyAt);
+  const body = new Float32Array(bytes.buffer, bodyAt, vectors.length * dims);
   vectors.forEach((v, i) => {
     body.set(v.vector, i * dims);
   });
+  for (const snapshot of snapshots) {
+    bytes.set(snapshot.bytes, at);
+    at += snapshot.bytes.length;
+  }
   return bytes;
 }
 
@@ -71,9 +92,11 @@ export function decodePack(bytes: Uint8Array): Pack {
   if (header.format !== PACK_FORMAT) throw new Error(`a pack of format ${header.format}, not ${PACK_FORMAT}`);
   const dims = header.embedder.dimensions;
   const bodyAt = align4(8 + length);
-  if (bytes.byteLength - bodyAt !== header.vectors.length * dims * 4) throw new Error('a truncated pack');
+  const snapshotsAt = bodyAt + header.vectors.length * dims * 4;
+  const snapshotBytes = header.snapshots.reduce((sum, [, n]) => sum + n, 0);
+  if (bytes.byteLength !== snapshotsAt + snapshotBytes) throw new Error('a truncated pack');
   // Copied once, to be aligned for Float32Array whatever the offset of `bytes`.
-  const body = new Float32Array(bytes.slice(bodyAt).buffer);
+  const body = new Float32Array(bytes.slice(bodyAt, snapshotsAt).buffer);
   // Each a copy with a buffer of its own: IndexedDB clones a view's whole buffer, not the view.
   const vectors = header.vectors.map(([key, nodeKey, chunk], i) => ({
     key,
@@ -81,7 +104,13 @@ export function decodePack(bytes: Uint8Array): Pack {
     chunk,
     vector: body.slice(i * dims, (i + 1) * dims),
   }));
-  return { header, vectors };
+  let at = snapshotsAt;
+  const snapshots = header.snapshots.map(([name, n]) => {
+    const snapshot = { name, bytes: bytes.subarray(at, at + n) };
+    at += n;
+    return snapshot;
+  });
+  return { header, vectors, snapshots };
 }
 
 const align4 = (n: number) => Math.ceil(n / 4) * 4;

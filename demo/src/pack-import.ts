@@ -1,7 +1,8 @@
 // Fills a new visitor's store from the sample corpus's pack (pack-format.ts), so that the model never
-// embeds the corpus in the tab: the records are written in one transaction, and the engine opened
-// next builds its indexes from them. A pack made for another model or another shape of records is
-// refused, and the page indexes the corpus as it did before there were packs.
+// embeds the corpus in the tab: the records are written in one transaction, then the snapshots of
+// their indexes, which the engine opened next loads instead of building them. A pack made for another
+// model or another shape of records is refused, and the page indexes the corpus as it did before
+// there were packs.
 import type { FullStore } from '../../src/store/full-store.js';
 import { type EmbedderInfo, STORE_SCHEMA_VERSION } from '../../src/store/store.js';
 import { decodePack, type Pack } from './pack-format.js';
@@ -41,6 +42,15 @@ export async function importPack(
     console.warn(`the sample corpus's pack was ${mismatch}: indexing it instead`);
     return 'refused';
   }
+  return (await writePack(store, pack, embedder)) ? 'imported' : 'not-empty';
+}
+
+/**
+ * Writes the pack's records into `store` as one change, then its snapshots as of that change; false
+ * when another writer committed first. The snapshots describe exactly the records of the pack, so
+ * they hold for a store that had none before.
+ */
+export async function writePack(store: FullStore, pack: Pack, embedder: EmbedderInfo): Promise<boolean> {
   const meta = await store.meta();
   // The pack's keys, taken in this store: the next ones the engine hands out come after them.
   const taken = pack.header.nextKey - meta.nextKey;
@@ -68,5 +78,7 @@ export async function importPack(
     },
   });
   // Another writer came first (this worker holds the store's lock, so none should): leave it be.
-  return written ? 'imported' : 'not-empty';
+  if (!written) return false;
+  for (const { name, bytes } of pack.snapshots) await store.putSnapshot({ name, seq: meta.seq + 1, bytes });
+  return true;
 }

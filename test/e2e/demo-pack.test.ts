@@ -25,10 +25,15 @@ let proxy: RecordingProxy;
 const packPath = `/assets/packs/npm-docs-${packHash()}.pack`;
 /** While set, the proxy answers the pack's request with these bytes instead. */
 let stalePack: Uint8Array | undefined;
+/** While set, the model's weights are held back until it settles. */
+let modelHeld: Promise<void> | undefined;
 
 beforeAll(async () => {
   server = await serveBuiltDemo();
-  proxy = await startRecordingProxy((url) => (new URL(url).pathname === packPath ? stalePack : undefined));
+  proxy = await startRecordingProxy(
+    (url) => (new URL(url).pathname === packPath ? stalePack : undefined),
+    (url) => (/model_quantized/.test(url) ? modelHeld : undefined),
+  );
   browser = await launchThroughProxy(proxy);
 }, 300_000);
 
@@ -52,11 +57,14 @@ async function recordStates(page: Page): Promise<void> {
   });
 }
 
-/** Opens the demo in a fresh profile; resolves with the seconds until its first search was answered. */
+/**
+ * Opens the demo in a fresh profile; resolves with the seconds until its first search was answered,
+ * by words alone if the model is still loading.
+ */
 async function firstSearch(page: Page, readyMs: number): Promise<{ seconds: number; uris: string[] }> {
   const started = performance.now();
   await page.goto(demoUrl(server.origin));
-  await waitReady(page, readyMs);
+  await waitReady(page, readyMs, { model: false });
   const results = await searchFor(page, query);
   return { seconds: (performance.now() - started) / 1000, uris: results.map((result) => result.uri) };
 }
@@ -79,9 +87,9 @@ describe('the demo with its pack', () => {
       const opened = /opened in (\d+) ms/.exec((await page.textContent('#status-detail')) ?? '');
       timings['(its store opened)'] = Number(opened?.[1]) / 1000;
 
+      // Answered by words alone if the model was still loading: the corpus's pages, whichever.
       expect(uris.length).toBeGreaterThanOrEqual(3);
       expect(uris.every((uri) => uri.startsWith('viking://resources/npm-docs/'))).toBe(true);
-      expect(uris.slice(0, 5).some((uri) => /npm-publish|scope/.test(uri))).toBe(true);
       // Nothing was indexed: no 'indexing' state, no progress drawn.
       expect(
         await page.evaluate(() => (window as unknown as { demoStates: string[] }).demoStates),
@@ -104,10 +112,50 @@ describe('the demo with its pack', () => {
     }
   }, 300_000);
 
+  it('answers by words while the model loads, then by meaning in place', async () => {
+    let release = () => {};
+    modelHeld = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(demoUrl(server.origin));
+      await waitReady(page, 120_000, { model: false });
+      // The model's weights have not arrived: the store is open, the box is live.
+      expect(await page.evaluate(() => document.body.dataset.model)).toBe('loading');
+      const byWords = await searchFor(page, query);
+      expect(await page.$eval('#results', (list) => (list as HTMLElement).dataset.by)).toBe('words');
+      expect(await page.textContent('#timing')).toMatch(/by words while the model loads/);
+      expect(byWords.length).toBeGreaterThan(0);
+      expect(byWords.every((result) => result.uri.startsWith('viking://resources/npm-docs/'))).toBe(true);
+      release();
+      // The same question, searched again by meaning once the model is in, without typing.
+      await page.waitForFunction(
+        () => document.getElementById('results')?.dataset.by === 'meaning',
+        undefined,
+        {
+          timeout: 120_000,
+        },
+      );
+      expect(await page.$eval('#results', (list) => (list as HTMLElement).dataset.query)).toBe(query);
+      expect(await page.evaluate(() => document.body.dataset.model)).toBe('ready');
+      expect(await page.textContent('#timing')).not.toMatch(/by words/);
+      const byMeaning = await page.$$eval('#results .result', (shown) =>
+        shown.map((result) => (result as HTMLElement).dataset.uri ?? ''),
+      );
+      expect(byMeaning.slice(0, 5).some((uri) => /npm-publish|scope/.test(uri))).toBe(true);
+    } finally {
+      release();
+      modelHeld = undefined;
+      await context.close();
+    }
+  }, 300_000);
+
   it('refuses a pack made with another model and indexes the corpus instead', async () => {
     const bytes = new Uint8Array(await (await fetch(`${server.origin}${packPath}`)).arrayBuffer());
     const { header, vectors } = decodePack(bytes);
-    stalePack = encodePack({ ...header, embedder: { ...header.embedder, id: 'another/model' } }, vectors);
+    stalePack = encodePack({ ...header, embedder: { ...header.embedder, id: 'another/model' } }, vectors, []);
     const context = await browser.newContext();
     try {
       const page = await context.newPage();

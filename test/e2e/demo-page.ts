@@ -54,11 +54,22 @@ export function demoUrl(origin: string, params: DemoParams = {}): string {
   return `${origin}/${query ? `?${query}` : ''}`;
 }
 
-/** Waits until the page says it is ready (or fails with the page's own error). */
-export async function waitReady(page: Page, timeoutMs = 240_000): Promise<void> {
+/**
+ * Waits until the page says it is ready (or fails with the page's own error), and by default until
+ * its model has loaded too: before that, searches are answered by words alone (demo/src/main.ts).
+ */
+export async function waitReady(
+  page: Page,
+  timeoutMs = 240_000,
+  { model = true }: { model?: boolean } = {},
+): Promise<void> {
   await page.waitForFunction(
-    () => document.body.dataset.state === 'ready' || document.body.dataset.state === 'error',
-    undefined,
+    (model) => {
+      const { state, model: loaded } = document.body.dataset;
+      if (state === 'error') return true;
+      return state === 'ready' && (!model || loaded !== 'loading');
+    },
+    model,
     { timeout: timeoutMs, polling: 250 },
   );
   const state = await page.evaluate(() => document.body.dataset.state);
@@ -102,11 +113,14 @@ export interface RecordingProxy {
 export async function startRecordingProxy(
   /** Answers a request itself, with these bytes, instead of forwarding it (a test's own file). */
   answer?: (url: string) => Uint8Array | undefined,
+  /** Holds a request back until the promise it gives settles (a slow network, on demand). */
+  hold?: (url: string) => Promise<void> | undefined,
 ): Promise<RecordingProxy> {
   const requested: string[] = [];
-  const server = createServer((request, response) => {
+  const server = createServer(async (request, response) => {
     const url = request.url ?? '';
     requested.push(url);
+    await hold?.(url)?.catch(() => {});
     if (!/^http:\/\//.test(url) || !isLocal(url)) {
       response.writeHead(403).end('not on this machine');
       return;

@@ -1,6 +1,7 @@
 // What the demo's pack is made from, and the hash that names it: the corpus's pages, the bundled
-// model (its id and its weights), the package's version and the records' schema. A pack whose hash
-// differs from this is stale.
+// model (its id and its weights), the package's version, the records' schema and the engine's own
+// sources (a change to how documents are split or indexed changes the records and the snapshots). A
+// pack whose hash differs from this is stale.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -23,6 +24,15 @@ export function corpusEntries(): { path: string; content: string }[] {
   return files.map((path) => ({ path, content: readFileSync(join(corpusContent, path), 'utf8') }));
 }
 
+/** The engine's sources and the pack's own code, relative to the repository, in a fixed order. */
+function sourceFiles(): string[] {
+  const under = (folder: string) =>
+    readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
+      .filter((path) => path.endsWith('.ts'))
+      .map((path) => `${folder}/${path.split('\\').join('/')}`);
+  return [...under('src'), 'demo/src/pack-format.ts', 'demo/src/pack-import.ts', 'tools/demo/pack.ts'].sort();
+}
+
 export function packVersion(): string {
   return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 }
@@ -41,6 +51,10 @@ export function packHash(): string {
   for (const { path, content } of corpusEntries()) {
     part(relative('.', path));
     part(content);
+  }
+  for (const path of sourceFiles()) {
+    part(path);
+    part(readFileSync(join(root, path)));
   }
   return hash.digest('hex').slice(0, 16);
 }
