@@ -1,10 +1,13 @@
 // The agent panel: a chat whose replies are the context() block an agent's next prompt would get,
 // with its citations, its tokens against a budget the visitor picks, and what was left out and why;
-// "Commit session" shows what the commit wrote. There is no LLM here, and the panel says so.
+// "Commit session" shows what the commit wrote. Offline there is no LLM, and the panel says so; with
+// the endpoint the visitor sets (agent-llm-form.ts), commits show the memories it extracted.
 import type { LeftOut } from '../../src/assemble/pack.js';
 import { type Agent, budgets, type Committed, startAgent, type Turn } from './agent.js';
+import { renderLlmForm } from './agent-llm-form.js';
 import type { Backend } from './backend.js';
 import { h, score3 } from './dom.js';
+import { type LlmSetting, savedLlm } from './llm-setting.js';
 import './agent.css';
 
 const why: Record<LeftOut['reason'], (entry: LeftOut) => string> = {
@@ -19,11 +22,13 @@ const why: Record<LeftOut['reason'], (entry: LeftOut) => string> = {
 const pagesOf = (pages: { first: number; last: number } | undefined) =>
   pages ? (pages.first === pages.last ? `p. ${pages.first}` : `pp. ${pages.first}–${pages.last}`) : '';
 
-function renderContext(turn: Turn): HTMLElement {
+function renderContext(turn: Turn, llm: LlmSetting | undefined): HTMLElement {
   const { context, budget } = turn;
   const label = turn.preview
     ? `The same message at ${budget} tokens, as a fresh call gives it (without the session: its deliveries are neither left out nor recorded)`
-    : 'What the agent would be given for its next prompt (no LLM here: this block is the reply)';
+    : llm
+      ? `What the agent would be given for its next prompt (${llm.model} planned the queries; this block is the reply)`
+      : 'What the agent would be given for its next prompt (no LLM here: this block is the reply)';
   const parts = context.parts.map((part) =>
     h(
       'li',
@@ -77,10 +82,50 @@ function renderContext(turn: Turn): HTMLElement {
   );
 }
 
-function renderCommitted({ result, archived }: Committed): HTMLElement {
+/** What the commit's extraction gave: the memories, with their abstracts, or why there are none. */
+function renderExtracted({ result, extracted }: Committed, llm: LlmSetting | undefined): HTMLElement {
+  if (extracted.length > 0) {
+    return h(
+      'div',
+      {},
+      h('p', { class: 'agent-sub' }, `Memories ${llm?.model ?? 'the LLM'} extracted (${extracted.length})`),
+      h(
+        'ul',
+        { class: 'agent-extracted', 'aria-label': 'Memories the LLM extracted' },
+        ...extracted.map((node) =>
+          h(
+            'li',
+            { class: 'agent-extracted-memory', 'data-uri': node.uri },
+            h('code', { class: 'agent-cite' }, node.uri),
+            h('span', { class: 'agent-abstract' }, node.abstract),
+          ),
+        ),
+      ),
+    );
+  }
+  const failed = result.extractions.find((report) => report.error);
+  if (failed) {
+    return h(
+      'p',
+      { class: 'agent-note agent-extract-failed' },
+      `The LLM endpoint could not extract memories (${failed.error}). The archive is written; the next ` +
+        'commit tries again.',
+    );
+  }
+  if (llm) return h('p', { class: 'agent-note' }, `${llm.model} found nothing worth remembering here.`);
+  return h(
+    'p',
+    { class: 'agent-note' },
+    'No memories were extracted: extraction needs an LLM, and none is set (see "Use an LLM endpoint" ' +
+      'above). What the commit wrote offline are these memory nodes: the conversation, archived with ' +
+      'extractive abstracts. Later turns retrieve them, and the block cites them as <memory>.',
+  );
+}
+
+function renderCommitted(committed: Committed, llm: LlmSetting | undefined): HTMLElement {
+  const { result, archived } = committed;
   if (!result.archive)
     return h('p', { class: 'none' }, 'Nothing to commit: no message since the last commit.');
-  const extracted = result.extractions.flatMap((report) => report.memories);
   return h(
     'div',
     { class: 'agent-committed', 'data-archive': result.archive },
@@ -91,15 +136,8 @@ function renderCommitted({ result, archived }: Committed): HTMLElement {
       h('code', { class: 'agent-cite' }, result.archive),
       '.',
     ),
-    extracted.length > 0
-      ? h('ul', { class: 'agent-extracted' }, ...extracted.map((uri) => h('li', {}, h('code', {}, uri))))
-      : h(
-          'p',
-          { class: 'agent-note' },
-          'No memories were extracted: extraction needs an LLM, and this demo has none. What the commit ' +
-            'wrote offline are these memory nodes: the conversation, archived with extractive abstracts. ' +
-            'Later turns retrieve them, and the block cites them as <memory>.',
-        ),
+    renderExtracted(committed, llm),
+    h('p', { class: 'agent-sub' }, 'The archive'),
     h(
       'ul',
       { class: 'agent-memories', 'aria-label': 'Memory nodes the commit wrote' },
@@ -120,12 +158,12 @@ function renderCommitted({ result, archived }: Committed): HTMLElement {
 const summary = ({ context, budget }: Turn) =>
   `${context.parts.length} parts, ${context.tokens} of ${budget} tokens, ${context.leftOut.length} left out.`;
 
-function renderTurn(turn: Turn): HTMLElement {
+function renderTurn(turn: Turn, llm: LlmSetting | undefined): HTMLElement {
   return h(
     'li',
     { class: 'agent-turn' },
     h('p', { class: 'agent-user' }, h('span', { class: 'agent-who' }, 'You: '), turn.message),
-    renderContext(turn),
+    renderContext(turn, llm),
   );
 }
 
@@ -134,8 +172,11 @@ function renderTurn(turn: Turn): HTMLElement {
  * stays in the panel, and the rest of the page works on.
  */
 export async function mountAgent(root: HTMLElement, backend: Backend): Promise<void> {
+  // The page's engine was opened with this tab's setting (backend.ts); a new one needs a new engine:
+  // this page's closes (a SharedWorker then opens the next with the new options), and the page reloads.
+  const restart = () => void backend.close().finally(() => location.reload());
   try {
-    buildPanel(root, await startAgent(backend, `demo-${Date.now().toString(36)}`));
+    buildPanel(root, await startAgent(backend, `demo-${Date.now().toString(36)}`), savedLlm(), restart);
   } catch (error) {
     root.replaceChildren(
       h('h2', { id: 'agent-title' }, "An agent's view"),
@@ -145,7 +186,7 @@ export async function mountAgent(root: HTMLElement, backend: Backend): Promise<v
   root.hidden = false;
 }
 
-function buildPanel(root: HTMLElement, agent: Agent): void {
+function buildPanel(root: HTMLElement, agent: Agent, llm: LlmSetting | undefined, restart: () => void): void {
   const message = h('input', {
     id: 'agent-message',
     type: 'text',
@@ -183,7 +224,7 @@ function buildPanel(root: HTMLElement, agent: Agent): void {
     if (text === '' || send.disabled) return;
     void busy('Assembling the context…', async () => {
       const turn = await agent.send(text, Number(budget.value));
-      const item = renderTurn(turn);
+      const item = renderTurn(turn, llm);
       turns.append(item);
       last = { message: text, item };
       message.value = '';
@@ -196,16 +237,21 @@ function buildPanel(root: HTMLElement, agent: Agent): void {
     if (!shown) return;
     void busy('Assembling again…', async () => {
       const turn = await agent.reassemble(shown.message, Number(budget.value));
-      shown.item.querySelector('.agent-context')?.replaceWith(renderContext(turn));
+      shown.item.querySelector('.agent-context')?.replaceWith(renderContext(turn, llm));
       return `The last message again: ${summary(turn)}`;
     });
   });
   commit.addEventListener('click', () => {
-    void busy('Committing the session…', async () => {
+    const doing = llm
+      ? `Committing the session (${llm.model} extracts memories)…`
+      : 'Committing the session…';
+    void busy(doing, async () => {
       const done = await agent.commit();
-      committed.prepend(renderCommitted(done));
+      committed.prepend(renderCommitted(done, llm));
+      const n = done.extracted.length;
+      const extracted = llm ? ` ${n} ${n === 1 ? 'memory' : 'memories'} extracted.` : '';
       return done.result.archive
-        ? `Committed ${done.result.messages} messages; ${done.archived.length} memory nodes written.`
+        ? `Committed ${done.result.messages} messages; ${done.archived.length} memory nodes written.${extracted}`
         : 'Nothing to commit.';
     });
   });
@@ -224,9 +270,12 @@ function buildPanel(root: HTMLElement, agent: Agent): void {
       'Write what a user would tell an agent. Each message goes into session ',
       h('code', {}, agent.sessionId),
       ", and context() assembles what the agent's next prompt would get under the token budget: " +
-        'its parts with the URIs to cite, and what was left out and why. There is no LLM here, so ' +
-        'the reply is that block.',
+        'its parts with the URIs to cite, and what was left out and why. ' +
+        (llm
+          ? `${llm.model} plans each turn's queries and extracts memories at a commit; the reply is still that block.`
+          : 'There is no LLM here, so the reply is that block.'),
     ),
+    renderLlmForm(llm, restart),
     form,
     status,
     turns,

@@ -1,6 +1,7 @@
-// An agent's side of a conversation with Longship, without an LLM: each message goes into a session,
-// and context() assembles the block the agent's next prompt would get (docs/guide/context.md); a
-// commit archives the messages, and with no LLM extracts nothing (docs/guide/sessions.md).
+// An agent's side of a conversation with Longship: each message goes into a session, and context()
+// assembles the block the agent's next prompt would get (docs/guide/context.md); a commit archives
+// the messages, and extracts memories from them where the visitor set an LLM endpoint
+// (docs/guide/sessions.md); offline it extracts nothing.
 import type { AssembledContext } from '../../src/assemble/context-options.js';
 import type { NodeInfo } from '../../src/context/tree.js';
 import type { CommitResult } from '../../src/session/session.js';
@@ -21,6 +22,8 @@ export interface Committed {
   result: CommitResult;
   /** The archive's nodes (memory-type: its directory, then one file per message), as ls() lists them. */
   archived: NodeInfo[];
+  /** The memories the LLM extracted (none offline), as stat() gives them. */
+  extracted: NodeInfo[];
 }
 
 export interface Agent {
@@ -29,7 +32,7 @@ export interface Agent {
   send(message: string, budget: number): Promise<Turn>;
   /** The same message's block at another budget, as a fresh call would give it. */
   reassemble(message: string, budget: number): Promise<Turn>;
-  /** Commits the session; then lists the archive it wrote. */
+  /** Commits the session; then lists the archive it wrote and the memories extracted. */
   commit(): Promise<Committed>;
 }
 
@@ -51,7 +54,9 @@ export async function startAgent(backend: Backend, sessionId: string): Promise<A
       const result = await session.commit();
       const archive = result.archive;
       const archived = archive ? [await backend.stat(archive), ...(await backend.ls(archive))] : [];
-      return { result, archived };
+      const uris = result.extractions.flatMap((report) => report.memories);
+      const extracted = await Promise.all(uris.map((uri) => backend.stat(uri)));
+      return { result, archived, extracted };
     },
   };
 }

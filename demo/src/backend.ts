@@ -3,6 +3,7 @@
 // `?worker=dedicated` a Worker of the tab's own (whose snapshots go to OPFS files; tabs take turns).
 import { openLongshipInWorker } from '../../src/client/open-longship-in-worker.js';
 import type { RemoteLongship } from '../../src/worker/connect.js';
+import { llmOption } from './llm-setting.js';
 
 export type Backend = RemoteLongship;
 
@@ -48,5 +49,12 @@ export function startBackend({
           });
   // The model's files and the WASM are found from the package (docs/guide/assets.md): Vite serves them
   // in development and copies them into a build.
-  return openLongshipInWorker({ worker, store: { indexedDB: name }, ...(onWait ? { onWait } : {}) });
+  // The LLM endpoint the visitor set in the agent panel, if any (llm-setting.ts).
+  const llm = llmOption();
+  return openLongshipInWorker({
+    worker,
+    store: { indexedDB: name },
+    ...(llm ? { llm } : {}),
+    ...(onWait ? { onWait } : {}),
+  });
 }

@@ -10,6 +10,7 @@ import { openLongship } from '../../src/engine.js';
 import { defaultIndexedDB } from '../../src/env/indexeddb.js';
 import { openIdbStore } from '../../src/store/idb/idb-open.js';
 import { exposeLongship } from '../../src/worker/expose.js';
+import { workerLlm } from '../../src/worker/worker-llm.js';
 import { databaseOf, type WorkerOptions } from '../../src/worker/worker-options.js';
 import { importPack } from './pack-import.js';
 
@@ -24,6 +25,7 @@ let model: TransformersEmbedder | undefined;
 
 async function open(options: WorkerOptions) {
   const { usearch, embedder } = options;
+  const llm = workerLlm(options);
   model ??= new TransformersEmbedder(embedder?.transformers);
   // Its load starts now, beside the store's open.
   model.embed(['Longship']).catch(() => {});
@@ -51,6 +53,7 @@ async function open(options: WorkerOptions) {
     store,
     usearch: typeof usearch === 'string' ? new URL(usearch) : usearch,
     embedder: notWaitedFor,
+    ...(llm ? { llm } : {}),
   }).catch(async (error: unknown) => {
     await store.close().catch(() => {});
     throw error;

@@ -1,6 +1,7 @@
 // The demo's worker with the hashed-words embedder (`?embedder=words`): no model to load.
 import { openLongship } from '../../src/engine.js';
 import { exposeLongship } from '../../src/worker/expose.js';
+import { workerLlm } from '../../src/worker/worker-llm.js';
 import { wordsEmbedder } from './words-embedder.js';
 
 exposeLongship({
@@ -9,5 +10,6 @@ exposeLongship({
       ...(options.store ? { store: options.store } : {}),
       ...(typeof options.usearch === 'string' ? { usearch: new URL(options.usearch) } : {}),
       embedder: wordsEmbedder(),
+      llm: workerLlm(options),
     }),
 });

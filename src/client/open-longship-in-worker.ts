@@ -4,7 +4,7 @@
 import { LongshipError } from '../errors.js';
 import type { MessageEndpoint, Port, WebSharedWorker, WebWorker } from '../web-types.js';
 import { type ConnectOptions, connectLongship, type RemoteLongship } from '../worker/connect.js';
-import { databaseOf, type WorkerOptions } from '../worker/worker-options.js';
+import { checkWorkerLlm, databaseOf, type WorkerOptions } from '../worker/worker-options.js';
 
 export interface OpenLongshipInWorkerOptions extends WorkerOptions {
   /**
@@ -43,6 +43,7 @@ export async function openLongshipInWorker(
   options: OpenLongshipInWorkerOptions = {},
 ): Promise<RemoteLongship> {
   checkKeys(options);
+  checkWorkerLlm(options.llm, 'openLongshipInWorker()');
   const { worker, shared, onWait, signal, ...rest } = options;
   const name = databaseName(rest.store);
   const started = start(worker, shared ?? typeof SharedWorker !== 'undefined', name);
@@ -52,7 +53,7 @@ export async function openLongshipInWorker(
   return longship;
 }
 
-const optionKeys = ['store', 'usearch', 'embedder', 'worker', 'shared', 'onWait', 'signal'];
+const optionKeys = ['store', 'usearch', 'embedder', 'llm', 'worker', 'shared', 'onWait', 'signal'];
 /** The keys these options had before issue 34, and what took their place. */
 const renamed: Record<string, string> = {
   name: "store: { indexedDB: 'name' }",

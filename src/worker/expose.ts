@@ -10,13 +10,14 @@ import type { Locks, MessageEndpoint, Movable } from '../web-types.js';
 import { type RemoteName, type Returns, remoteApi, remoteMethod, remoteMethods } from './remote-api.js';
 import { asFunction, refuse, serve, serveOn } from './serve.js';
 import { decode, encode, MARK, registerThrowHandler, type Served } from './wire.js';
+import { workerLlm } from './worker-llm.js';
 import { databaseOf, type WorkerOptions } from './worker-options.js';
 
 export interface ExposeLongshipOptions {
   /**
    * Opens the engine from the options a page sent. Default: {@link openLongship} with the page's
-   * `name`, `usearch` and `transformers`. Pass your own to choose the store or the embedder here,
-   * where functions and objects can be made.
+   * `store`, `usearch`, `embedder` and `llm`. Pass your own to choose the store or the embedder here,
+   * where functions and objects can be made (`workerLlm(options)` makes the page's `llm`).
    */
   open?: (options: WorkerOptions) => Promise<Longship>;
   /** Default: the runtime's Web Locks; `null` to run without (one page, or tests). */
@@ -76,12 +77,15 @@ export function createLongshipHost(options: ExposeLongshipOptions = {}): Longshi
 }
 
 /** The default: the engine opened from the page's options (it chooses and owns the embedder). */
-function openFromOptions({ store, usearch, embedder }: WorkerOptions): Promise<Longship> {
+function openFromOptions(options: WorkerOptions): Promise<Longship> {
+  const { store, usearch, embedder } = options;
+  const llm = workerLlm(options);
   // A URL arrives as a string (worker-options.ts).
   return openLongship({
     store: { indexedDB: databaseOf({ store }) },
     usearch: typeof usearch === 'string' ? new URL(usearch) : usearch,
     embedder,
+    ...(llm ? { llm } : {}),
   });
 }
 

@@ -72,6 +72,14 @@ describe('urlsForWorker', () => {
     expect(urlsForWorker({ usearch: buffer }, page).usearch).toBe(buffer);
   });
 
+  it('leaves the LLM’s options alone: a model name may look like a path', () => {
+    const llm = { openAiCompatible: { baseUrl: 'http://127.0.0.1:8080/v1', model: '/models/llama.gguf' } };
+    expect(urlsForWorker({ usearch: 'u.wasm', llm }, page)).toEqual({
+      usearch: 'https://app.example/notes/u.wasm',
+      llm,
+    });
+  });
+
   it('without a page (a Node thread), turns URL objects into strings and leaves strings as they are', () => {
     expect(urlsForWorker({ usearch: new URL('file:///x/usearch.wasm') })).toEqual({
       usearch: 'file:///x/usearch.wasm',
