@@ -208,6 +208,7 @@ async function search(): Promise<void> {
     if (selected && !shown.querySelector(`.result[data-uri="${CSS.escape(selected)}"]`)) closeDetail();
     ui.trace.replaceChildren(renderTrace(result));
     markTracePath(ui.trace, selected);
+    startModel();
   } catch (error) {
     if (seq !== searchSeq) return;
     ui.results.replaceChildren(h('p', { class: 'error' }, String(error)));
@@ -329,8 +330,21 @@ async function main() {
   ui.query.focus();
   if (ui.query.value.trim() !== '') void search();
   void mountAgent(byId('agent'), backend);
-  if (embedder === 'model') void waitForModel();
+  if (embedder === 'model') setTimeout(startModel, modelDelayMs);
   else setModel('ready');
+}
+
+/**
+ * The model's load holds the worker for a second or more (its session's start), so it waits until
+ * the first search has been answered by words, or until the page has been live this long.
+ */
+const modelDelayMs = 1500;
+let modelStarted = false;
+
+function startModel() {
+  if (modelStarted || embedder !== 'model') return;
+  modelStarted = true;
+  void waitForModel();
 }
 
 /**

@@ -18,8 +18,9 @@ const withCorpus = !self.name.endsWith('?corpus=none');
 
 /**
  * The worker's one model, made from the first page's options and kept for every engine it opens (a
- * SharedWorker may open one again after its last tab left): it loads while the pack is written and
- * the indexes are read.
+ * SharedWorker may open one again after its last tab left). It loads at its first embedding, once
+ * the store is open: its session's start holds this thread for a second or more, which would
+ * otherwise hold up the open and the first search by words.
  */
 let model: TransformersEmbedder | undefined;
 
@@ -27,8 +28,6 @@ async function open(options: WorkerOptions) {
   const { usearch, embedder } = options;
   const llm = workerLlm(options);
   model ??= new TransformersEmbedder(embedder?.transformers);
-  // Its load starts now, beside the store's open.
-  model.embed(['Longship']).catch(() => {});
   const { id, dimensions } = model;
   const loaded = model;
   // Not the TransformersEmbedder itself, whose load openLongship() would wait for: a model that
