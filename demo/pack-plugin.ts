@@ -3,7 +3,7 @@
 // worker through `virtual:demo-pack`. The pack's name carries its hash (corpus, model, package
 // version, schema), so a cached or deployed pack is never mistaken for another.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { packHash } from '../tools/demo/pack-inputs.js';
@@ -32,9 +32,14 @@ function makePack(log: (line: string) => void): NonNullable<typeof made> {
         });
         child.stdout.on('data', (chunk: Buffer) => log(`longship demo: ${String(chunk).trim()}`));
         child.on('error', reject);
-        child.on('exit', (code) =>
-          code === 0 ? resolve() : reject(new Error(`making the pack failed (${code})`)),
-        );
+        child.on('exit', (code) => {
+          if (code !== 0) return reject(new Error(`making the pack failed (${code})`));
+          // Older packs are stale for good: their hash names sources that are gone.
+          for (const name of readdirSync(cache)) {
+            if (name.endsWith('.pack') && `${cache}${name}` !== file) rmSync(`${cache}${name}`);
+          }
+          resolve();
+        });
       });
   made = { hash, file, ready };
   return made;
