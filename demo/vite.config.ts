@@ -21,6 +21,15 @@ function hideOrtFallbacks(): Plugin {
   };
 }
 
+/**
+ * Cross-origin isolation, which onnxruntime-web's WASM threads need (SharedArrayBuffer): everything
+ * the page loads is its own, so nothing is blocked (docs/guide/demo.md, "Threads and headers").
+ */
+const isolated = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   // Relative URLs: the build works from any folder of any static host (docs/guide/demo.md).
@@ -30,8 +39,8 @@ export default defineConfig({
   // The sample corpus's records, made once per change: a new visitor's store is filled from them.
   plugins: [demoPack({ emit: true })],
   worker: { format: 'es', plugins: () => [hideOrtFallbacks(), demoPack({ emit: false })] },
-  server: { host: '127.0.0.1', port: 5173, fs: { allow: [root] } },
-  preview: { host: '127.0.0.1' },
+  server: { host: '127.0.0.1', port: 5173, fs: { allow: [root] }, headers: isolated },
+  preview: { host: '127.0.0.1', headers: isolated },
   build: { target: 'es2022', emptyOutDir: true, outDir: 'dist' },
   // The workers' dependencies too, found before the first load: otherwise the dev server finds them
   // when a worker starts and reloads the page in the middle of the first indexing.
