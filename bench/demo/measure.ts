@@ -103,7 +103,7 @@ export async function waitState(page: Page, timeoutMs: number): Promise<void> {
  */
 export async function indexFolder(
   page: Page,
-  files: readonly { path: string; content: string }[],
+  files: { path: string; content: string }[],
   timeoutMs: number,
 ): Promise<IndexRun> {
   await waitState(page, timeoutMs);
