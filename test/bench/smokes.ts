@@ -204,6 +204,27 @@ export const smokes: Smoke[] = [
     },
   },
   {
+    script: 'bench:demo',
+    // Hashed words, one run, 8 files: the page's three measures under each serving, end to end.
+    flags: '--smoke --json OUT/demo.json',
+    writes: ['demo.json', 'demo.md'],
+    check: (report) => {
+      expect(names(report.configs)).toEqual(['plain', 'isolated', 'isolated, dedicated worker']);
+      for (const config of report.configs) {
+        expect([config.firstOpen.length, config.reload.length, config.index.length]).toEqual([1, 1, 1]);
+        expect(config.firstOpen[0].resultMs).toBeGreaterThan(config.firstOpen[0].enabledMs);
+        expect(config.index[0].pagesPerS).toBeGreaterThan(0);
+      }
+      // What the servings are for: the headers isolate the page, and the dedicated worker with it.
+      expect(report.configs.map((c: { pageIsolated: boolean }) => c.pageIsolated)).toEqual([
+        false,
+        true,
+        true,
+      ]);
+      expect(report.configs[2].workerIsolated).toBe(true);
+    },
+  },
+  {
     script: 'bench:huge-pages',
     after: 'bench:browser',
     // Never the kernel's setting from a test: the opens with the machine's pages alone.

@@ -19,23 +19,38 @@ export async function buildDemo(outDir: string): Promise<void> {
   await build({ configFile, logLevel: 'error', build: { outDir, emptyOutDir: true } });
 }
 
+export interface ServeOptions {
+  /**
+   * Response headers over demo/vite.config.ts's own, which make the page cross-origin isolated:
+   * `Cross-Origin-Opener-Policy` and `Cross-Origin-Embedder-Policy` at `unsafe-none` serve it as a
+   * static host without those headers would.
+   */
+  headers?: Record<string, string>;
+}
+
 /** Builds the demo (about 2 s) and serves it; `close()` stops the server and deletes the build. */
-export async function serveBuiltDemo(): Promise<DemoServer> {
+export async function serveBuiltDemo(options: ServeOptions = {}): Promise<DemoServer> {
   const outDir = await mkdtemp(join(tmpdir(), 'longship-demo-'));
   await buildDemo(outDir);
-  const server = await preview({
-    configFile,
-    logLevel: 'warn',
-    build: { outDir },
-    preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false },
-  });
-  const address = server.httpServer.address();
-  if (address === null || typeof address === 'string') throw new Error('the preview server has no port');
+  const server = await serveDemoBuild(outDir, options);
   return {
-    origin: `http://127.0.0.1:${address.port}`,
+    origin: server.origin,
     async close() {
       await server.close();
       await rm(outDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Serves a build made by {@link buildDemo}; `close()` stops the server and leaves the build. */
+export async function serveDemoBuild(outDir: string, { headers }: ServeOptions = {}): Promise<DemoServer> {
+  const server = await preview({
+    configFile,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false, ...(headers ? { headers } : {}) },
+  });
+  const address = server.httpServer.address();
+  if (address === null || typeof address === 'string') throw new Error('the preview server has no port');
+  return { origin: `http://127.0.0.1:${address.port}`, close: () => server.close() };
 }

@@ -1,12 +1,14 @@
 // Each benchmark's headline figures: the few its runs are compared by, read from its results files,
 // and the columns of its history table. A history file (bench/results/<id>.history.json) records
 // them once a run, and docs/benchmarks.md shows them.
+import { summary as demoSummary } from '../../bench/demo/report.js';
 import { median, round } from '../../bench/lib/stats.js';
 import type { Column, Figure } from './benchmark-history.js';
 import {
   type Browser,
   browserShares,
   coldOpen,
+  type Demo,
   type Documents,
   type EmbedRow,
   type LexicalRow,
@@ -339,6 +341,40 @@ const documents: Headline = {
   when: (root) => utc(readResults<Documents>(root, 'documents').date),
 };
 
+const demoColumns = [
+  column('firstResult', 'first results, s', 2),
+  column('firstResultIsolated', '… isolated', 2),
+  column('reload', 'reload to results, s', 2),
+  column('reloadIsolated', '… isolated', 2),
+  column('pagesPerS', 'pages/s, plain', 2),
+  column('pagesPerSIsolated', 'isolated', 2),
+  column('pagesPerSDedicated', 'isolated, dedicated worker', 2),
+  column('ratio', 'isolated ÷ plain', 2, '×'),
+  column('ratioDedicated', 'dedicated ÷ plain', 2, '×'),
+];
+
+/** The demo in Chromium: the page as served today (plain), isolated, and isolated with its own worker. */
+const demo: Headline = {
+  id: 'demo',
+  files: ['demo'],
+  columns: demoColumns,
+  figures(root) {
+    const [plain, isolated, dedicated] = demoSummary(readResults<Demo>(root, 'demo'));
+    return rounded(demoColumns, {
+      firstResult: plain?.firstResultS,
+      firstResultIsolated: isolated?.firstResultS,
+      reload: plain?.reloadS,
+      reloadIsolated: isolated?.reloadS,
+      pagesPerS: plain?.pagesPerS,
+      pagesPerSIsolated: isolated?.pagesPerS,
+      pagesPerSDedicated: dedicated?.pagesPerS,
+      ratio: isolated?.ratio,
+      ratioDedicated: dedicated?.ratio,
+    });
+  },
+  when: (root) => utc(readResults<Demo>(root, 'demo').date),
+};
+
 /** Every benchmark with a history, in the page's order. */
 export const headlines: readonly Headline[] = [
   vector,
@@ -353,4 +389,5 @@ export const headlines: readonly Headline[] = [
   session,
   browser,
   documents,
+  demo,
 ];

@@ -167,6 +167,8 @@ export interface HugePages {
   opens: { pages: string; browser: 'running' | 'launching'; firstResultMs: number }[];
 }
 
+/** bench/results/demo.json, as bench/demo/run.ts writes it. */
+export type { DemoReport as Demo } from '../../bench/demo/report.js';
 /** bench/results/documents.json, as bench/documents/run.ts writes it. */
 export type { DocumentsReport as Documents } from '../../bench/documents/report.js';
 

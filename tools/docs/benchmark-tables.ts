@@ -1,6 +1,8 @@
 // The tables of docs/benchmarks.md, each made from the results files in bench/results/ as they are
 // now: the page's `<!-- results: name -->` markers name them. The full tables, and what each
 // benchmark writes beside them, stay in bench/results/<name>.md.
+
+import { machineLine, summaryTable } from '../../bench/demo/report.js';
 import {
   baseChanges,
   baseTable,
@@ -15,6 +17,7 @@ import {
   type Browser,
   browserShares,
   coldOpen,
+  type Demo,
   type Documents,
   type EmbedRow,
   type HugePages,
@@ -410,6 +413,12 @@ function documentsBase(root: string): string {
   return changes ? `${baseTable(report)}\n\nWhat changed most in it: ${changes}.` : baseTable(report);
 }
 
+/** The demo's figures under each serving, with the line that says when and where. */
+function demo(root: string): string {
+  const report = readResults<Demo>(root, 'demo');
+  return `${machineLine(report)}\n\n${summaryTable(report)}`;
+}
+
 /** Every table the page can name, by its marker's name. */
 export const tables: Readonly<Record<string, (root: string) => string>> = {
   'vector-engines': vectorEngines,
@@ -432,4 +441,5 @@ export const tables: Readonly<Record<string, (root: string) => string>> = {
   'documents-ingest': documentsIngest,
   'documents-bundle': documentsBundle,
   'documents-base': documentsBase,
+  demo,
 };
