@@ -191,7 +191,7 @@ function buildPanel(root: HTMLElement, agent: Agent, llm: LlmSetting | undefined
     id: 'agent-message',
     type: 'text',
     autocomplete: 'off',
-    placeholder: 'e.g. how do I publish a scoped package?',
+    placeholder: 'e.g. publish a scoped package',
   });
   const budget = h(
     'select',

@@ -18,7 +18,7 @@ interface TreeItem {
 
 const verdictText: Record<TraceScore['verdict'], string> = {
   kept: 'kept',
-  'below-threshold': 'pruned: below threshold',
+  'below-threshold': 'not kept: scored too low to be a result',
   filtered: 'filtered out',
   'better-elsewhere': 'scored higher elsewhere',
 };
@@ -121,7 +121,7 @@ function row(item: TreeItem, under: string | undefined): HTMLElement {
           title: `vector ${score3(s.vector)} · BM25 ${s.lexical.toFixed(2)} · fused ${score3(s.fused)} · propagated ${score3(s.propagated)}`,
         },
         h('b', {}, score3(s.propagated)),
-        h('small', {}, ` vec ${score3(s.vector)} · bm25 ${s.lexical.toFixed(1)}`),
+        h('small', {}, ` meaning ${score3(s.vector)} · words ${s.lexical.toFixed(1)}`),
       )
     : item.visitedScore !== undefined
       ? h('span', { class: 'scores' }, h('b', {}, score3(item.visitedScore)))
@@ -172,7 +172,7 @@ function render(item: TreeItem, under: string | undefined, depth: number): HTMLE
   const list = h('ul', {}, ...shown.map((child) => render(child, item.uri, depth + 1)));
   if (more.length > 0) list.append(folded(`${more.length} more kept`, 'more-group', more, item.uri, depth));
   if (pruned.length > 0)
-    list.append(folded(`${pruned.length} pruned`, 'pruned-group', pruned, item.uri, depth));
+    list.append(folded(`${pruned.length} not kept`, 'pruned-group', pruned, item.uri, depth));
   return h('li', {}, h('details', { open: true }, h('summary', {}, row(item, under)), list));
 }
 
@@ -183,12 +183,15 @@ export function renderTree(trace: FindTrace): HTMLElement {
     'p',
     { class: 'trace-summary' },
     h('b', {}, trace.mode === 'thinking' ? 'Hierarchical walk' : 'Flat search'),
-    ` · stopped: ${stopText[stop.reason]} · ${stop.rounds} rounds · ${stop.directoriesVisited} directories visited · ${stop.candidates} candidates · ${trace.elapsedMs} ms in the engine`,
+    trace.mode === 'thinking'
+      ? ` · stopped: ${stopText[stop.reason]} · ${stop.rounds} rounds · ${stop.directoriesVisited} folders opened · ${stop.candidates} candidates · ${trace.elapsedMs} ms in the engine`
+      : ` · one pass over every file and folder · ${stop.candidates} candidates · ${trace.elapsedMs} ms in the engine`,
   );
+  const words = trace.fusion.lexicalWeight;
   const fusion = h(
     'p',
     { class: 'trace-fusion' },
-    `Scores: ${trace.fusion.method} fusion, BM25 weight ${trace.fusion.lexicalWeight}`,
+    `Scores: words (BM25) and meaning (vector similarity), each scaled by ${trace.fusion.method === 'minmax' ? 'the best and worst of this search' : `${trace.fusion.method} fusion`}, blended ${words} : ${Number((1 - words).toFixed(2))}`,
     trace.mode === 'thinking'
       ? `, propagated = α · own + (1 − α) · parent, α = ${trace.settings.alpha ?? '?'}`
       : '',
