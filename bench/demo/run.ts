@@ -2,7 +2,7 @@
 //   [--smoke: one run, 8 files, hashed words: the code end to end, the figures meaningless]
 // The demo page as a visitor meets it (issue 36), built once and served by Vite's preview server: as
 // a static host serves it (no COOP/COEP: onnxruntime-web runs one thread), cross-origin isolated
-// (COOP/COEP, as `npm start` serves it), and isolated with the page's dedicated worker (the one
+// (COOP/COEP headers added by the benchmark's server), and isolated with the page's dedicated worker (the one
 // worker Chromium isolates, so the one where onnxruntime-web may run threads). In Chromium, each run
 // and each serving taking turns, medians:
 // (a) a fresh profile: page.goto to the first results of a query typed as soon as the box is enabled;
