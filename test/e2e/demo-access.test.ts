@@ -96,6 +96,11 @@ describe('the demo, accessible and safe', () => {
       expect(marked.length).toBeGreaterThan(0);
       expect(marked.every((word) => suggestion.toLowerCase().includes(word))).toBe(true);
       await checkBothWidths(page, 'results');
+      // The trace unfolded to everything the search scored: the widest thing on the page.
+      await page.click('.trace-full > summary');
+      await page.waitForSelector('.trace-full[open] .trace-row');
+      await checkBothWidths(page, 'trace');
+      await page.click('.trace-full > summary');
 
       // ArrowDown from the box walks the results, ArrowUp goes back, Enter opens one.
       const uris = await page.$$eval('#results .result', (all) =>
