@@ -125,13 +125,14 @@ describe('planResource', () => {
   });
 
   it('lists what disappeared, and points moved content at its old URI', async () => {
-    const first = await plan(guide, 'guide.md');
+    const first = await plan(guide, 'Guide.md');
+    // Titled `Guide` by its file name, as the first by its heading: the section sits where it did.
     const shorter = guide.slice(guide.indexOf('## Usage'));
-    const again = await plan(shorter, 'guide.md', { previous: stored(first.nodes) });
+    const again = await plan(shorter, 'Guide.md', { previous: stored(first.nodes) });
     const usage = again.nodes.find((n) => n.title === 'Usage')!;
-    expect(usage.relativePath).toEqual(['guide.md', '01-usage']);
-    expect(usage.sameContentAs).toBe('viking://resources/docs/guide.md/02-usage');
-    expect(again.removed).toContain('viking://resources/docs/guide.md/03-faq');
+    expect(usage.relativePath).toEqual(['Guide.md', '01-usage']);
+    expect(usage.sameContentAs).toBe('viking://resources/docs/Guide.md/02-usage');
+    expect(again.removed).toContain('viking://resources/docs/Guide.md/03-faq');
   });
 
   it('keeps a document at the same URI when it grows from a file into a directory', async () => {
