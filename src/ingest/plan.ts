@@ -11,10 +11,9 @@ import { join, roots, type VikingUri } from '../context/uri.js';
 import type { NodeContent } from './commit/write-batch.js';
 import { contentHash } from './hash.js';
 import type { InputDocument } from './input.js';
-import type { DocumentTree } from './parse/document.js';
 import { withPages } from './parse/pages.js';
 import { parseDocument } from './parse/parse.js';
-import { type PlannedNode, type SplitOptions, splitDocument } from './parse/split.js';
+import { type SplitOptions, splitDocument } from './parse/split.js';
 import { safeName, slugify, uniqueName } from './slug.js';
 import { extractiveSummarizer } from './summary/extractive-summarizer.js';
 
@@ -54,32 +53,6 @@ export interface ResourcePlan {
   removed: string[];
 }
 
-/** Characters of context a chunk carries at most: a third of a chunk of the bundled model's window. */
-const maxContextLength = 120;
-
-/**
- * Where each planned node sits in its document, as each of its chunks is embedded with it
- * (docs/guide/retrieval.md, "Layers and what is embedded"): the document's title and description,
- * then the titles of the sections above the node and its own. A chunk alone rarely names its page.
- *
- * @example
- * contextsOf(tree, planned)[0]; // 'npm-uninstall: Remove a package'
- */
-export function contextsOf(tree: DocumentTree, planned: readonly PlannedNode[]): string[] {
-  const head = tree.description ? `${tree.title}: ${tree.description}` : tree.title;
-  const titles = new Map<string, string>();
-  return planned.map((node) => {
-    const path = node.relativePath;
-    const above = path.slice(0, -1).map((_, k) => titles.get(path.slice(0, k + 1).join('/')));
-    titles.set(path.join('/'), node.title);
-    const trail = (path.length === 0 ? [] : [...above, node.title]).filter(
-      // A section's first part is titled after it (`Usage (part 1 of 2)` in `Usage`): said once.
-      (t, k, all): t is string => !!t && t !== tree.title && !all[k + 1]?.startsWith(t),
-    );
-    return clampText([head, ...trail].join(' > '), maxContextLength);
-  });
-}
-
 type Draft = Omit<ResourceNode, 'uri' | 'l0' | 'l1' | 'summaryKind' | 'contentHash' | 'change'> & {
   /** A document's own node: the description its front matter gives. */
   description?: string;
@@ -112,9 +85,8 @@ function draft(documents: readonly InputDocument[], options: SplitOptions): Draf
     const name = fileName ? safeName(fileName) : slugify(tree.title, 'untitled');
     const base = [...parent, uniqueName(name, taken.get(parent.join('/'))!, true)];
     const planned = splitDocument(tree, options);
-    const contexts = contextsOf(tree, planned);
-    for (const [k, node] of (document.paged ? withPages(planned) : planned).entries()) {
-      const file = node.kind === 'file' ? { format: tree.format, context: contexts[k]! } : {};
+    for (const node of document.paged ? withPages(planned) : planned) {
+      const file = node.kind === 'file' ? { format: tree.format } : {};
       // The description is the whole document's: its own node's summaries start from it.
       const own = node.relativePath.length === 0 && tree.description ? { description: tree.description } : {};
       drafts.push({
@@ -156,12 +128,10 @@ export async function planResource(
     await Promise.all(
       drafts
         .filter((d) => d.kind === 'file')
-        // A part's pages are part of what it is: the same text moved to another page is a change;
-        // so is its context, which its vectors are made with.
-        .map(async (d) => {
-          const where = (d.pages ? `\f${d.pages}` : '') + (d.context ? `\v${d.context}` : '');
-          return [d, await contentHash((d.content ?? '') + where)] as const;
-        }),
+        // A part's pages are part of what it is: the same text moved to another page is a change.
+        .map(
+          async (d) => [d, await contentHash((d.content ?? '') + (d.pages ? `\f${d.pages}` : ''))] as const,
+        ),
     ),
   );
   const children = new Map<string, ResourceNode[]>();

@@ -400,9 +400,7 @@ describe('ingestion with the bundled model', () => {
     };
     expect(await best('How do I tie a bowline?')).toBe('Knots');
     expect(await best('Is a storm coming? What does the barometer say?')).toBe('Weather');
-    // Not "Which side do I leave the red buoys on?": every section scores within 0.05 of it (0.368
-    // against Knots' 0.359 before each chunk carried its section's title), a coin flip, not a test.
-    expect(await best('Which way do I pass the red buoys when entering harbour?')).toBe('Navigation');
+    expect(await best('Which side do I leave the red buoys on?')).toBe('Navigation');
     expect((await store.meta()).embedder).toEqual({ id: bundledModel.id, dimensions: 512 });
     expect(await store.verify()).toMatchObject({ ok: true });
     await embedder.dispose?.();

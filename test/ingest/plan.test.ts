@@ -125,14 +125,13 @@ describe('planResource', () => {
   });
 
   it('lists what disappeared, and points moved content at its old URI', async () => {
-    const first = await plan(guide, 'Guide.md');
-    // Titled `Guide` by its file name, as the first by its heading: the section sits where it did.
+    const first = await plan(guide, 'guide.md');
     const shorter = guide.slice(guide.indexOf('## Usage'));
-    const again = await plan(shorter, 'Guide.md', { previous: stored(first.nodes) });
+    const again = await plan(shorter, 'guide.md', { previous: stored(first.nodes) });
     const usage = again.nodes.find((n) => n.title === 'Usage')!;
-    expect(usage.relativePath).toEqual(['Guide.md', '01-usage']);
-    expect(usage.sameContentAs).toBe('viking://resources/docs/Guide.md/02-usage');
-    expect(again.removed).toContain('viking://resources/docs/Guide.md/03-faq');
+    expect(usage.relativePath).toEqual(['guide.md', '01-usage']);
+    expect(usage.sameContentAs).toBe('viking://resources/docs/guide.md/02-usage');
+    expect(again.removed).toContain('viking://resources/docs/guide.md/03-faq');
   });
 
   it('keeps a document at the same URI when it grows from a file into a directory', async () => {
@@ -168,6 +167,18 @@ describe('planResource', () => {
     const src = nodes.find((n) => n.relativePath.join('/') === 'project/src')!;
     expect(src.l0).toBe('src — Starts the program for the user. Covers: main.ts.');
     expect(nodes[0]!.l1).toContain('## Contents\n- docs:');
+  });
+
+  it("starts a document's abstract from its front matter description, whole or split", async () => {
+    const page =
+      '---\ntitle: npm-uninstall\ndescription: Remove a package\n---\n\n### Synopsis\n\nnpm uninstall x\n';
+    const [file] = (await plan(page, 'npm-uninstall.md')).nodes;
+    expect(file!.l0.startsWith('npm-uninstall — Remove a package. Covers: Synopsis.')).toBe(true);
+    const split = (await plan(`---\ndescription: How to use it\n---\n${guide}`, 'guide.md')).nodes;
+    expect(split[0]!.kind).toBe('dir');
+    expect(split[0]!.l0.startsWith('Guide — How to use it.')).toBe(true);
+    // Only the document's own node: its sections keep their own first sentences.
+    expect(split.filter((n) => n.l0.includes('How to use it'))).toHaveLength(1);
   });
 
   it('names an unnamed document after its title', async () => {

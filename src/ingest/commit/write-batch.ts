@@ -7,7 +7,7 @@
 
 import type { Format, Summarizer } from '../../context/summarize.js';
 import { basename, segments, type VikingUri } from '../../context/uri.js';
-import { type ChunkOptions, chunkText, estimateTokens } from '../../embed/chunk.js';
+import { type ChunkOptions, chunkText } from '../../embed/chunk.js';
 import type { Embedder } from '../../embed/embedder.js';
 import { LongshipError } from '../../errors.js';
 import type {
@@ -34,11 +34,6 @@ export interface NodeContent {
   headings: readonly string[];
   /** L2; files only. */
   content?: string;
-  /**
-   * Where a file sits in its document (its title, description and section titles), put before each
-   * of its chunks where it is embedded; files planned from a document only.
-   */
-  context?: string;
   /** The format of the document a file came from; files only. */
   format?: Format;
   /** The input path of the document the node came from; folder directories and ancestors have none. */
@@ -100,17 +95,8 @@ export function embeddingTexts(node: NodeContent, chunking: ChunkOptions, lead =
     const text = [`directory: ${node.uri}`, node.l0, node.l1].filter((t) => t !== '').join('\n');
     return [chunkText(text, chunking)[0]!];
   }
-  const text = [lead, node.content ?? ''].filter((t) => t !== '').join('\n\n');
-  const context = node.context ?? '';
-  if (context === '') {
-    const chunks = chunkText(text, chunking);
-    return chunks.length > 0 ? chunks : [node.l0 || node.title || node.uri];
-  }
-  // The context takes its room from each chunk, so that context and chunk fit the model's window.
-  const count = chunking.countTokens ?? estimateTokens;
-  const room = Math.max(Math.ceil(chunking.maxTokens / 2), chunking.maxTokens - count(context) - 1);
-  const chunks = chunkText(text, { ...chunking, maxTokens: room });
-  return chunks.length > 0 ? chunks.map((chunk) => `${context}\n${chunk}`) : [context];
+  const chunks = chunkText([lead, node.content ?? ''].filter((t) => t !== '').join('\n\n'), chunking);
+  return chunks.length > 0 ? chunks : [node.l0 || node.title || node.uri];
 }
 
 /**
@@ -182,9 +168,7 @@ function record(write: NodeWrite, key: number, context: BatchContext): NodeRecor
 function posting(write: NodeWrite, key: number): PostingRecord {
   const { node } = write;
   const parts = node.kind === 'file' ? [write.lead, node.content] : [node.l0, node.l1];
-  const headings =
-    node.kind === 'file' && node.context ? [node.context, ...node.headings] : [...node.headings];
-  return { key, title: node.title, headings, body: parts.filter(Boolean).join('\n\n') };
+  return { key, title: node.title, headings: [...node.headings], body: parts.filter(Boolean).join('\n\n') };
 }
 
 /** Hands out `count` consecutive keys, resolving with the first. */

@@ -79,10 +79,8 @@ function termTextOf(input: SummaryInput, prose: readonly ProseSection[]): string
 
 function l1Of(input: SummaryInput, prose: readonly ProseSection[]): string {
   const leading = prose.flatMap((s) => s.paragraphs).flatMap(sentencesOf);
-  const intro = [sentenceOf(input.description), ...leading]
-    .filter((t) => t !== '')
-    .slice(0, 3)
-    .join(' ');
+  const described = sentenceOf(input.description);
+  const intro = (described ? [described, ...leading] : leading).slice(0, 3).join(' ');
   const parts = [`# ${input.title}`];
   if (intro !== '') parts.push(clampText(intro, 600));
   const budget = L1_WORDS - parts.join(' ').split(/\s+/).length;
