@@ -17,6 +17,8 @@ export interface SummaryInput {
   children?: readonly { title: string; l0: string }[];
   /** How to read `text` (code keeps only comments as prose); Markdown-like when absent. */
   format?: Format;
+  /** What the document says it is about (Markdown front matter's `description:`); its own node only. */
+  description?: string;
 }
 
 export interface Summary {

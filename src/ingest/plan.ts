@@ -53,7 +53,10 @@ export interface ResourcePlan {
   removed: string[];
 }
 
-type Draft = Omit<ResourceNode, 'uri' | 'l0' | 'l1' | 'summaryKind' | 'contentHash' | 'change'>;
+type Draft = Omit<ResourceNode, 'uri' | 'l0' | 'l1' | 'summaryKind' | 'contentHash' | 'change'> & {
+  /** A document's own node: the description its front matter gives. */
+  description?: string;
+};
 
 /** Folder directories first (so a document cannot take a directory's name), then each document split. */
 function draft(documents: readonly InputDocument[], options: SplitOptions): Draft[] {
@@ -84,7 +87,15 @@ function draft(documents: readonly InputDocument[], options: SplitOptions): Draf
     const planned = splitDocument(tree, options);
     for (const node of document.paged ? withPages(planned) : planned) {
       const file = node.kind === 'file' ? { format: tree.format } : {};
-      drafts.push({ ...node, ...file, relativePath: [...base, ...node.relativePath], source: document.path });
+      // The description is the whole document's: its own node's summaries start from it.
+      const own = node.relativePath.length === 0 && tree.description ? { description: tree.description } : {};
+      drafts.push({
+        ...node,
+        ...file,
+        ...own,
+        relativePath: [...base, ...node.relativePath],
+        source: document.path,
+      });
     }
   }
   return drafts;
@@ -141,14 +152,17 @@ export async function planResource(
     const summary = reuse
       ? { l0: old.l0, l1: old.l1 }
       : await summarizer.summarize(
-          d.kind === 'file'
-            ? { title: d.title, headings: d.headings, text: d.content ?? '', format: d.format ?? 'text' }
-            : {
-                title: d.title,
-                headings: d.headings,
-                text: '',
-                children: below.map((c) => ({ title: c.title, l0: c.l0 })),
-              },
+          {
+            ...(d.kind === 'file'
+              ? { title: d.title, headings: d.headings, text: d.content ?? '', format: d.format ?? 'text' }
+              : {
+                  title: d.title,
+                  headings: d.headings,
+                  text: '',
+                  children: below.map((c) => ({ title: c.title, l0: c.l0 })),
+                }),
+            ...(d.description ? { description: d.description } : {}),
+          },
           options.signal,
         );
     const node: ResourceNode = {

@@ -26,6 +26,18 @@ describe('parseMarkdown', () => {
     expect(whole(parseMarkdown(source))).toBe(source);
   });
 
+  it("reads the front matter's description, on one line or as a block", () => {
+    const one = parseMarkdown(
+      "---\ntitle: npm-uninstall\ndescription: 'Remove a package'\n---\n### Synopsis\n",
+    );
+    expect(one.title).toBe('npm-uninstall');
+    expect(one.description).toBe('Remove a package');
+    const block = parseMarkdown('---\ndescription: >\n  Folded over\n  two lines\ntags: [a]\n---\n# T\n');
+    expect(block.description).toBe('Folded over two lines');
+    expect(parseMarkdown('---\ndescription:\n---\n# T\n').description).toBeUndefined();
+    expect(parseMarkdown('# T\ndescription: not front matter\n').description).toBeUndefined();
+  });
+
   it('reads setext headings, including multi-line ones', () => {
     const tree = parseMarkdown('Title here\n==========\n\nText.\n\nSub part\nover two lines\n---\nMore.\n');
     expect(outline(tree.sections)).toEqual(['1:Title here', '2:Sub part over two lines']);

@@ -169,6 +169,18 @@ describe('planResource', () => {
     expect(nodes[0]!.l1).toContain('## Contents\n- docs:');
   });
 
+  it("starts a document's abstract from its front matter description, whole or split", async () => {
+    const page =
+      '---\ntitle: npm-uninstall\ndescription: Remove a package\n---\n\n### Synopsis\n\nnpm uninstall x\n';
+    const [file] = (await plan(page, 'npm-uninstall.md')).nodes;
+    expect(file!.l0.startsWith('npm-uninstall — Remove a package. Covers: Synopsis.')).toBe(true);
+    const split = (await plan(`---\ndescription: How to use it\n---\n${guide}`, 'guide.md')).nodes;
+    expect(split[0]!.kind).toBe('dir');
+    expect(split[0]!.l0.startsWith('Guide — How to use it.')).toBe(true);
+    // Only the document's own node: its sections keep their own first sentences.
+    expect(split.filter((n) => n.l0.includes('How to use it'))).toHaveLength(1);
+  });
+
   it('names an unnamed document after its title', async () => {
     const { nodes } = await plan('# Trip Report\n\nWe sailed north for many days.\n', '');
     expect(nodes[0]!.uri).toBe('viking://resources/docs/trip-report');

@@ -101,6 +101,16 @@ describe('prose helpers', () => {
   });
 });
 
+describe('extractiveSummarizer with a description', () => {
+  it("starts the abstract and the overview from the document's own description", async () => {
+    const { l0, l1 } = await extractiveSummarizer.summarize({ ...input, description: 'Where ships dock' });
+    expect(l0.startsWith('Harbour Handbook — Where ships dock. Covers: Docking, Cargo.')).toBe(true);
+    expect(l1).toContain('# Harbour Handbook\n\nWhere ships dock. ');
+    const without = await extractiveSummarizer.summarize(input);
+    expect(without.l0).toContain('The harbour handbook explains how ships dock');
+  });
+});
+
 describe('clampText', () => {
   it('cuts at a word and adds an ellipsis', () => {
     expect(clampText('The quick brown fox jumps', 16)).toBe('The quick brown…');

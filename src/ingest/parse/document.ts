@@ -21,6 +21,8 @@ export interface Section {
 
 export interface DocumentTree {
   title: string;
+  /** What the document says it is about, where its format says so (Markdown front matter's `description:`). */
+  description?: string;
   format: Format;
   /** What comes before the first section (front matter, a preamble, imports); often `''`. */
   lead: string;

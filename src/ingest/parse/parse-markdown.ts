@@ -29,16 +29,35 @@ function linesOf(text: string): string[] {
   return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 }
 
-/** The line index after YAML front matter (`---` … `---` or `...`), and its `title:` if any. */
-function frontMatter(lines: readonly string[]): { end: number; title?: string } {
+/**
+ * A YAML scalar `key: value` of front matter, unquoted: one line, or a block (`key: >` or `key: |`)
+ * of the indented lines below, joined by spaces. Undefined when absent or empty.
+ */
+function scalar(yaml: string, key: string): string | undefined {
+  const match = new RegExp(`^${key}:[ \\t]*(.*?)[ \\t]*$`, 'm').exec(yaml);
+  if (!match) return undefined;
+  let raw = match[1]!;
+  if (/^[>|][-+]?$/.test(raw)) {
+    const below = yaml
+      .slice(match.index + match[0].length)
+      .split('\n')
+      .slice(1);
+    const end = below.findIndex((line) => line.trim() !== '' && !/^[ \t]/.test(line));
+    raw = (end === -1 ? below : below.slice(0, end)).map((line) => line.trim()).join(' ');
+  }
+  return raw.replace(/^(["'])(.*)\1$/, '$2').trim() || undefined;
+}
+
+/** The line index after YAML front matter (`---` … `---` or `...`), and its `title:` and `description:`. */
+function frontMatter(lines: readonly string[]): { end: number; title?: string; description?: string } {
   if (lines[0]?.trimEnd() !== '---') return { end: 0 };
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!.trimEnd();
     if (line !== '---' && line !== '...') continue;
     const yaml = lines.slice(1, i).join('');
-    const raw = /^title:[ \t]*(.+?)[ \t]*$/m.exec(yaml)?.[1];
-    const title = raw?.replace(/^(["'])(.*)\1$/, '$2').trim();
-    return title ? { end: i + 1, title } : { end: i + 1 };
+    const title = scalar(yaml, 'title');
+    const description = scalar(yaml, 'description');
+    return { end: i + 1, ...(title ? { title } : {}), ...(description ? { description } : {}) };
   }
   return { end: 0 };
 }
@@ -120,7 +139,8 @@ function findHeadings(lines: readonly string[], start: number): Heading[] {
 
 /**
  * Parses Markdown into sections by its headings. The title is the front matter's `title:`, else a
- * first heading of level 1, else `''` (the caller picks one from the file name).
+ * first heading of level 1, else `''` (the caller picks one from the file name); the description is
+ * the front matter's `description:`, if any.
  *
  * @example
  * parseMarkdown('# Guide\nHi.\n## Install\nnpm i\n').sections[0]!.children[0]!.heading; // 'Install'
@@ -139,6 +159,7 @@ export function parseMarkdown(content: string): DocumentTree {
   const title = front.title ?? (first?.level === 1 ? first.heading : '');
   return {
     title,
+    ...(front.description ? { description: front.description } : {}),
     format: 'markdown',
     lead: slice(0, first?.line ?? lines.length),
     sections: nestSections(flat),

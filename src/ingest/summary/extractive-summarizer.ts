@@ -32,6 +32,12 @@ function gist(child: { title: string; l0: string }): string {
   return body.replace(/\s*Covers: .*$/, '');
 }
 
+/** A description as a sentence: `Remove a package` → `Remove a package.`; `''` when there is none. */
+function sentenceOf(description: string | undefined): string {
+  const text = description?.trim() ?? '';
+  return text === '' || /[.!?…:]$/.test(text) ? text : `${text}.`;
+}
+
 function commaList(items: readonly string[], max: number): string {
   const shown = items.slice(0, max).join(', ');
   return items.length > max ? `${shown} and ${items.length - max} more` : shown;
@@ -58,7 +64,8 @@ function l0Of(input: SummaryInput, prose: readonly ProseSection[]): string {
   const children = input.children ?? [];
   const headings = [...new Set(input.headings)].filter((h) => h !== input.title);
   const topics = commaList(headings.length > 0 ? headings : children.map((c) => c.title), 6);
-  const main = sentence || (children[0] ? gist(children[0]) : '');
+  // The author's own description says best what the document is about.
+  const main = sentenceOf(input.description) || sentence || (children[0] ? gist(children[0]) : '');
   if (main === '') return clampText(topics ? `${input.title} — covers ${topics}.` : input.title);
   return clampText(`${lead(input.title, main)}${topics ? ` Covers: ${topics}.` : ''}`);
 }
@@ -71,11 +78,9 @@ function termTextOf(input: SummaryInput, prose: readonly ProseSection[]): string
 }
 
 function l1Of(input: SummaryInput, prose: readonly ProseSection[]): string {
-  const intro = prose
-    .flatMap((s) => s.paragraphs)
-    .flatMap(sentencesOf)
-    .slice(0, 3)
-    .join(' ');
+  const leading = prose.flatMap((s) => s.paragraphs).flatMap(sentencesOf);
+  const described = sentenceOf(input.description);
+  const intro = (described ? [described, ...leading] : leading).slice(0, 3).join(' ');
   const parts = [`# ${input.title}`];
   if (intro !== '') parts.push(clampText(intro, 600));
   const budget = L1_WORDS - parts.join(' ').split(/\s+/).length;
@@ -103,8 +108,8 @@ function l1Of(input: SummaryInput, prose: readonly ProseSection[]): string {
 }
 
 /**
- * The summariser used without an LLM. L0: the title, the first informative sentence and what the
- * node covers, at most 256 characters, cut at a word. L1: the title, leading sentences, an outline
+ * The summariser used without an LLM. L0: the title, the document's description or else its first
+ * informative sentence, and what the node covers, at most 256 characters, cut at a word. L1: the title, leading sentences, an outline
  * (headings with their first sentence, or children with their L0) and salient terms; about 300 words.
  *
  * @example
