@@ -27,9 +27,10 @@ export interface ModelSwitches {
    */
   largeDamagedPdfs: boolean;
   /**
-   * Issue 35: the document fuzz run fails on a rejection no one handles. pdf.js fetches the page
-   * tree's kids ahead and drops a failed fetch unawaited, which ends a Node process; off, the run
-   * counts those instead.
+   * Issue 35: the document fuzz run and the stray rejection test (test/ingest/convert/) fail on a
+   * rejection no one handles. pdf.js fetches the page tree's kids ahead and drops a failed fetch
+   * unawaited, inside getDocument() and out of the converter's reach, which ends a Node process;
+   * off, they count those instead.
    */
   pdfStrayRejections: boolean;
 }

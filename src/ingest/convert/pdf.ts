@@ -126,6 +126,8 @@ export const convertPdf: Converter = async (bytes, options) => {
       });
     },
   );
+  // A damaged page tree can make pdf.js drop a failed fetch unawaited inside getDocument(), where no
+  // handler of ours reaches it (docs/internals/model-test.md, `pdfStrayRejections`).
   const task = pdfjs.getDocument(documentParameters(bytes, pdfjs.VerbosityLevel.ERRORS));
   const stop = () => void task.destroy();
   signal?.addEventListener('abort', stop, { once: true });
