@@ -45,7 +45,7 @@ export const switchNames = [
   'pdfStrayRejections',
 ] as const;
 /** The switches of bugs still open: off unless named. */
-const offByDefault: readonly string[] = ['largeDamagedPdfs', 'pdfStrayRejections'];
+const offByDefault: readonly string[] = [];
 
 /** The default switches, less those named `-name` in `list`, and with those named `name` or `+name`; an unknown name is an error. */
 export function parseSwitches(list: string | undefined): ModelSwitches {
