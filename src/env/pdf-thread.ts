@@ -10,10 +10,16 @@
  */
 const nodeThreads = 'node:worker_threads';
 
-/** What the thread runs: it loads pdf.js's worker module and serves it on the port it is given. */
-const threadScript = `import(${JSON.stringify(nodeThreads)}).then(async ({ workerData }) => {
-  const { WorkerMessageHandler } = await import(workerData.module);
-  WorkerMessageHandler.initializeFromPort(workerData.port);
+/**
+ * What the thread runs: it loads pdf.js's worker module and serves it on the port it is given, and
+ * answers a `ping` with its `pong` (pdf.js's own messages name their handler; these name none).
+ */
+const threadScript = `import(${JSON.stringify(nodeThreads)}).then(async ({ workerData: { module, port } }) => {
+  const { WorkerMessageHandler } = await import(module);
+  port.addEventListener('message', ({ data }) => {
+    if (data && data.ping) port.postMessage({ pong: data.ping });
+  });
+  WorkerMessageHandler.initializeFromPort(port);
 });`;
 
 /** This side of the channel to a thread: what pdf.js's PDFWorker takes as its `port`. */
@@ -29,6 +35,11 @@ export interface PdfThread {
   readonly port: ThreadPort;
   /** Rejects when the thread ends or dies: with what killed it, or an Error naming its exit code. */
   readonly ended: Promise<never>;
+  /**
+   * Whether the thread is still alive once what it was given before has run: true when it answers,
+   * false when it ends first (of a rejection a PDF left behind, say).
+   */
+  alive(): Promise<boolean>;
   /** Whether the thread keeps the process alive: held while it reads, let go while it waits. */
   hold(held: boolean): void;
   /** Ends the thread now, busy or not. */
@@ -82,7 +93,11 @@ export async function startPdfThread(): Promise<PdfThread | undefined> {
     /* webpackIgnore: true */ /* @vite-ignore */ nodeThreads
   )) as NodeThreads;
   const { port1: port, port2 } = new MessageChannel();
-  const thread = new Worker(threadScript, { eval: true, workerData: { module, port: port2 }, transferList: [port2] });
+  const thread = new Worker(threadScript, {
+    eval: true,
+    workerData: { module, port: port2 },
+    transferList: [port2],
+  });
   const ended = new Promise<never>((_, reject) => {
     thread.on('error', reject);
     thread.on('exit', (code) => reject(new Error(`the PDF thread ended (exit code ${code})`)));
@@ -99,6 +114,19 @@ export async function startPdfThread(): Promise<PdfThread | undefined> {
       port.unref();
     }
   };
+  let pings = 0;
+  const alive = () =>
+    new Promise<boolean>((resolve) => {
+      const ping = ++pings;
+      const answered = ({ data }: { data: unknown }) => {
+        if ((data as { pong?: unknown } | null)?.pong !== ping) return;
+        port.removeEventListener('message', answered);
+        resolve(true);
+      };
+      port.addEventListener('message', answered);
+      ended.catch(() => resolve(false));
+      port.postMessage({ ping });
+    });
   hold(false);
-  return { port, ended, hold, end: () => void thread.terminate() };
+  return { port, ended, alive, hold, end: () => void thread.terminate() };
 }

@@ -130,7 +130,8 @@ export function readingDeadline(size: number): number {
  * @example
  * const { markdown, pageCount, scannedPages } = await convertPdf(bytes, { name: 'report.pdf', maxPages: 500 });
  */
-export const convertPdf: Converter = (bytes, options) => convertPdfWithin(bytes, options, readingDeadline(bytes.length));
+export const convertPdf: Converter = (bytes, options) =>
+  convertPdfWithin(bytes, options, readingDeadline(bytes.length));
 
 /**
  * convertPdf() with a deadline of `deadlineMs`. In Node pdf.js's worker side runs on a thread of its
@@ -147,7 +148,9 @@ export async function convertPdfWithin(
   throwIfAborted(signal, `reading ${name}`);
   const reader = await raceAbort(loadReader(), [signal], `reading ${name}`).catch((error: unknown) => {
     if (error instanceof LongshipError) throw error;
-    throw new LongshipError('UNSUPPORTED_INPUT', `cannot read ${name}: pdf.js failed to load`, { cause: error });
+    throw new LongshipError('UNSUPPORTED_INPUT', `cannot read ${name}: pdf.js failed to load`, {
+      cause: error,
+    });
   });
   const thread = await lendThread(reader.pdfjs);
   if (!thread) return readPdf(reader, bytes, options);
@@ -161,31 +164,38 @@ export async function convertPdfWithin(
   const cutShort = new Promise<never>((_, reject) => {
     const aborted = () => reject(abortError(signal!, `reading ${name}`));
     signal?.addEventListener('abort', aborted, { once: true });
-    stop.signal.addEventListener('abort', () => signal?.removeEventListener('abort', aborted), { once: true });
+    stop.signal.addEventListener('abort', () => signal?.removeEventListener('abort', aborted), {
+      once: true,
+    });
     timer = setTimeout(() => reject(overDeadline(name, bytes.length, deadlineMs)), deadlineMs);
   });
   const died = thread.ended.catch((error: unknown) => {
-    throw new LongshipError('CORRUPT_INPUT', `${name} is not a readable PDF: pdf.js failed on it (${String(error)})`, {
-      cause: error,
-    });
+    throw new LongshipError(
+      'CORRUPT_INPUT',
+      `${name} is not a readable PDF: pdf.js failed on it (${String(error)})`,
+      {
+        cause: error,
+      },
+    );
   });
   const reading = readPdf(reader, bytes, options, { worker: thread.worker, stopped: stop.signal });
-  let healthy = false;
+  // Whether the reading ended by itself, in a result or pdf.js's own error: its thread may read on.
+  let finished = false;
+  const settled = reading.finally(() => {
+    finished = true;
+  });
   try {
-    const converted = await Promise.race([reading, cutShort, died]);
-    healthy = true;
-    return converted;
+    return await Promise.race([settled, cutShort, died]);
   } catch (error) {
-    // A reading that failed by itself (a damaged file pdf.js refused) is the file's own error.
     throw failure(error, options);
   } finally {
     clearTimeout(timer);
     stop.abort();
     // A reading cut short never settles once its thread is gone; what it throws meanwhile is moot.
-    reading.catch(() => {});
+    settled.catch(() => {});
     cutShort.catch(() => {});
     died.catch(() => {});
-    thread.release(healthy);
+    thread.release(finished);
   }
 }
 

@@ -38,7 +38,11 @@ describe('convertPdf on a thread of its own', () => {
 
   it('ends a repair when the caller aborts', async () => {
     const controller = new AbortController();
-    const converting = convertPdfWithin(makeSlowRepairPdf(64 * 1024), { ...options, signal: controller.signal }, 600_000);
+    const converting = convertPdfWithin(
+      makeSlowRepairPdf(64 * 1024),
+      { ...options, signal: controller.signal },
+      600_000,
+    );
     // Aborted once the conversion waits on its thread: this thread is free while pdf.js repairs.
     setTimeout(() => controller.abort(new Error('user left')), 50);
     const error = await rejectsWith(() => converting, 'ABORTED');
