@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { convertPdf, convertPdfWithin, readingDeadline } from '../../../src/ingest/convert/pdf.js';
+import { lendThread } from '../../../src/ingest/convert/pdf-threads.js';
 import { makeReportPdf, makeSlowRepairPdf, makeStrayKidPdf } from '../../fixtures/documents/make-pdf.js';
 import { rejectsWith } from '../fixtures.js';
 
@@ -54,5 +55,20 @@ describe('convertPdf on a thread of its own', () => {
     expect(readingDeadline(0)).toBe(10_000);
     expect(readingDeadline(1_000_000)).toBe(40_000);
     expect(readingDeadline(128 * 1024)).toBe(13_933);
+  });
+
+  it('keeps a thread whose reading ended by itself for the next PDF, and ends one cut short', async () => {
+    await readsAReport();
+    // The module convertPdf() loaded, with pdf.js's DOMMatrix stand-in handled there.
+    const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const first = (await lendThread(pdfjs))!;
+    first.release(true);
+    const second = (await lendThread(pdfjs))!;
+    expect(second.worker).toBe(first.worker);
+    second.release(false);
+    await expect(second.ended).rejects.toThrow(/ended/);
+    const third = (await lendThread(pdfjs))!;
+    expect(third.worker).not.toBe(second.worker);
+    third.release(true);
   });
 });
