@@ -21,7 +21,8 @@ it(
       seed,
       inputs: INPUTS,
       // Generous on a shared 2-core machine, where the slowest input of the default run takes 3 s
-      // (a damaged PDF that pdf.js repairs slowly, see the largeDamagedPdfs switch).
+      // (a damaged PDF that pdf.js repairs slowly, see the largeDamagedPdfs switch); a PDF gets its
+      // reading deadline more on each path (run-document-fuzz.ts).
       deadlineMs: 20_000,
       // The child's resident set peaked at 520 to 760 MB in runs of 3,000 to 20,000 inputs.
       maxRssBytes: 1536 * MB,

@@ -5,6 +5,7 @@
 
 import fc from 'fast-check';
 import { documentKindOf } from '../../src/ingest/convert/convert.js';
+import { readingDeadline } from '../../src/ingest/convert/pdf.js';
 import type { ModelSwitches } from '../model/switches.js';
 import { type DocumentFixture, documentFixtures } from './document-fixtures.js';
 import { bytesOfCase, describeCase, documentCases } from './document-inputs.js';
@@ -20,13 +21,16 @@ const HEAP_LIMIT_MB = 2048;
 export interface DocumentFuzzOptions {
   seed: number;
   inputs: number;
-  /** Most milliseconds one input may take, both paths together. */
+  /**
+   * Most milliseconds one input may take, both paths together; a PDF may take its reading deadline
+   * more on each path (readingDeadline(), by which the converter ends a slow repair itself).
+   */
   deadlineMs: number;
   /** Most bytes the child's resident set may ever reach (its `maxRSS`). */
   maxRssBytes: number;
   /** fast-check's path of a failure, with its seed: replays that one case (and its shrinking). */
   path?: string;
-  /** `largeDamagedPdfs` lets mutated PDFs grow past 64 KB (`pdfStrayRejections` is the child's). */
+  /** Off, `largeDamagedPdfs` cuts mutated PDFs at 64 KB (`pdfStrayRejections` is the child's). */
   switches: ModelSwitches;
   log?: (line: string) => void;
 }
@@ -45,7 +49,7 @@ export interface DocumentFuzzReport {
 }
 
 const MB = 2 ** 20;
-/** Damaged PDFs past this take pdf.js past the deadline (the `largeDamagedPdfs` switch). */
+/** Where damaged PDFs are cut with the `largeDamagedPdfs` switch off (they once took pdf.js past the deadline). */
 const MAX_PDF_BYTES = 64 * 1024;
 const endOf = (ended: Ended) => ('ok' in ended ? 'ok' : 'typed' in ended ? ended.typed : 'untyped');
 
@@ -56,9 +60,11 @@ async function check(
   options: DocumentFuzzOptions,
 ): Promise<{ answer: DocumentAnswer; ms: number }> {
   const started = performance.now();
-  const answer = await child.run(input, options.deadlineMs);
+  const isPdf = documentKindOf(input.name, input.bytes) === 'pdf';
+  const deadlineMs = options.deadlineMs + (isPdf ? 2 * readingDeadline(input.bytes.length) : 0);
+  const answer = await child.run(input, deadlineMs);
   const ms = performance.now() - started;
-  if (answer === 'hang') throw new Error(`no answer within ${options.deadlineMs} ms`);
+  if (answer === 'hang') throw new Error(`no answer within ${deadlineMs} ms`);
   if (answer === 'died') throw new Error('the child process died');
   if (answer.maxRssBytes > options.maxRssBytes) {
     // A fresh child for the next try, so that shrinking measures each case on its own.

@@ -6,9 +6,10 @@
  */
 import { abortError, raceAbort, throwIfAborted } from '../../abort.js';
 import { LongshipError } from '../../errors.js';
-import { type Converter, type ConvertOptions, PAGE_BREAK } from './converted.js';
+import { type ConvertedDocument, type Converter, type ConvertOptions, PAGE_BREAK } from './converted.js';
 import type { OutlineSource } from './pdf-headings.js';
 import type { PageElement, PdfTextItem } from './pdf-layout.js';
+import { lendThread } from './pdf-threads.js';
 
 /** The worker module's one export, which pdf.js runs on this thread when it finds it. */
 type PdfJsWorker = { WorkerMessageHandler: unknown };
@@ -107,6 +108,20 @@ function failure(error: unknown, { name, signal }: ConvertOptions): LongshipErro
   });
 }
 
+/** The most time a PDF's reading may take, before its size is counted (docs/guide/documents.md). */
+export const READING_FLOOR_MS = 10_000;
+/** And for each megabyte of the file: about ten times the slowest well-formed PDF measured (bench/documents). */
+export const READING_MS_PER_MB = 30_000;
+
+/**
+ * How long reading a PDF of `size` bytes may take where it runs on a thread of its own (Node): past
+ * it, the PDF is taken for damaged (pdf.js's repair of a broken cross-reference table grows with the
+ * square of the file's size) and its thread ended (docs/internals/model-test.md, `largeDamagedPdfs`).
+ */
+export function readingDeadline(size: number): number {
+  return READING_FLOOR_MS + Math.ceil((size / 1_000_000) * READING_MS_PER_MB);
+}
+
 /**
  * A PDF's text as Markdown: headings as `#` lines, tables as pipe tables under their captions,
  * paragraphs in reading order (a column at a time), pages parted by form feed lines. Pages without
@@ -115,20 +130,102 @@ function failure(error: unknown, { name, signal }: ConvertOptions): LongshipErro
  * @example
  * const { markdown, pageCount, scannedPages } = await convertPdf(bytes, { name: 'report.pdf', maxPages: 500 });
  */
-export const convertPdf: Converter = async (bytes, options) => {
-  const { name, maxPages, signal } = options;
+export const convertPdf: Converter = (bytes, options) =>
+  convertPdfWithin(bytes, options, readingDeadline(bytes.length));
+
+/**
+ * convertPdf() with a deadline of `deadlineMs`. In Node pdf.js's worker side runs on a thread of its
+ * own (pdf-threads.ts), ended when the caller aborts, the deadline passes or the thread dies: the
+ * PDF is then `ABORTED` or `CORRUPT_INPUT`, and the next PDF gets a new thread. Elsewhere pdf.js runs
+ * on this thread, where neither the signal nor the deadline can stop it while it works.
+ */
+export async function convertPdfWithin(
+  bytes: Uint8Array,
+  options: ConvertOptions,
+  deadlineMs: number,
+): Promise<ConvertedDocument> {
+  const { name, signal } = options;
   throwIfAborted(signal, `reading ${name}`);
-  const { pdfjs, layout, headings } = await raceAbort(loadReader(), [signal], `reading ${name}`).catch(
-    (error: unknown) => {
-      if (error instanceof LongshipError) throw error;
-      throw new LongshipError('UNSUPPORTED_INPUT', `cannot read ${name}: pdf.js failed to load`, {
+  const reader = await raceAbort(loadReader(), [signal], `reading ${name}`).catch((error: unknown) => {
+    if (error instanceof LongshipError) throw error;
+    throw new LongshipError('UNSUPPORTED_INPUT', `cannot read ${name}: pdf.js failed to load`, {
+      cause: error,
+    });
+  });
+  const thread = await lendThread(reader.pdfjs);
+  if (!thread) return readPdf(reader, bytes, options);
+  if (signal?.aborted) {
+    thread.release(true);
+    throw abortError(signal, `reading ${name}`);
+  }
+  // Stops the reading however it ends early: the caller's abort, the deadline, or the thread's death.
+  const stop = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const cutShort = new Promise<never>((_, reject) => {
+    const aborted = () => reject(abortError(signal!, `reading ${name}`));
+    signal?.addEventListener('abort', aborted, { once: true });
+    stop.signal.addEventListener('abort', () => signal?.removeEventListener('abort', aborted), {
+      once: true,
+    });
+    timer = setTimeout(() => reject(overDeadline(name, bytes.length, deadlineMs)), deadlineMs);
+  });
+  const died = thread.ended.catch((error: unknown) => {
+    throw new LongshipError(
+      'CORRUPT_INPUT',
+      `${name} is not a readable PDF: pdf.js failed on it (${String(error)})`,
+      {
         cause: error,
-      });
-    },
+      },
+    );
+  });
+  const reading = readPdf(reader, bytes, options, { worker: thread.worker, stopped: stop.signal });
+  // Whether the reading ended by itself, in a result or pdf.js's own error: its thread may read on.
+  let finished = false;
+  const settled = reading.finally(() => {
+    finished = true;
+  });
+  try {
+    return await Promise.race([settled, cutShort, died]);
+  } catch (error) {
+    throw failure(error, options);
+  } finally {
+    clearTimeout(timer);
+    stop.abort();
+    // A reading cut short never settles once its thread is gone; what it throws meanwhile is moot.
+    settled.catch(() => {});
+    cutShort.catch(() => {});
+    died.catch(() => {});
+    thread.release(finished);
+  }
+}
+
+/** The LongshipError for a PDF whose reading ran past its deadline. */
+function overDeadline(name: string, size: number, deadlineMs: number): LongshipError {
+  return new LongshipError(
+    'CORRUPT_INPUT',
+    `${name} is not a readable PDF: reading it took over ${Number((deadlineMs / 1000).toFixed(1))} s, more than a ` +
+      `well-formed PDF of ${Math.round(size / 1000)} KB takes (pdf.js was likely repairing it)`,
   );
-  const task = pdfjs.getDocument(documentParameters(bytes, pdfjs.VerbosityLevel.ERRORS));
+}
+
+/**
+ * Reads the PDF with pdf.js, its worker side on `worker`'s thread or, without one, on this thread;
+ * `stopped` ends it as the caller's signal does (convertPdfWithin() has reported why already).
+ */
+async function readPdf(
+  { pdfjs, layout, headings }: Reader,
+  bytes: Uint8Array,
+  options: ConvertOptions,
+  { worker, stopped }: { worker?: InstanceType<Reader['pdfjs']['PDFWorker']>; stopped?: AbortSignal } = {},
+): Promise<ConvertedDocument> {
+  const { name, maxPages, signal } = options;
+  // A damaged page tree can make pdf.js drop a failed fetch unawaited inside getDocument(), where no
+  // handler of ours reaches it (docs/internals/model-test.md, `pdfStrayRejections`): on a thread of its
+  // own it ends that thread, which convertPdfWithin() reports.
+  const task = pdfjs.getDocument({ ...documentParameters(bytes, pdfjs.VerbosityLevel.ERRORS), worker });
   const stop = () => void task.destroy();
   signal?.addEventListener('abort', stop, { once: true });
+  stopped?.addEventListener('abort', stop, { once: true });
   try {
     const pdf = await task.promise;
     if (pdf.numPages > maxPages) {
@@ -141,6 +238,7 @@ export const convertPdf: Converter = async (bytes, options) => {
     const scannedPages: number[] = [];
     for (let number = 1; number <= pdf.numPages; number++) {
       throwIfAborted(signal, `reading ${name}`);
+      throwIfAborted(stopped);
       const page = await pdf.getPage(number);
       const { items } = await page.getTextContent();
       const text = items.filter((item): item is PdfTextItem & typeof item => 'str' in item);
@@ -166,6 +264,7 @@ export const convertPdf: Converter = async (bytes, options) => {
     throw failure(error, options);
   } finally {
     signal?.removeEventListener('abort', stop);
+    stopped?.removeEventListener('abort', stop);
     await task.destroy();
   }
-};
+}
