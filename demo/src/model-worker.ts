@@ -9,8 +9,7 @@ import { TransformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { openLongship } from '../../src/engine.js';
 import { defaultIndexedDB } from '../../src/env/indexeddb.js';
 import { openIdbStore } from '../../src/store/idb/idb-open.js';
-import { exposeLongship } from '../../src/worker/expose.js';
-import { workerLlm } from '../../src/worker/worker-llm.js';
+import { exposeLongship, workerLlm } from '../../src/worker/expose.js';
 import { databaseOf, type WorkerOptions } from '../../src/worker/worker-options.js';
 import { importPack } from './pack-import.js';
 

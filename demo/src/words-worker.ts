@@ -1,7 +1,6 @@
 // The demo's worker with the hashed-words embedder (`?embedder=words`): no model to load.
 import { openLongship } from '../../src/engine.js';
-import { exposeLongship } from '../../src/worker/expose.js';
-import { workerLlm } from '../../src/worker/worker-llm.js';
+import { exposeLongship, workerLlm } from '../../src/worker/expose.js';
 import { wordsEmbedder } from './words-embedder.js';
 
 exposeLongship({

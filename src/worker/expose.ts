@@ -6,12 +6,13 @@ import * as Comlink from 'comlink';
 import { type Longship, openLongship } from '../engine.js';
 import { defaultLocks } from '../env/locks.js';
 import { LongshipError } from '../errors.js';
+import type { LLM } from '../llm/llm.js';
+import { openAiCompatibleLlm } from '../llm/openai-compatible.js';
 import type { Locks, MessageEndpoint, Movable } from '../web-types.js';
 import { type RemoteName, type Returns, remoteApi, remoteMethod, remoteMethods } from './remote-api.js';
 import { asFunction, refuse, serve, serveOn } from './serve.js';
 import { decode, encode, MARK, registerThrowHandler, type Served } from './wire.js';
-import { workerLlm } from './worker-llm.js';
-import { databaseOf, type WorkerOptions } from './worker-options.js';
+import { checkWorkerLlm, databaseOf, type WorkerOptions } from './worker-options.js';
 
 export interface ExposeLongshipOptions {
   /**
@@ -22,6 +23,19 @@ export interface ExposeLongshipOptions {
   open?: (options: WorkerOptions) => Promise<Longship>;
   /** Default: the runtime's Web Locks; `null` to run without (one page, or tests). */
   locks?: Locks | null;
+}
+
+/**
+ * The LLM `options.llm` describes, made here where a live object can be made, or undefined where it
+ * names none (docs/guide/worker.md, "An LLM"). A shape the page did not check (a transport of your
+ * own) is INVALID_ARGUMENT here; `openAiCompatibleLlm()` checks the values.
+ *
+ * @example
+ * exposeLongship({ open: (options) => openLongship({ store, embedder, llm: workerLlm(options) }) });
+ */
+export function workerLlm(options: WorkerOptions): LLM | undefined {
+  const llm = checkWorkerLlm(options.llm, 'the worker');
+  return llm && openAiCompatibleLlm(llm.openAiCompatible);
 }
 
 /** The engine of one worker, shared by its connections. */
