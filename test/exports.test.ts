@@ -75,8 +75,8 @@ const entries: Record<string, { source: string; values: string[]; types: string[
   },
   './worker': {
     source: 'src/exports/worker.ts',
-    values: ['createLongshipHost', 'exposeLongship'],
-    types: ['ExposeLongshipOptions', 'LongshipHost', 'WorkerOptions'],
+    values: ['createLongshipHost', 'exposeLongship', 'workerLlm'],
+    types: ['ExposeLongshipOptions', 'LongshipHost', 'WorkerLlmOptions', 'WorkerOptions'],
   },
   './vector': {
     source: 'src/exports/vector.ts',

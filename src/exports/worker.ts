@@ -6,5 +6,6 @@ export {
   type ExposeLongshipOptions,
   exposeLongship,
   type LongshipHost,
+  workerLlm,
 } from '../worker/expose.js';
-export type { WorkerOptions } from '../worker/worker-options.js';
+export type { WorkerLlmOptions, WorkerOptions } from '../worker/worker-options.js';
