@@ -33,7 +33,9 @@ const nodeUrl = async () =>
 /** transformers.js for this runtime: its Node build in Node, its web build in browsers and Deno. */
 export async function loadTransformers(): Promise<LoadedTransformers> {
   if (!isDeno()) {
-    const transformers = await import('@huggingface/transformers');
+    // transformers.js itself in Node and workerd; elsewhere the package's copy of its web build,
+    // without hub and CDN defaults (package.json `imports`, docs/guide/assets.md).
+    const transformers = (await import('#transformers')) as Transformers;
     return { transformers, localSettings: {}, readsLocalFiles: transformers.env.useFS };
   }
   deno ??= loadInDeno();
