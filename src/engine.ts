@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import { assembleContext } from './assemble/assemble.js';
 import type { AssembledContext, ContextOptions } from './assemble/context-options.js';
+import { type AssetUrls, assetUrls } from './assets.js';
 import { createContextTree } from './context/store-tree.js';
 import type { Summarizer } from './context/summarize.js';
 import type { ContextTree } from './context/tree.js';
@@ -14,10 +15,12 @@ import {
   type DerivedIndexesOptions,
   openDerivedIndexes,
 } from './derived/derived-indexes.js';
+import { bundledModel } from './embed/bundled-model.js';
 import { checkedEmbedder } from './embed/checked-embedder.js';
 import type { Embedder } from './embed/embedder.js';
 import { TransformersEmbedder, type TransformersEmbedderOptions } from './embed/transformers-embedder.js';
 import { defaultIndexedDB } from './env/indexeddb.js';
+import { pageLocation } from './env/runtime.js';
 import { LongshipError } from './errors.js';
 import {
   type AddResourceOptions,
@@ -74,6 +77,13 @@ export interface LongshipOptions {
   /** The USearch module, or where to load it from (on workerd: the imported `WebAssembly.Module`). */
   usearch?: UsearchModule | WasmSource;
   /**
+   * The folder where the package's asset files lie as in the package (`wasm/dist/usearch.wasm`,
+   * `model/use-lite/…`, `dist/ort/…`): a URL, or a string relative to the page. Every asset not
+   * named on its own (`usearch`, the embedder's `model` and `wasmPaths`) is loaded from there.
+   * Default: the package itself (docs/guide/assets.md).
+   */
+  assets?: string | URL;
+  /**
    * The HNSW index's settings (its dimensions are the embedder's). Quantization defaults to `'i8'`.
    * A snapshot made with other settings is rebuilt from the stored vectors.
    */
@@ -127,6 +137,8 @@ export const longshipOptionsSchema = v.strictObject({
   usearch: v.optional(
     v.custom<object>((x) => typeof x === 'object' && x !== null, 'must be a module or a source'),
   ),
+  // Checked by assetUrls(), which says what is wrong with it.
+  assets: v.optional(v.unknown()),
   vectorIndex: v.optional(
     v.strictObject({
       metric: v.optional(v.picklist(['cos', 'ip', 'l2sq'])),
@@ -244,9 +256,8 @@ export function indexesOf(longship: Longship): DerivedIndexes {
 export async function openLongship(options: LongshipOptions = {}): Promise<Longship> {
   refuseReplacedOptions(options);
   checkOptions(longshipOptionsSchema, options, 'openLongship()');
-  const given = options.embedder;
-  const ownEmbedder = !isEmbedder(given);
-  const embedder = isEmbedder(given) ? given : new TransformersEmbedder(given?.transformers);
+  const ownEmbedder = !isEmbedder(options.embedder);
+  const { embedder, usearchSource } = embedderAndUsearch(options);
   // close() fires this: an embedding under way is abandoned, whether or not the embedder listens.
   const closing = new AbortController();
   const checked = checkedEmbedder(embedder, closing.signal);
@@ -254,7 +265,7 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
   const opened: Array<() => Promise<unknown>> = [];
   try {
     const [usearch, store] = await allOrClose([
-      isModule(options.usearch) ? options.usearch : loadUsearch(options.usearch),
+      isModule(usearchSource) ? usearchSource : loadUsearch(usearchSource),
       openStore(options.store, info),
       // A model that cannot load fails the open, loudly, rather than every job after it.
       modelLoaded(embedder),
@@ -434,6 +445,40 @@ const replacedOptions: Readonly<Record<string, string>> = {
   name: "store: { indexedDB: 'name' }",
   transformers: 'embedder: { transformers: { … } }',
 };
+
+/** The embedder, made unless given, and where USearch comes from: as named, or from `assets`. */
+function embedderAndUsearch(options: LongshipOptions): {
+  embedder: Embedder;
+  usearchSource: LongshipOptions['usearch'];
+} {
+  const assets =
+    options.assets === undefined
+      ? undefined
+      : assetUrls(options.assets, pageLocation()?.href, 'openLongship()');
+  const given = options.embedder;
+  const embedder = isEmbedder(given)
+    ? given
+    : new TransformersEmbedder(assets ? fromAssets(given?.transformers, assets) : given?.transformers);
+  return { embedder, usearchSource: options.usearch ?? assets?.usearch };
+}
+
+/**
+ * The embedder's options with what they leave out taken from the `assets` folder: the bundled
+ * model's files (under its own id, so that stores made either way match) and onnxruntime-web's.
+ * WebGPU needs onnxruntime-web's `.asyncify` files, which the folder lacks: it keeps its own.
+ */
+function fromAssets(
+  options: TransformersEmbedderOptions | undefined,
+  assets: AssetUrls,
+): TransformersEmbedderOptions {
+  const given = options ?? {};
+  const { id, dimensions } = bundledModel;
+  return {
+    ...given,
+    model: given.model ?? { id, dimensions, directory: assets.model },
+    ...(given.wasmPaths === undefined && given.device !== 'webgpu' ? { wasmPaths: assets.ort } : {}),
+  };
+}
 
 function refuseReplacedOptions(options: unknown): void {
   if (typeof options !== 'object' || options === null) return;

@@ -89,6 +89,7 @@ const samples: Record<string, unknown> = {
   embedder: { embed: fn },
   transformers: { dtype: 'q8' },
   usearch: new URL('https://example.com/usearch.wasm'),
+  assets: new URL('https://example.com/longship/'),
   vectorIndex: { metric: 'cos', quantization: 'i8', connectivity: 16, expansionAdd: 64, expansionSearch: 64 },
   snapshots: { delayMs: 10, maxDelayMs: 100, afterChanges: 0 },
   llm: { complete: fn },

@@ -4,12 +4,13 @@
 import { LongshipError } from '../errors.js';
 import type { MessageEndpoint, Port, WebSharedWorker, WebWorker } from '../web-types.js';
 import { type ConnectOptions, connectLongship, type RemoteLongship } from '../worker/connect.js';
-import { checkWorkerLlm, databaseOf, type WorkerOptions } from '../worker/worker-options.js';
+import { assetsOfPage, checkWorkerLlm, databaseOf, type WorkerOptions } from '../worker/worker-options.js';
 
 export interface OpenLongshipInWorkerOptions extends WorkerOptions {
   /**
    * The worker: a module script's URL, or a Worker, SharedWorker or MessagePort you started (it is
-   * closed with the Longship). Default: this package's worker script, which Vite bundles.
+   * closed with the Longship). Default: `dist/worker/entry.js` under `assets` where that is given,
+   * else this package's worker script, which Vite bundles.
    */
   worker?: string | URL | WebWorker | WebSharedWorker | Port;
   /**
@@ -29,7 +30,8 @@ export interface OpenLongshipInWorkerOptions extends WorkerOptions {
  * {@link Longship} is there, asynchronous; errors arrive as LongshipErrors with their codes.
  *
  * The worker, USearch's WASM, the bundled model and onnxruntime-web's WASM are found in the
- * package (docs/guide/assets.md); name them only to host them elsewhere, as URLs (strings or `URL`s,
+ * package (docs/guide/assets.md); to host them elsewhere, name the folder that holds them all as
+ * `assets` (`{ assets: '/longship/' }`, laid out as in the package), or each one, as URLs (strings or `URL`s,
  * relative to the page or absolute): `{ usearch: '/wasm/usearch.wasm', embedder: { transformers: { model:
  * { ...bundledModel, directory: new URL('/models/use-lite/', location.href) }, wasmPaths: '/ort/' } } }`.
  *
@@ -46,14 +48,15 @@ export async function openLongshipInWorker(
   checkWorkerLlm(options.llm, 'openLongshipInWorker()');
   const { worker, shared, onWait, signal, ...rest } = options;
   const name = databaseName(rest.store);
-  const started = start(worker, shared ?? typeof SharedWorker !== 'undefined', name);
+  const assets = rest.assets === undefined ? undefined : assetsOfPage(rest.assets, 'openLongshipInWorker()');
+  const started = start(worker ?? assets?.worker, shared ?? typeof SharedWorker !== 'undefined', name);
   const connect: ConnectOptions = { ...rest, lost: started.lost, dispose: started.dispose, onWait, signal };
   const longship = await connectLongship(started.endpoint, connect);
   started.opened();
   return longship;
 }
 
-const optionKeys = ['store', 'usearch', 'embedder', 'llm', 'worker', 'shared', 'onWait', 'signal'];
+const optionKeys = ['store', 'assets', 'usearch', 'embedder', 'llm', 'worker', 'shared', 'onWait', 'signal'];
 /** The keys these options had before issue 34, and what took their place. */
 const renamed: Record<string, string> = {
   name: "store: { indexedDB: 'name' }",

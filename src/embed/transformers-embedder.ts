@@ -3,6 +3,7 @@
 
 import * as v from 'valibot';
 import { throwIfAborted } from '../abort.js';
+import { cspAdvice } from '../csp.js';
 import { LongshipError } from '../errors.js';
 import { checkOptions } from '../options.js';
 import { embedInBatches } from './batch.js';
@@ -170,7 +171,7 @@ export class TransformersEmbedder implements Embedder {
       const from = localFolder === undefined ? name : `${localFolder.replace(/[\\/]*$/, '/')}${name}/`;
       throw new LongshipError(
         'MODEL_LOAD',
-        `could not load the embedding model ${this.id} from ${from}: ${reason}${fp32Hint}`,
+        `could not load the embedding model ${this.id} from ${from}: ${reason}${fp32Hint}${cspAdvice(error)}`,
         { cause: error },
       );
     });

@@ -17,10 +17,27 @@ interface WasmSettings {
 
 const envQueue = new SerialQueue();
 
+/** transformers.js's own hub host, kept for a model named by hub id; undefined until the first load. */
+let hubHost: string | undefined;
+
+/**
+ * Turns transformers.js's remote models off and forgets its hub host, for good: a model is never
+ * fetched from the hub unless a load names one by id and borrows them back for its length. Set at
+ * every load, in case something else turned them on. (A load that failed midway once went on
+ * fetching from the hub after its borrowed settings were put back: issue 37.)
+ */
+function remoteModelsOff(env: TransformersEnv): void {
+  if (hubHost === undefined) hubHost = env.remoteHost;
+  env.allowRemoteModels = false;
+  env.remoteHost = '';
+}
+
 /**
  * Runs `load` with `borrowed` model settings and onnxruntime-web's WASM settings in `env`. WASM
- * settings stay (onnxruntime-web reads them once, when it starts); the model settings are put back
- * afterwards. Loads run one at a time so that no load sees another one's settings.
+ * settings stay (onnxruntime-web reads them once, when it starts), and so do remote models off; the
+ * model settings are put back afterwards. `load` must settle only once all its requests have:
+ * anything still loading after that would run with the settings put back. Loads run one at a time
+ * so that no load sees another one's settings.
  */
 export function withEnv<T>(
   env: TransformersEnv,
@@ -29,6 +46,9 @@ export function withEnv<T>(
   load: () => Promise<T>,
 ): Promise<T> {
   return envQueue.run(async () => {
+    remoteModelsOff(env);
+    // A model named by hub id borrows the hub back; every other load keeps it off.
+    if (borrowed.allowRemoteModels) borrowed = { ...borrowed, remoteHost: hubHost ?? '' };
     const wasm = env.backends.onnx.wasm;
     // Node runs onnxruntime-node and has no onnxruntime-web settings: nothing to name there.
     if (!wasm) return withSettings(env, borrowed, load);

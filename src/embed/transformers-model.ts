@@ -55,7 +55,7 @@ export async function loadModel(sourceOf: () => ModelSource, settings: ModelSett
     { ...envFor(source, readsLocalFiles), ...localSettings },
     settings,
     () =>
-      Promise.all([
+      allSettled([
         AutoTokenizer.from_pretrained(source.name),
         AutoModel.from_pretrained(source.name, options),
       ]),
@@ -94,6 +94,21 @@ export async function loadModel(sourceOf: () => ModelSource, settings: ModelSett
   };
 }
 
+/** A model named by hub id: the one load that may fetch from the hub (docs/guide/assets.md). */
+const hub: Partial<TransformersEnv> = { allowRemoteModels: true };
+
+/**
+ * Both results once both have settled, or the first failure once both have: with Promise.all a
+ * failed tokenizer ended the load while the model went on loading, under settings already put back
+ * (withEnv).
+ */
+async function allSettled<A, B>(loads: [Promise<A>, Promise<B>]): Promise<[A, B]> {
+  const [a, b] = await Promise.allSettled(loads);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
+  return [a.value, b.value];
+}
+
 /**
  * The model-file settings of a load. Where transformers.js reads files itself (Node, Deno) it reads
  * the folder; elsewhere it fetches, and files the embedder knows one by one answer those fetches.
@@ -116,7 +131,7 @@ function envFor(source: ModelSource, readsLocalFiles: boolean): Partial<Transfor
         'in Node and Deno a model folder needs a directory, not files',
       );
     }
-    return {};
+    return hub;
   }
   if (source.routed) {
     return {
@@ -126,5 +141,5 @@ function envFor(source: ModelSource, readsLocalFiles: boolean): Partial<Transfor
       fetch: modelFileFetch(source.name, source.routed),
     };
   }
-  return source.localFolder === undefined ? {} : { ...local, localModelPath: source.localFolder };
+  return source.localFolder === undefined ? hub : { ...local, localModelPath: source.localFolder };
 }

@@ -30,14 +30,31 @@ const nodeUrlName = 'node:url';
 const nodeUrl = async () =>
   (await import(/* webpackIgnore: true */ /* @vite-ignore */ nodeUrlName)) as typeof import('node:url');
 
+/**
+ * transformers.js by a name no bundler follows: in Node it is imported from node_modules at run
+ * time, bundled or not, as an app that bundles for Node and leaves transformers.js out expects.
+ */
+const transformersPackage = '@huggingface/transformers';
+
 /** transformers.js for this runtime: its Node build in Node, its web build in browsers and Deno. */
 export async function loadTransformers(): Promise<LoadedTransformers> {
-  if (!isDeno()) {
-    const transformers = await import('@huggingface/transformers');
-    return { transformers, localSettings: {}, readsLocalFiles: transformers.env.useFS };
+  if (isDeno()) {
+    deno ??= loadInDeno();
+    return deno;
   }
-  deno ??= loadInDeno();
-  return deno;
+  // Elsewhere `#transformers` (package.json `imports`): transformers.js itself in workerd, and in
+  // browsers and workers the package's copy of its web build, without hub and CDN defaults
+  // (docs/guide/assets.md).
+  const transformers = (
+    isNode()
+      ? await import(/* webpackIgnore: true */ /* @vite-ignore */ transformersPackage)
+      : await import('#transformers')
+  ) as Transformers;
+  return { transformers, localSettings: {}, readsLocalFiles: transformers.env.useFS };
+}
+
+function isNode(): boolean {
+  return typeof process !== 'undefined' && typeof process.versions?.node === 'string';
 }
 
 function isDeno(): boolean {

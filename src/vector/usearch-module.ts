@@ -1,4 +1,5 @@
 import createUsearchModule, { type UsearchExports } from '../../wasm/dist/usearch.js';
+import { cspAdvice } from '../csp.js';
 import { readPackageFile } from '../env/runtime.js';
 import { type ErrorCode, LongshipError } from '../errors.js';
 import type { WasmMemory, WasmModule } from '../web-types.js';
@@ -75,9 +76,14 @@ export async function loadUsearch(source: WasmSource = defaultWasmUrl()): Promis
     if (!memory) throw new Error('the module exports no memory');
     return { exports, memory };
   } catch (error) {
-    throw new LongshipError('WASM_LOAD', `Could not load the USearch WebAssembly module: ${String(error)}`, {
-      cause: error,
-    });
+    const advice = cspAdvice(error);
+    throw new LongshipError(
+      'WASM_LOAD',
+      `Could not load the USearch WebAssembly module: ${String(error)}${advice}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 

@@ -17,7 +17,7 @@ import { checkWorkerLlm, databaseOf, type WorkerOptions } from './worker-options
 export interface ExposeLongshipOptions {
   /**
    * Opens the engine from the options a page sent. Default: {@link openLongship} with the page's
-   * `store`, `usearch`, `embedder` and `llm`. Pass your own to choose the store or the embedder here,
+   * `store`, `assets`, `usearch`, `embedder` and `llm`. Pass your own to choose the store or the embedder here,
    * where functions and objects can be made (`workerLlm(options)` makes the page's `llm`).
    */
   open?: (options: WorkerOptions) => Promise<Longship>;
@@ -92,13 +92,14 @@ export function createLongshipHost(options: ExposeLongshipOptions = {}): Longshi
 
 /** The default: the engine opened from the page's options (it chooses and owns the embedder). */
 function openFromOptions(options: WorkerOptions): Promise<Longship> {
-  const { store, usearch, embedder } = options;
+  const { store, usearch, embedder, assets } = options;
   const llm = workerLlm(options);
   // A URL arrives as a string (worker-options.ts).
   return openLongship({
     store: { indexedDB: databaseOf({ store }) },
     usearch: typeof usearch === 'string' ? new URL(usearch) : usearch,
     embedder,
+    ...(assets === undefined ? {} : { assets }),
     ...(llm ? { llm } : {}),
   });
 }

@@ -1,6 +1,8 @@
 // The options a page sends the worker that opens its engine, and how their URLs travel.
 
+import { type AssetUrls, assetUrls } from '../assets.js';
 import type { TransformersEmbedderOptions } from '../embed/transformers-embedder.js';
+import { pageLocation } from '../env/runtime.js';
 import { LongshipError } from '../errors.js';
 import type { OpenAiCompatibleLlmOptions } from '../llm/openai-compatible.js';
 import type { WasmModule } from '../web-types.js';
@@ -20,6 +22,12 @@ export interface WorkerOptions {
    * it by. Default `{ indexedDB: 'longship' }`.
    */
   store?: { indexedDB: string };
+  /**
+   * The folder where the package's asset files lie as in the package (`dist/worker/entry.js`,
+   * `wasm/dist/usearch.wasm`, `model/use-lite/…`, `dist/ort/…`): every asset not named on its own
+   * is loaded from there (docs/guide/assets.md).
+   */
+  assets?: string | URL;
   /** Where the USearch `.wasm` is (a URL), or its bytes or compiled module. Default: next to the worker's module. */
   usearch?: string | URL | ArrayBuffer | ArrayBufferView | WasmModule;
   /** The on-device model the worker loads. Default: the bundled USE-lite, found next to the worker's module. */
@@ -35,6 +43,11 @@ export interface WorkerOptions {
 /** The IndexedDB database `options` name: the one the worker opens, and its tabs share it by. */
 export function databaseOf(options: WorkerOptions): string {
   return options.store?.indexedDB ?? 'longship';
+}
+
+/** The asset URLs under `assets`, a URL or a path relative to this page (INVALID_ARGUMENT otherwise). */
+export function assetsOfPage(assets: unknown, what: string): AssetUrls {
+  return assetUrls(assets, pageLocation()?.href, what);
 }
 
 /** What `llm.openAiCompatible` may hold. */
@@ -100,7 +113,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** The options whose strings are URLs, and every file of a model folder's `files`. */
-const urlKeys = new Set(['usearch', 'directory', 'localModelPath', 'wasmPaths', 'mjs', 'wasm']);
+const urlKeys = new Set(['assets', 'usearch', 'directory', 'localModelPath', 'wasmPaths', 'mjs', 'wasm']);
 
 /**
  * `options` with every URL in it as an absolute string. A `URL` object does not survive structured

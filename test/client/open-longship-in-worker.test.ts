@@ -1,7 +1,7 @@
 // openLongshipInWorker's own checks, in Node (no Worker here): bad options fail typed, before anything
 // starts; a MessagePort is taken as the worker's end. The worker itself is tested in
 // test/worker/ and in Chromium (test/targets/chromium-longship.test.ts).
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openLongshipInWorker } from '../../src/client/open-longship-in-worker.js';
 import { LongshipError } from '../../src/errors.js';
 import { createLongshipHost } from '../../src/worker/expose.js';
@@ -17,6 +17,35 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
 }
 
 describe('openLongshipInWorker', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('starts the worker script under `assets`, and refuses an `assets` that is no folder', async () => {
+    const started: string[] = [];
+    // A Worker that records its script and fails to start, as a missing script would.
+    class RecordingWorker extends EventTarget {
+      constructor(url: string | URL) {
+        super();
+        started.push(String(url));
+        queueMicrotask(() => this.dispatchEvent(new Event('error')));
+      }
+      postMessage() {}
+      terminate() {}
+    }
+    vi.stubGlobal('Worker', RecordingWorker);
+    vi.stubGlobal('ErrorEvent', class extends Event {});
+    const assets = new URL('https://app.example/vendor/longship');
+    expect(await codeOf(openLongshipInWorker({ assets, shared: false }))).toBe('WORKER_LOST');
+    expect(started).toEqual(['https://app.example/vendor/longship/dist/worker/entry.js']);
+    // A worker named on its own wins over the folder's.
+    await openLongshipInWorker({ assets, worker: 'https://app.example/w.js', shared: false }).catch(() => {});
+    expect(started[1]).toBe('https://app.example/w.js');
+    expect(await codeOf(openLongshipInWorker({ assets: 7 as unknown as string, shared: false }))).toBe(
+      'INVALID_ARGUMENT',
+    );
+  });
+
   it('refuses bad options with INVALID_ARGUMENT', async () => {
     expect(await codeOf(openLongshipInWorker({ store: { indexedDB: '' } }))).toBe('INVALID_ARGUMENT');
     expect(await codeOf(openLongshipInWorker({ store: { indexedDB: 7 as unknown as string } }))).toBe(

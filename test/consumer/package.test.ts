@@ -7,8 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { build } from 'esbuild';
 import { describe, expect, inject, it } from 'vitest';
+import { followedAsyncifyUrl } from '../../tools/build/transformers-web.js';
 import { brokenLinks, linkedHosts } from '../../tools/docs/links.js';
+import { remoteHostsIn } from '../../tools/worker/bundle.js';
 
 const run = promisify(execFile);
 /**
@@ -97,6 +100,29 @@ describe('what the package names', () => {
       }
     }
     expect(found).toEqual([]);
+  });
+
+  it('names none in an app’s esbuild bundle of the root entry, nor a followed .asyncify URL', async () => {
+    await writeFile(join(root, 'root-entry.js'), "export * from 'longship';\n");
+    const result = await build({
+      entryPoints: [join(root, 'root-entry.js')],
+      absWorkingDir: root,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'browser',
+      outdir: join(root, 'root-bundle'),
+      write: false,
+      external: ['node:*'],
+      logLevel: 'silent',
+    });
+    const named = result.outputFiles.flatMap((file) => [
+      ...remoteHostsIn(file.path, file.text),
+      ...(file.text.match(followedAsyncifyUrl) ?? []).map((url) => `${file.path}: ${url}`),
+    ]);
+    // The package's own copy of transformers.js is what the bundle holds.
+    expect(result.outputFiles.some((file) => file.text.includes('ort-wasm-simd-threaded'))).toBe(true);
+    expect(named).toEqual([]);
   });
 });
 

@@ -1,9 +1,9 @@
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { env } from '@huggingface/transformers';
-import { describe, expect, it } from 'vitest';
+import { AutoModel, env } from '@huggingface/transformers';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bundledModel } from '../../src/embed/bundled-model.js';
 import { transformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { LongshipError } from '../../src/errors.js';
@@ -94,10 +94,13 @@ describe('transformersEmbedder with the bundled model', () => {
     ).toEqual([]);
   });
 
-  it('leaves transformers.js settings as it found them', async () => {
+  it('leaves transformers.js settings as it found them, but remote models off', async () => {
+    await transformersEmbedder().embed(['x']);
     const before = { ...env, backends: undefined };
     await transformersEmbedder({ dtype: 'fp32' }).embed(['x']);
     expect({ ...env, backends: undefined }).toEqual(before);
+    expect(env.allowRemoteModels).toBe(false);
+    expect(env.remoteHost).toBe('');
   });
 });
 
@@ -119,7 +122,43 @@ describe('transformersEmbedder options', () => {
     const missing = transformersEmbedder({ model: empty.href, dimensions: 512 });
     expect((await rejection(missing.embed(['x']))).code).toBe('MODEL_LOAD');
     expect((await rejection(missing.embed(['x']))).code).toBe('MODEL_LOAD');
-    expect(env.allowRemoteModels).toBe(true);
+    expect(env.allowRemoteModels).toBe(false);
+  });
+
+  describe('a load that fails midway', () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    it('never asks a remote host for a file, and leaves remote models off', async () => {
+      // A folder with the model's config but no tokenizer and no weights: the tokenizer fails
+      // first, while the model is still loading.
+      const folder = mkdtempSync(join(tmpdir(), 'longship-half-model-'));
+      copyFileSync(new URL('../../model/use-lite/config.json', import.meta.url), join(folder, 'config.json'));
+      mkdirSync(join(folder, 'onnx'));
+      // transformers.js fetches through env.fetch, which holds the fetch of when it was imported.
+      const fetched: string[] = [];
+      const realFetch = env.fetch;
+      vi.spyOn(env, 'fetch').mockImplementation((input, init) => {
+        fetched.push(input instanceof Request ? input.url : String(input));
+        return realFetch(input, init);
+      });
+      // The model's half of the load, to know when it has ended.
+      const modelLoads: Promise<unknown>[] = [];
+      const fromPretrained = AutoModel.from_pretrained.bind(AutoModel);
+      vi.spyOn(AutoModel, 'from_pretrained').mockImplementation((...args) => {
+        const loading = fromPretrained(...args);
+        modelLoads.push(loading.catch(() => undefined));
+        return loading;
+      });
+      const half = transformersEmbedder({ model: pathToFileURL(`${folder}/`).href, dimensions: 512 });
+      expect((await rejection(half.embed(['x']))).code).toBe('MODEL_LOAD');
+      expect(modelLoads).toHaveLength(1);
+      await modelLoads[0];
+      expect(fetched).toEqual([]);
+      expect(env.allowRemoteModels).toBe(false);
+      expect(env.remoteHost).toBe('');
+    });
   });
 
   it('says in Node that a model given as files needs a directory', async () => {

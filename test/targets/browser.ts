@@ -55,13 +55,13 @@ export interface StaticServer {
 }
 
 /**
- * Serves the files under `root` (never above it), plus in-memory `files` by path (`/bundle/main.js`),
- * with the right content types: `application/wasm` lets browsers compile while streaming. `port` 0
+ * Serves the files under `root` (never above it), plus in-memory `files` by path (`/bundle/main.js`,
+ * each with any `headers` of its own, such as a Content-Security-Policy), with the right content types: `application/wasm` lets browsers compile while streaming. `port` 0
  * (the default) takes a free one; a fixed one keeps the origin, and so a profile's IndexedDB, across runs.
  */
 export async function serveFiles(
   root: string,
-  files: Record<string, { body: string | Uint8Array; type?: string }> = {},
+  files: Record<string, { body: string | Uint8Array; type?: string; headers?: Record<string, string> }> = {},
   port = 0,
 ): Promise<StaticServer> {
   const base = resolve(root);
@@ -70,7 +70,7 @@ export async function serveFiles(
     const typeOf = (name: string) => contentTypes[extname(name)] ?? 'application/octet-stream';
     const inMemory = files[path];
     if (inMemory) {
-      response.writeHead(200, { 'content-type': inMemory.type ?? typeOf(path) });
+      response.writeHead(200, { ...inMemory.headers, 'content-type': inMemory.type ?? typeOf(path) });
       response.end(inMemory.body);
       return;
     }

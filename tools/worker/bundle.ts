@@ -86,7 +86,7 @@ export function remoteHostsIn(file: string, text: string): string[] {
 /** The files {@link hideFallbackUrls} applies to: onnxruntime-web's bundles and USearch's glue. */
 export const fallbackUrlFiles = /(onnxruntime-web[\\/]dist[\\/].*\.m?js|wasm[\\/]dist[\\/]usearch\.js)$/;
 
-const hideOrtFallbackUrls: Plugin = {
+export const hideOrtFallbackUrls: Plugin = {
   name: 'hide-fallback-urls',
   setup(plugin) {
     plugin.onLoad({ filter: fallbackUrlFiles }, async (args) => ({
