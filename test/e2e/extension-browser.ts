@@ -2,6 +2,7 @@
 // Chromium loads extensions under --headless=new; a profile folder of its own keeps the
 // extension's IndexedDB across a restart.
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type BrowserContext, chromium, type Worker } from 'playwright-core';
@@ -16,12 +17,19 @@ export interface ExtensionBrowser {
   /** The extension's service worker, as Playwright sees it. */
   readonly serviceWorker: Worker;
   readonly id: string;
-  /** Every URL requested, by pages and by the service worker, since the start. */
-  readonly requests: string[];
-  close(): Promise<void>;
+  /**
+   * Closes the browser, which completes its network log (--log-net-log: every request, the
+   * service worker's, the offscreen document's and its workers' included), and returns its URLs.
+   */
+  closeAndReadUrls(): Promise<string[]>;
 }
 
-export async function launchWithExtension(extension: string, profile: string): Promise<ExtensionBrowser> {
+/** Starts Chromium on `profile` with the unpacked extension in `extension`, logging the network to `netLog`. */
+export async function launchWithExtension(
+  extension: string,
+  profile: string,
+  netLog: string,
+): Promise<ExtensionBrowser> {
   const context = await chromium.launchPersistentContext(profile, {
     headless: false,
     executablePath: debianChromium,
@@ -31,14 +39,23 @@ export async function launchWithExtension(extension: string, profile: string): P
       ...chromiumFlags.filter((flag) => flag !== '--headless'),
       `--load-extension=${extension}`,
       `--disable-extensions-except=${extension}`,
+      `--log-net-log=${netLog}`,
+      '--net-log-capture-mode=Default',
     ],
     timeout: 60_000,
   });
-  const requests: string[] = [];
-  context.on('request', (request) => requests.push(request.url()));
   const serviceWorker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   const id = new URL(serviceWorker.url()).host;
-  return { context, serviceWorker, id, requests, close: () => context.close() };
+  return {
+    context,
+    serviceWorker,
+    id,
+    async closeAndReadUrls() {
+      await context.close();
+      const text = await readFile(netLog, 'utf8');
+      return [...new Set([...text.matchAll(/"url":"([^"]*)"/g)].map((m) => m[1]!))];
+    },
+  };
 }
 
 /** A site on 127.0.0.1 whose pages are articles: `/article/<n>` has a title and a few paragraphs. */
