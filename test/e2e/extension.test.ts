@@ -5,9 +5,9 @@
 // 50 pages loses none it acknowledged; Chromium's network log shows no request off the extension
 // but the test page's. docs/guide/extension.md says what this checks and why.
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
@@ -248,6 +248,33 @@ describe.skipIf(!hasDebianChromium)(
         urls.push(...(await browser.closeAndReadUrls()));
       }
     }, 300_000);
+
+    it('is built from its own files: the package’s assets copied in, no remote host named', async () => {
+      const files = (await readdir(extension, { recursive: true, withFileTypes: true }))
+        .filter((entry) => entry.isFile())
+        .map((entry) => relative(extension, join(entry.parentPath, entry.name)).split('\\').join('/'));
+      // The layout the assets option reads (docs/guide/assets.md, "One folder for every file").
+      for (const asset of [
+        'longship/dist/worker/entry.js',
+        'longship/wasm/dist/usearch.wasm',
+        'longship/model/use-lite/onnx/model_quantized.onnx',
+        'longship/dist/ort/ort-wasm-simd-threaded.wasm',
+      ]) {
+        expect(files).toContain(asset);
+      }
+      const manifest = JSON.parse(await readFile(join(extension, 'manifest.json'), 'utf8'));
+      expect(manifest.content_security_policy.extension_pages).toBe(
+        "script-src 'self' 'wasm-unsafe-eval'; object-src 'self'",
+      );
+      const scripts = files.filter((file) => /\.(m?js|html)$/.test(file));
+      // The hub and the CDNs transformers.js and onnxruntime-web default to (docs/guide/package.md).
+      const remote = /cdn\.jsdelivr|unpkg\.com|cdnjs\.|huggingface\.co\b/;
+      const naming: string[] = [];
+      for (const file of scripts) {
+        if (remote.test(await readFile(join(extension, file), 'utf8'))) naming.push(file);
+      }
+      expect(naming).toEqual([]);
+    });
 
     it('made no request off the extension but the test page (Chromium’s network log)', () => {
       expect(urls.some((url) => url.startsWith(`${site.origin}/article/1`))).toBe(true);
