@@ -139,6 +139,9 @@ export const workerBundleOptions: BuildOptions = {
   target: 'es2022',
   // Node-only modules are imported behind runtime checks (src/env/); they never run in a worker.
   external: ['node:*'],
+  // Node's module resolution, used only where those checks pass (src/env/pdf-thread.ts): a bundler
+  // that wraps a worker in a classic script (Vite's default) warns of any `import.meta` it is left.
+  define: { 'import.meta.resolve': 'undefined' },
   // No comments (transformers.js's hold example URLs, its docs a hub image) and a third less to
   // load; names stay, for stack traces.
   minifyWhitespace: true,
