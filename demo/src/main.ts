@@ -160,6 +160,8 @@ async function ensureCorpus(): Promise<void> {
   const entries = await loadCorpus();
   await indexFolder(corpusName, entries, `Indexing the npm documentation (${corpusSize} pages)`);
   localStorage.setItem(corpusKey, corpusVersion);
+  // The model has just embedded every page: it is in.
+  startModel();
 }
 
 let searchSeq = 0;
