@@ -4,7 +4,7 @@
 // entry with every chunk it imports statically (what every worker loads at start), beside the same
 // built from an earlier commit's tree.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -194,8 +194,8 @@ export async function bundleCost(root: string, options: BuildOptions, entry: str
 
 /**
  * The base chunk at git revision `revision` of the repository at `root`: its tree unpacked into a
- * temporary folder beside this repository's node_modules, built with that tree's own
- * tools/worker/bundle.ts. The packages are today's, so the difference is the code's.
+ * temporary folder beside this repository's node_modules (and this build's dist/vendor), built with
+ * that tree's own tools/worker/bundle.ts. The packages are today's, so the difference is the code's.
  */
 export async function baseChunkAt(root: string, revision: string): Promise<BaseChunk & { commit: string }> {
   const commit = execFileSync('git', ['rev-parse', '--short', `${revision}^{commit}`], { cwd: root })
@@ -207,6 +207,10 @@ export async function baseChunkAt(root: string, revision: string): Promise<BaseC
     execFileSync('git', ['archive', '--format=tar', '-o', tar, commit], { cwd: root });
     execFileSync('tar', ['-xf', tar, '-C', tree]);
     symlinkSync(realpathSync(join(root, 'node_modules')), join(tree, 'node_modules'));
+    // A tree whose package.json maps `#transformers` to the build's own copy of transformers.js
+    // needs that file, which git does not hold: today's, like the packages.
+    const vendor = join(root, 'dist/vendor');
+    if (existsSync(vendor)) cpSync(vendor, join(tree, 'dist/vendor'), { recursive: true });
     const bundle = (await import(pathToFileURL(join(tree, 'tools/worker/bundle.ts')).href)) as {
       workerBundleOptions: BuildOptions;
       workerEntry: string;
