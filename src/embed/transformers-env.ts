@@ -2,7 +2,7 @@
 // for the length of a load): its model-file settings while a model loads, and onnxruntime-web's
 // WASM files, which Longship always names itself so that onnxruntime-web never reaches for a CDN.
 
-import { isCrossOriginIsolated } from '../env/runtime.js';
+import { isCrossOriginIsolated, isServiceWorker } from '../env/runtime.js';
 import { LongshipError } from '../errors.js';
 import { SerialQueue } from '../serial-queue.js';
 import { type OrtWasmFiles, packagedOrtFiles } from './ort-files.js';
@@ -52,7 +52,10 @@ export function withEnv<T>(
     const wasm = env.backends.onnx.wasm;
     // Node runs onnxruntime-node and has no onnxruntime-web settings: nothing to name there.
     if (!wasm) return withSettings(env, borrowed, load);
-    const files = wasmFiles(wasmPaths ?? packagedOrtFiles(), device);
+    let files = wasmFiles(wasmPaths ?? packagedOrtFiles(), device);
+    // A service worker disallows import(): its onnxruntime-web is the WASM-only bundle
+    // (src/env/transformers.ts), whose built-in glue takes the module compiled here.
+    if (isServiceWorker() && typeof files === 'object') files = { wasm: await compiledWasm(files.wasm) };
     let compiled: WebAssembly.Module | undefined;
     if (typeof files === 'object' && files.wasm instanceof WebAssembly.Module) {
       compiled = files.wasm;
@@ -113,6 +116,19 @@ function wasmFiles(
   if (device === 'webgpu') return prefix;
   const folder = prefix.endsWith('/') ? prefix : `${prefix}/`;
   return { mjs: `${folder}ort-wasm-simd-threaded.mjs`, wasm: `${folder}ort-wasm-simd-threaded.wasm` };
+}
+
+/** onnxruntime-web's WASM compiled from its URL (streaming where it is served as application/wasm). */
+async function compiledWasm(wasm: string | WebAssembly.Module): Promise<WebAssembly.Module> {
+  if (wasm instanceof WebAssembly.Module) return wasm;
+  const response = await fetch(wasm).catch((error: unknown) => {
+    throw new Error(`could not fetch ${wasm}: ${String(error)}`, { cause: error });
+  });
+  if (!response.ok) throw new Error(`could not fetch ${wasm}: HTTP ${response.status}`);
+  if (response.headers.get('content-type')?.startsWith('application/wasm')) {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());
 }
 
 /** Whether `imports` offers exactly the functions and values `module` imports. */

@@ -1,6 +1,7 @@
 // The only place that asks which runtime this is. Node cannot fetch() a file: URL;
 // browsers, workers and Deno can. Cloudflare's workerd can do neither: its callers
-// import the .wasm as a module and pass the compiled WebAssembly.Module instead.
+// import the .wasm as a module and pass the compiled WebAssembly.Module instead. A service
+// worker fetches, but disallows import() (docs/guide/extension.md#the-engine-in-the-service-worker).
 
 /**
  * Node's file system, by a name no bundler resolves: a browser build never runs this branch,
@@ -28,4 +29,14 @@ export function pageLocation(): { href: string; origin: string; protocol: string
 /** Whether this page or worker is cross-origin isolated: only then is there SharedArrayBuffer. */
 export function isCrossOriginIsolated(): boolean {
   return globalThis.crossOriginIsolated === true;
+}
+
+/**
+ * Whether this is a service worker (an extension's background, for one), where `import()` is
+ * disallowed: onnxruntime-web's glue then comes from its WASM-only bundle, not from its `.mjs`.
+ */
+export function isServiceWorker(): boolean {
+  const scope = (globalThis as { ServiceWorkerGlobalScope?: abstract new () => unknown })
+    .ServiceWorkerGlobalScope;
+  return typeof scope === 'function' && globalThis instanceof scope;
 }

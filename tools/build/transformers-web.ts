@@ -9,8 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BuildOptions, build } from 'esbuild';
-import { hideOrtFallbackUrls, remoteHostsIn } from '../worker/bundle.js';
+import { type BuildOptions, build, type Plugin } from 'esbuild';
+import { hideOrtFallbackUrls, onnxruntimeWebDist, remoteHostsIn } from '../worker/bundle.js';
 
 export const vendorOut = fileURLToPath(new URL('../../dist/vendor/transformers.js', import.meta.url));
 
@@ -33,9 +33,33 @@ export function transformersWebOptions(): BuildOptions {
     minifySyntax: true,
     charset: 'utf8',
     legalComments: 'none',
-    plugins: [hideOrtFallbackUrls],
+    plugins: [ortPerRuntime, hideOrtFallbackUrls],
   };
 }
+
+const perRuntime = fileURLToPath(new URL('./onnxruntime-web-per-runtime.ts', import.meta.url));
+
+/**
+ * transformers.js's `onnxruntime-web/webgpu` as {@link perRuntime}, which picks the WASM-only bundle
+ * in a service worker; its own imports as transformers.js would resolve them.
+ */
+const ortPerRuntime: Plugin = {
+  name: 'onnxruntime-web-per-runtime',
+  setup(plugin) {
+    plugin.onResolve({ filter: /^onnxruntime-web\/webgpu$/ }, (args) => {
+      if (args.pluginData === 'real') return undefined;
+      if (args.importer !== perRuntime) return { path: perRuntime };
+      return plugin.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: dirname(transformersWebBuild()),
+        pluginData: 'real',
+      });
+    });
+    plugin.onResolve({ filter: /^onnxruntime-web\/wasm-bundle$/ }, () => ({
+      path: join(onnxruntimeWebDist(), 'ort.wasm.bundle.min.mjs'),
+    }));
+  },
+};
 
 /**
  * A `new URL('…', import.meta.url)` of onnxruntime-web's `.asyncify` build, which Longship never
