@@ -73,6 +73,11 @@ const entries: Record<string, { source: string; values: string[]; types: string[
       'WorkerOptions',
     ],
   },
+  './extension': {
+    source: 'src/exports/extension.ts',
+    values: ['connectLongshipFromPage', 'shareLongshipWithServiceWorker'],
+    types: ['ClientsLike', 'ConnectLongshipFromPageOptions', 'ServiceWorkerContainerLike', 'SharedLongship'],
+  },
   './worker': {
     source: 'src/exports/worker.ts',
     values: ['createLongshipHost', 'exposeLongship', 'workerLlm'],
