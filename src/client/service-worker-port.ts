@@ -19,9 +19,8 @@ interface Answer {
 }
 
 /** What `navigator.serviceWorker` offers a page here (typed structurally: no WebWorker lib). */
-export interface ServiceWorkerContainerLike {
-  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
-  removeEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+export interface ServiceWorkerContainerLike
+  extends Pick<EventTarget, 'addEventListener' | 'removeEventListener'> {
   startMessages?(): void;
 }
 
@@ -54,7 +53,8 @@ export function shareLongshipWithServiceWorker(
   container: ServiceWorkerContainerLike = serviceWorkerContainer(),
 ): SharedLongship {
   const newPort = typeof engine === 'function' ? engine : () => hostPort(engine);
-  const listener = (event: MessageEvent) => {
+  const listener = (received: Event) => {
+    const event = received as MessageEvent;
     const id = (event.data as Record<string, unknown> | null)?.[asked];
     const source = event.source as { postMessage(message: unknown, transfer?: Transferable[]): void } | null;
     if (typeof id !== 'string' || !source) return;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { Page } from 'playwright-core';
+import type { Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { offOrigin } from '../consumer/chromium-net-log.js';
 import { type ConsumerProject, installConsumerProject, removeConsumerProject } from '../consumer/install.js';
@@ -244,6 +244,44 @@ describe.skipIf(!hasDebianChromium)(
         expect(numbers.filter((n) => !keptUrls.has(page(n).url))).toEqual([]);
         expect(kept.find((saved) => saved.url === page(100).url)?.title).toBe('Field notes 100');
         expect(await request(again, 'verify', {})).toEqual({ ok: true, problems: [] });
+      } finally {
+        urls.push(...(await browser.closeAndReadUrls()));
+      }
+    }, 300_000);
+
+    it('gives the service worker the whole API over a port, and a restarted one a new port', async () => {
+      const browser = await launch();
+      /** find() in the service worker, on the RemoteLongship the offscreen document's port gives it. */
+      const findThroughPort = (worker: Worker) =>
+        worker.evaluate(async () => {
+          const extension = globalThis as {
+            longshipExtension?: {
+              remoteEngine(): Promise<{
+                find(q: string, o: object): Promise<{ resources: { uri: string }[] }>;
+              }>;
+            };
+          };
+          const longship = await extension.longshipExtension!.remoteEngine();
+          // An AbortSignal, which the JSON messages of chrome.runtime cannot carry.
+          const signal = new AbortController().signal;
+          const found = await longship.find('when do rivers flood?', { limit: 1, signal });
+          return found.resources.map((hit) => hit.uri);
+        });
+      const saved = `viking://resources/web/${new URL(site.origin).host}/article-1`;
+      try {
+        const panel = await browser.context.newPage();
+        await panel.goto(`chrome-extension://${browser.id}/panel.html`);
+        expect(await findThroughPort(browser.serviceWorker)).toEqual([saved]);
+
+        const devtools = await browser.context.newCDPSession(panel);
+        await devtools.send('ServiceWorker.enable');
+        // A mark on this service worker's global: a new one starts without it.
+        await browser.serviceWorker.evaluate(() => Object.assign(globalThis, { beforeStop: true }));
+        await devtools.send('ServiceWorker.stopAllWorkers');
+        // The panel's next message starts a new service worker, which has lost the port: it asks again.
+        await request(panel, 'pages', {});
+        expect(await browser.serviceWorker.evaluate(() => 'beforeStop' in globalThis)).toBe(false);
+        expect(await findThroughPort(browser.serviceWorker)).toEqual([saved]);
       } finally {
         urls.push(...(await browser.closeAndReadUrls()));
       }

@@ -2,6 +2,7 @@
 // shortcut) and the relay to the engine. It holds no engine itself: Chromium stops it after about
 // 30 s idle and gives it no Worker, so the engine lives in an offscreen document that this worker
 // creates on demand (docs/guide/extension.md).
+import { connectLongshipFromPage } from 'longship/extension';
 import { engineOpNames } from './engine-ops.js';
 import { extractReadable } from './extract.js';
 import { send, serve } from './protocol.js';
@@ -28,6 +29,24 @@ async function ensureEngine() {
 async function callEngine(op, args) {
   await ensureEngine();
   return send('engine', op, args);
+}
+
+let remote;
+
+/**
+ * The engine's whole API (callbacks, signals, transfers), over a port the offscreen document hands
+ * this service worker. A stopped service worker loses its ports; the next one asks again.
+ */
+function remoteEngine() {
+  if (remote) return remote;
+  const connecting = ensureEngine().then(() =>
+    connectLongshipFromPage({ assets: chrome.runtime.getURL('longship/') }),
+  );
+  connecting.catch(() => {
+    if (remote === connecting) remote = undefined;
+  });
+  remote = connecting;
+  return connecting;
 }
 
 /** Saves a page given as { url, title, text }; resolves once it is stored. */
@@ -77,4 +96,4 @@ const forwarded = Object.fromEntries(engineOpNames.map((op) => [op, (args) => ca
 serve('background', { ...forwarded, saveTab: ({ tabId }) => saveTab(tabId) });
 
 // For the DevTools console of the service worker (and the end-to-end test).
-globalThis.longshipExtension = { saveTab, savePage, callEngine };
+globalThis.longshipExtension = { saveTab, savePage, callEngine, remoteEngine };
