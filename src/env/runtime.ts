@@ -40,3 +40,18 @@ export function isServiceWorker(): boolean {
     .ServiceWorkerGlobalScope;
   return typeof scope === 'function' && globalThis instanceof scope;
 }
+
+/** The page's `navigator.serviceWorker`, where there is one (src/worker/service-worker-port.ts). */
+export function serviceWorkerContainer<T>(): T | undefined {
+  return (globalThis as unknown as { navigator?: { serviceWorker?: T } }).navigator?.serviceWorker;
+}
+
+/** A service worker's `self.clients`, where this is one. */
+export function serviceWorkerClients<T>(): T | undefined {
+  return (globalThis as unknown as { clients?: T }).clients;
+}
+
+/** The global scope, whose `message` events a service worker hears. */
+export function globalScope(): EventTarget {
+  return globalThis as unknown as EventTarget;
+}

@@ -8,4 +8,4 @@ export {
   type ServiceWorkerContainerLike,
   type SharedLongship,
   shareLongshipWithServiceWorker,
-} from '../client/service-worker-port.js';
+} from '../worker/service-worker-port.js';

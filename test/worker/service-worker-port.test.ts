@@ -2,13 +2,13 @@
 // `navigator.serviceWorker` and the service worker's scope and `clients` are event targets that
 // carry the same messages and ports as the browser's; the ports are real MessageChannels.
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  connectLongshipFromPage,
-  shareLongshipWithServiceWorker,
-} from '../../src/client/service-worker-port.js';
 import { LongshipError } from '../../src/errors.js';
 import type { RemoteLongship } from '../../src/worker/connect.js';
 import { createLongshipHost } from '../../src/worker/expose.js';
+import {
+  connectLongshipFromPage,
+  shareLongshipWithServiceWorker,
+} from '../../src/worker/service-worker-port.js';
 import { openTestLongship } from '../worker/fixture.js';
 
 const R = 'viking://resources';

@@ -4,10 +4,11 @@
 // shares the engine answers with a fresh one. A stopped service worker loses its ports, so each new
 // one asks again.
 
+import { globalScope, serviceWorkerClients, serviceWorkerContainer } from '../env/runtime.js';
 import { LongshipError } from '../errors.js';
 import type { Port } from '../web-types.js';
-import { type ConnectOptions, connectLongship, type RemoteLongship } from '../worker/connect.js';
-import type { LongshipHost } from '../worker/expose.js';
+import { type ConnectOptions, connectLongship, type RemoteLongship } from './connect.js';
+import type { LongshipHost } from './expose.js';
 
 /** The service worker's request, to every page, and a page's answer with the port. */
 const asked = 'longshipPortWanted';
@@ -50,7 +51,7 @@ export interface SharedLongship {
  */
 export function shareLongshipWithServiceWorker(
   engine: LongshipHost | (() => Port),
-  container: ServiceWorkerContainerLike = serviceWorkerContainer(),
+  container: ServiceWorkerContainerLike = pageContainer(),
 ): SharedLongship {
   const newPort = typeof engine === 'function' ? engine : () => hostPort(engine);
   const listener = (received: Event) => {
@@ -95,7 +96,7 @@ export interface ConnectLongshipFromPageOptions extends Omit<ConnectOptions, 'lo
 export async function connectLongshipFromPage(
   options: ConnectLongshipFromPageOptions = {},
 ): Promise<RemoteLongship> {
-  const { clients = serviceWorkerClients(), scope = globalThis as unknown as EventTarget, ...rest } = options;
+  const { clients = workerClients(), scope = globalScope(), ...rest } = options;
   const port = await askForPort(clients, scope, rest.signal);
   const dispose = rest.dispose;
   return connectLongship(port, {
@@ -150,9 +151,8 @@ function hostPort(host: LongshipHost): Port {
   return port2;
 }
 
-function serviceWorkerContainer(): ServiceWorkerContainerLike {
-  const container = (globalThis as { navigator?: { serviceWorker?: ServiceWorkerContainerLike } }).navigator
-    ?.serviceWorker;
+function pageContainer(): ServiceWorkerContainerLike {
+  const container = serviceWorkerContainer<ServiceWorkerContainerLike>();
   if (!container) {
     throw new LongshipError(
       'INVALID_ARGUMENT',
@@ -162,8 +162,8 @@ function serviceWorkerContainer(): ServiceWorkerContainerLike {
   return container;
 }
 
-function serviceWorkerClients(): ClientsLike {
-  const clients = (globalThis as { clients?: ClientsLike }).clients;
+function workerClients(): ClientsLike {
+  const clients = serviceWorkerClients<ClientsLike>();
   if (!clients) {
     throw new LongshipError(
       'INVALID_ARGUMENT',
