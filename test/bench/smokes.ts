@@ -225,6 +225,25 @@ export const smokes: Smoke[] = [
     },
   },
   {
+    script: 'bench:extension',
+    // Ten pages, one restart: the example built from the packed package, in Debian's Chromium.
+    flags: '--smoke --json OUT/extension.json',
+    writes: ['extension.json', 'extension.md'],
+    check: (report) => {
+      expect(report.pages).toBe(10);
+      expect(report.runs).toHaveLength(1);
+      const [run] = report.runs;
+      expect(run.results).toBeGreaterThan(0);
+      expect(run.nextSearchMs).toBeGreaterThan(0);
+      expect(run.pssBeforeBytes).toBeGreaterThan(0);
+      expect(run.pssIdleBytes).toBeGreaterThan(0);
+      // The saved pages are in the extension's IndexedDB and the index snapshots in OPFS.
+      expect(report.disk.indexedDbBytes).toBeGreaterThan(0);
+      expect(report.disk.opfsBytes).toBeGreaterThan(0);
+    },
+    timeoutS: 240,
+  },
+  {
     script: 'bench:huge-pages',
     after: 'bench:browser',
     // Never the kernel's setting from a test: the opens with the machine's pages alone.
