@@ -19,6 +19,7 @@ import type { Browser } from 'playwright-core';
 import { type DemoParams, demoUrl } from '../../test/e2e/demo-page.js';
 import { buildDemo, type DemoServer, serveDemoBuild } from '../../test/e2e/demo-server.js';
 import { launchChromium } from '../../test/targets/browser.js';
+import { wholeFlag } from '../lib/args.js';
 import { measureMachine } from '../lib/machine.js';
 import { writeReport } from '../lib/write-report.js';
 import { markdownFolder } from './folder.js';
@@ -45,12 +46,7 @@ function parse(argv: string[]) {
     console.log(usage);
     process.exit(0);
   }
-  const whole = (flag: string, value: string) => {
-    const n = Number(value);
-    if (!Number.isSafeInteger(n) || n < 1)
-      throw new Error(`--${flag} takes a whole number ≥ 1, not ${value}\n${usage}`);
-    return n;
-  };
+  const whole = (flag: string, value: string) => wholeFlag(flag, value, usage);
   if (values.embedder !== 'model' && values.embedder !== 'words')
     throw new Error(`--embedder takes model or words, not ${values.embedder}\n${usage}`);
   return {

@@ -19,6 +19,7 @@ import {
   type ExtensionBrowser,
   launchWithExtension,
 } from '../../test/e2e/extension-browser.js';
+import { wholeFlag } from '../lib/args.js';
 import { measureMachine } from '../lib/machine.js';
 import { writeReport } from '../lib/write-report.js';
 import { buildExtension } from './build.js';
@@ -45,12 +46,7 @@ function parse(argv: string[]) {
     console.log(usage);
     process.exit(0);
   }
-  const whole = (flag: string, value: string) => {
-    const n = Number(value);
-    if (!Number.isSafeInteger(n) || n < 1)
-      throw new Error(`--${flag} takes a whole number ≥ 1, not ${value}\n${usage}`);
-    return n;
-  };
+  const whole = (flag: string, value: string) => wholeFlag(flag, value, usage);
   return {
     pages: values.smoke ? 10 : whole('pages', values.pages),
     runs: values.smoke ? 1 : whole('runs', values.runs),

@@ -161,3 +161,11 @@ function fail(message: string): never {
   console.error(`bench: ${message}\n${usage}`);
   process.exit(2);
 }
+
+/** A flag's value as a whole number ≥ 1, or an Error naming the flag, with the benchmark's usage. */
+export function wholeFlag(flag: string, value: string, usage: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new Error(`--${flag} takes a whole number ≥ 1, not ${value}\n${usage}`);
+  return n;
+}

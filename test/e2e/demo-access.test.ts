@@ -2,15 +2,11 @@
 // (landing page, results, a result opened), no horizontal scroll at 390 px, the results and the
 // layers usable by keyboard, results that read as titles and snippets, and a document's Markdown
 // shown without running anything in it.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../targets/browser.js';
-import { demoUrl, keepLocal, screenshot, searchFor, waitReady } from './demo-page.js';
+import { demoUrl, keepLocal, screenshot, searchFor, seriousViolations, waitReady } from './demo-page.js';
 import { type DemoServer, serveBuiltDemo } from './demo-server.js';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let server: DemoServer;
 let browser: Browser;
@@ -24,27 +20,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
-
-/** axe-core's serious and critical violations on the page as it is, as `rule: selectors`. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
-  return page.evaluate(async () => {
-    const { violations } = await (
-      window as unknown as {
-        axe: {
-          run(context: Document): Promise<{
-            violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
-          }>;
-        };
-      }
-    ).axe.run(document);
-    return violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map(
-        (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-      );
-  });
-}
 
 const desktop = { width: 1440, height: 900 };
 const phone = { width: 390, height: 844 };

@@ -2,8 +2,7 @@
 // the OpenAI chat-completions protocol. The setting is kept in sessionStorage (never localStorage),
 // the page reopens with it, each turn's queries are planned by the endpoint, a commit shows the
 // memories the endpoint extracted, and a later turn cites them; "Stop using it" goes back offline.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -15,10 +14,9 @@ import {
   startOpenAiServer,
 } from '../support/openai-server.js';
 import { launchChromium } from '../targets/browser.js';
-import { artifacts, demoUrl, keepLocal, waitReady } from './demo-page.js';
+import { artifacts, demoUrl, keepLocal, seriousViolations, waitReady } from './demo-page.js';
 import { type DemoServer, serveBuiltDemo } from './demo-server.js';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const KEY = 'sk-demo-test-0123456789';
 const MEMORY = 'viking://user/memories/preferences/acme-packages';
 
@@ -114,24 +112,6 @@ async function screenshot(page: Page, screen: string): Promise<void> {
   await page.setViewportSize({ width: 1440, height: 900 });
 }
 
-/** axe-core's serious and critical violations in the panel, as `rule: selectors`. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
-  return page.evaluate(async () => {
-    type Axe = {
-      run(
-        context: Element,
-      ): Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }>;
-    };
-    const { violations } = await (window as unknown as { axe: Axe }).axe.run(
-      document.getElementById('agent')!,
-    );
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-  });
-}
-
 describe('the demo’s agent panel with an LLM endpoint', () => {
   it('extracts memories through the endpoint the visitor sets, and later turns cite them', async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -147,9 +127,9 @@ describe('the demo’s agent panel with an LLM endpoint', () => {
       await page.keyboard.press('Enter');
       await page.waitForSelector('#agent-llm-url', { state: 'visible' });
       expect(await page.getAttribute('#agent-llm-key', 'type')).toBe('password');
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await seriousViolations(page, '#agent')).toEqual([]);
       await page.setViewportSize({ width: 390, height: 844 });
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await seriousViolations(page, '#agent')).toEqual([]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       await page.setViewportSize({ width: 1440, height: 900 });
       await page.fill('#agent-llm-url', 'api.example/v1');
@@ -190,7 +170,7 @@ describe('the demo’s agent panel with an LLM endpoint', () => {
         { uri: MEMORY, text: `${MEMORY}The user publishes scoped @acme packages with public access.` },
       ]);
       expect(await page.textContent('#agent [role=status]')).toMatch(/1 memory extracted\.$/);
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await seriousViolations(page, '#agent')).toEqual([]);
       await screenshot(page, 'committed');
       const extraction = chats().find((r) => JSON.stringify(r.body).includes('long-term memory'));
       expect(JSON.stringify(extraction?.body)).toContain('--access public');

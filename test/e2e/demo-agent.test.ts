@@ -3,15 +3,12 @@
 // block, a commit lists the memory nodes it wrote (no LLM: the archived conversation), a later turn
 // cites them and leaves out what the session was already given; axe-core finds nothing serious in
 // the panel at 1440 and 390 px, and the page does not scroll sideways.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../targets/browser.js';
-import { artifacts, demoUrl, keepLocal, waitReady } from './demo-page.js';
+import { artifacts, demoUrl, keepLocal, seriousViolations, waitReady } from './demo-page.js';
 import { type DemoServer, serveBuiltDemo } from './demo-server.js';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let server: DemoServer;
 let browser: Browser;
@@ -84,32 +81,11 @@ function expectCited(context: ShownContext) {
   for (const part of context.parts) expect(context.block).toContain(`<${part.type} uri="${part.uri}"`);
 }
 
-/** axe-core's serious and critical violations in the panel, as `rule: selectors`. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
-  return page.evaluate(async () => {
-    const { violations } = await (
-      window as unknown as {
-        axe: {
-          run(context: Element): Promise<{
-            violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
-          }>;
-        };
-      }
-    ).axe.run(document.getElementById('agent')!);
-    return violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map(
-        (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-      );
-  });
-}
-
 async function checkBothWidths(page: Page, screen: string) {
   await page.setViewportSize({ width: 1440, height: 900 });
-  expect(await seriousViolations(page), `${screen} at 1440 px`).toEqual([]);
+  expect(await seriousViolations(page, '#agent'), `${screen} at 1440 px`).toEqual([]);
   await page.setViewportSize({ width: 390, height: 844 });
-  expect(await seriousViolations(page), `${screen} at 390 px`).toEqual([]);
+  expect(await seriousViolations(page, '#agent'), `${screen} at 390 px`).toEqual([]);
   expect(await page.evaluate(() => document.documentElement.scrollWidth), screen).toBeLessThanOrEqual(390);
   mkdirSync(artifacts, { recursive: true });
   await page

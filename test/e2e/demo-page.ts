@@ -1,7 +1,8 @@
 // Driving the demo page: open it, wait until it is ready, search through its input, read results
 // back from the page, and keep every request on this machine.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { chromiumFlags, chromiumPath } from '../targets/browser.js';
@@ -12,6 +13,25 @@ export const artifacts = new URL('./artifacts/', import.meta.url);
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(artifacts, { recursive: true });
   await page.screenshot({ path: new URL(`${name}.png`, artifacts).pathname, fullPage: false });
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core's serious and critical violations, as `rule: selectors`: in the whole page, or in the
+ * element `selector` names.
+ */
+export async function seriousViolations(page: Page, selector?: string): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  return page.evaluate(async (selector) => {
+    type Violation = { id: string; impact: string | null; nodes: { target: string[] }[] };
+    type Axe = { run(context: Document | Element): Promise<{ violations: Violation[] }> };
+    const context = selector ? document.querySelector(selector)! : document;
+    const { violations } = await (window as unknown as { axe: Axe }).axe.run(context);
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  }, selector);
 }
 
 /** Whether a request stays on this machine: localhost over HTTP(S), or a blob:/data: URL. */
