@@ -6,10 +6,14 @@ import * as v from 'valibot';
 import { assembleContext } from './assemble/assemble.js';
 import type { AssembledContext, ContextOptions } from './assemble/context-options.js';
 import { type AssetUrls, assetUrls } from './assets.js';
-import { createContextTree } from './context/store-tree.js';
+import { migrateLayout } from './context/layout-migration.js';
+import { checkNamespace, expandHome, type Namespace, namespaceRoots } from './context/namespace.js';
+import { openTreeWriter, treeOf } from './context/store-tree.js';
 import type { Summarizer } from './context/summarize.js';
 import type { ContextTree } from './context/tree.js';
 import { placeProblems } from './context/tree-checks.js';
+import { ensureRoots } from './context/tree-roots.js';
+import type { TreeWriter } from './context/tree-writes.js';
 import {
   type DerivedIndexes,
   type DerivedIndexesOptions,
@@ -30,7 +34,13 @@ import {
 } from './ingest/ingest.js';
 import { createIngestor } from './ingest/ingestor.js';
 import type { ResourceInput } from './ingest/input.js';
-import { createIngestQueue, type QueuedJob, type QueueProgress, type QueueSummary } from './ingest/queue.js';
+import {
+  createIngestQueue,
+  type IngestQueue,
+  type QueuedJob,
+  type QueueProgress,
+  type QueueSummary,
+} from './ingest/queue.js';
 import type { SkillInput } from './ingest/skill/skill.js';
 import { getSkill, listSkills, type SkillInfo, type SkillSummary } from './ingest/skill/skill-reads.js';
 import { extractiveSummarizer } from './ingest/summary/extractive-summarizer.js';
@@ -41,9 +51,10 @@ import { createRetriever, type FindResult } from './retrieve/retriever.js';
 import { type ContextSearchOptions, search as runSearch, type SearchResult } from './retrieve/search.js';
 import type { FindOptions } from './retrieve/settings.js';
 import type { RetrievalSources } from './retrieve/sources.js';
+import { sessionsRootOf } from './session/archive.js';
 import { readDelivered, recordDelivered } from './session/delivered.js';
 import type { DeletedSession, Session, SessionInfo, SessionOptions } from './session/session.js';
-import { createSessions } from './session/sessions.js';
+import { createSessions, type Sessions } from './session/sessions.js';
 import { openFileStore } from './store/file/file-open.js';
 import { type FullStore, fullStore } from './store/full-store.js';
 import { openIdbStore } from './store/idb/idb-open.js';
@@ -105,6 +116,13 @@ export interface LongshipOptions {
   reranker?: Reranker;
   /** Writes L0/L1 for ingestion and `write()`. Default: extractive; `llmSummarizer(llm)` for an LLM's. */
   summarizer?: Summarizer;
+  /**
+   * The current user: `viking://~` is `viking://user/{user}`, where its memories and sessions go
+   * (docs/guide/namespaces.md). One URI segment; default `'default'`.
+   */
+  user?: string;
+  /** The current agent: its own notes go under `viking://agent/{agent}/memories`. Default `'default'`. */
+  agent?: string;
 }
 
 /** An object with these methods: how the parts a caller plugs in are recognised. */
@@ -152,6 +170,9 @@ export const longshipOptionsSchema = v.strictObject({
   llm: v.optional(withMethods('an LLM', 'complete')),
   reranker: v.optional(withMethods('a Reranker', 'rerank')),
   summarizer: v.optional(withMethods('a Summarizer', 'summarize')),
+  // checkNamespace() says what is wrong with an id.
+  user: v.optional(v.string('must be a string')),
+  agent: v.optional(v.string('must be a string')),
 });
 
 /** Options of {@link Longship.addResource}: those of ingestion, with progress for this job only. */
@@ -165,6 +186,14 @@ export interface Longship extends ContextTree {
   readonly store: FullStore;
   /** Whether what it holds outlives the process (IndexedDB, a folder); false for the in-memory default. */
   readonly persistent: boolean;
+  /** Whose space `viking://~` is, and whose memories and sessions these are (docs/guide/namespaces.md). */
+  readonly namespace: Namespace;
+  /**
+   * The same engine for another user or agent (the ids not given stay): its `viking://~`, its
+   * memories and sessions, find() in its spaces. Views share everything else; `close()` on any
+   * closes the engine. INVALID_ARGUMENT for an id that is not one URI segment or is reserved.
+   */
+  as(namespace: { user?: string; agent?: string }): Promise<Longship>;
   readonly embedder: Embedder;
   /**
    * Finds the context that best matches `query`: QUICK (default) searches every node in scope at
@@ -274,97 +303,39 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
     const indexes = await openDerivedIndexes(derivedOptions(options, store, usearch, embedder.dimensions));
     opened.push(() => indexes.close());
     const summarizer = options.summarizer ?? extractiveSummarizer;
-    const tree = await createContextTree({ store: indexes.store, embedder: checked, summarizer });
+    const namespace = checkNamespace({ user: options.user, agent: options.agent }, 'openLongship()');
+    // A store from before namespaces moves into this one's spaces first, in one commit.
+    await migrateLayout(indexes.store, namespace, Date.now());
+    const writer = await openTreeWriter({ store: indexes.store, embedder: checked, summarizer, namespace });
     // One count for every job of this engine, so a page's jobs (ingestion, commits) never share an id.
     const jobId = counter();
     const ingestor = createIngestor({ store: indexes.store, embedder: checked, summarizer });
     const queue = createIngestQueue(ingestor, { nextId: jobId });
-    const following = (job: QueuedJob, listener?: (progress: QueueProgress) => void): QueuedJob => {
-      if (listener) {
-        const stop = queue.onProgress((progress) => progress.jobId === job.id && listener(progress));
-        job.then(stop, stop);
-      }
-      return job;
-    };
-    const retriever = createRetriever(retrievalSources(indexes, checked));
-    const find = (query: string, findOptions?: FindOptions) => retriever.find(query, findOptions);
-    const { llm, reranker } = options;
-    const sessions = createSessions({
-      store: indexes.store,
-      embedder: checked,
-      tree,
-      find,
-      jobId,
-      ...(llm ? { llm } : {}),
-    });
-    const searchDeps = {
-      find,
-      node: (uri: string) => indexes.store.node(uri),
-      ...(llm ? { llm } : {}),
-      ...(reranker ? { reranker } : {}),
-    };
-    const contextDeps = {
-      store: indexes.store,
-      search: (query: string, searchOptions: ContextSearchOptions) =>
-        runSearch(searchDeps, query, searchOptions),
-      // Each session's deliveries are kept with its state in the store, so a reopened session is
-      // not sent again what it already has.
-      delivered: { readDelivered, recordDelivered },
-      ...(llm ? { llm } : {}),
-    };
-    const longship: Longship = {
-      ...tree,
-      find,
-      search: (query, searchOptions) => runSearch(searchDeps, query, searchOptions),
-      context: (query, contextOptions) => assembleContext(contextDeps, query, contextOptions),
-      session: (id, sessionOptions) => sessions.open(id, sessionOptions),
-      listSessions: () => sessions.list(),
-      sessionInfo: (id) => sessions.info(id),
-      sessionExists: (id) => sessions.exists(id),
-      deleteSession: (id) => sessions.delete(id),
-      store: indexes.store,
+    const viewOf = engineViews({
+      indexes,
       persistent: store.persistent,
       embedder,
-      addResource: (input, options) => {
-        checkOptions(addResourceOptionsSchema, options, 'addResource()');
-        const { signal, onProgress, ...rest } = options ?? {};
-        return following(
-          queue.enqueue({ kind: 'resource', input, options: rest, ...(signal ? { signal } : {}) }),
-          onProgress,
-        );
-      },
-      addSkill: (skill, options) => {
-        checkOptions(addSkillOptionsSchema, options, 'addSkill()');
-        const { signal, onProgress, ...rest } = options ?? {};
-        return following(
-          queue.enqueue({ kind: 'skill', skill, options: rest, ...(signal ? { signal } : {}) }),
-          onProgress,
-        );
-      },
-      listSkills: () => listSkills(indexes.store),
-      getSkill: (name) => getSkill(indexes.store, name),
-      removeSkill: (name) => {
-        if (typeof name !== 'string')
-          throw new LongshipError('INVALID_ARGUMENT', 'removeSkill() needs a name');
-        return queue.enqueue({ kind: 'remove-skill', name });
-      },
-      onProgress: (listener) => queue.onProgress(listener),
-      waitProcessed: () => queue.waitProcessed(),
-      verify: () => indexes.verify(),
-      async close() {
+      checked,
+      writer,
+      queue,
+      jobId,
+      sources: (roots) => retrievalSources(indexes, checked, roots),
+      llm: options.llm,
+      reranker: options.reranker,
+      made: (view) => indexesByLongship.set(view, indexes),
+      async close(sessions) {
         // Jobs first: they are cancelled (ABORTED), what else is embedding is cut short (STORE_CLOSED).
         queue.cancel();
         closing.abort(new LongshipError('STORE_CLOSED', 'Longship was closed while this was under way'));
         await queue.waitProcessed();
         // Commits under way stop; their messages stay pending, in the store, for the next commit.
-        await sessions.close();
+        for (const each of sessions) await each.close();
         await indexes.close();
         await store.close();
         if (ownEmbedder) await embedder.dispose?.();
       },
-    };
-    indexesByLongship.set(longship, indexes);
-    return longship;
+    });
+    return viewOf(namespace);
   } catch (error) {
     for (const close of opened.reverse()) await close().catch(() => undefined);
     if (ownEmbedder) await embedder.dispose?.();
@@ -373,9 +344,14 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
 }
 
 /** What retrieval reads: the store and the derived indexes, and the checked embedder for queries. */
-function retrievalSources(indexes: DerivedIndexes, embedder: Embedder): RetrievalSources {
+function retrievalSources(
+  indexes: DerivedIndexes,
+  embedder: Embedder,
+  roots: RetrievalSources['roots'],
+): RetrievalSources {
   return {
     store: indexes.store,
+    ...(roots ? { roots } : {}),
     // Getters: the derived indexes replace their index objects when they rebuild.
     get vectors() {
       return indexes.vectors;
@@ -584,4 +560,162 @@ function counter(): () => number {
 
 function isModule(value: LongshipOptions['usearch']): value is UsearchModule {
   return typeof value === 'object' && value !== null && 'exports' in value && 'memory' in value;
+}
+
+/** What every view of one open engine shares. */
+interface EngineParts {
+  indexes: DerivedIndexes;
+  persistent: boolean;
+  /** The embedder as given (or made), and the one checked for each call, which close() cuts short. */
+  embedder: Embedder;
+  checked: Embedder;
+  writer: TreeWriter;
+  queue: IngestQueue;
+  jobId: () => number;
+  /** What retrieval reads, searching each context type from `roots` by default. */
+  sources(roots: RetrievalSources['roots']): RetrievalSources;
+  llm?: LLM | undefined;
+  reranker?: Reranker | undefined;
+  /** Called with each view made, before it is handed out. */
+  made(view: Longship): void;
+  /** Closes the engine: the queue, the sessions of every view, the indexes, the store. */
+  close(sessions: readonly Sessions[]): Promise<void>;
+}
+
+/**
+ * The views of one engine, one per namespace, made on first use and kept.
+ *
+ * @example
+ * const views = engineViews(parts);
+ * const longship = views(namespace);
+ */
+function engineViews(parts: EngineParts): (namespace: Namespace) => Longship {
+  const views = new Map<string, Longship>();
+  const sessions: Sessions[] = [];
+  let closed: Promise<void> | undefined;
+  const close = () => {
+    closed ??= parts.close(sessions);
+    return closed;
+  };
+  const viewOf = (namespace: Namespace): Longship => {
+    const key = JSON.stringify([namespace.user, namespace.agent]);
+    let view = views.get(key);
+    if (!view) {
+      view = makeView(parts, namespace, { viewOf, close, sessions });
+      parts.made(view);
+      views.set(key, view);
+    }
+    return view;
+  };
+  return viewOf;
+}
+
+interface Shared {
+  viewOf(namespace: Namespace): Longship;
+  close(): Promise<void>;
+  /** Every view's sessions, for close(). */
+  sessions: Sessions[];
+}
+
+function makeView(parts: EngineParts, namespace: Namespace, shared: Shared): Longship {
+  const { indexes, queue, llm, reranker } = parts;
+  const store = indexes.store;
+  const home = (uri: string) => expandHome(uri, namespace);
+  const tree = treeOf({ ...parts.writer, namespace });
+  const retriever = createRetriever(parts.sources(namespaceRoots(namespace)));
+  const find = async (query: string, options?: FindOptions) =>
+    retriever.find(
+      query,
+      options?.targetUri === undefined ? options : { ...options, targetUri: home(options.targetUri) },
+    );
+  const sessionsRoot = sessionsRootOf(namespace);
+  const sessions = createSessions({
+    store,
+    sessionsRoot,
+    namespace,
+    embedder: parts.checked,
+    tree,
+    find,
+    jobId: parts.jobId,
+    ...(llm ? { llm } : {}),
+  });
+  shared.sessions.push(sessions);
+  const searchDeps = {
+    find,
+    node: (uri: string) => store.node(uri),
+    ...(llm ? { llm } : {}),
+    ...(reranker ? { reranker } : {}),
+  };
+  const search = (query: string, options: ContextSearchOptions = {}) => runSearch(searchDeps, query, options);
+  const contextDeps = {
+    store,
+    search,
+    // Each session's deliveries are kept with its state in the store, so a reopened session is
+    // not sent again what it already has.
+    delivered: {
+      readDelivered: (_: unknown, id: string) => readDelivered(store, sessionsRoot, id),
+      recordDelivered: (_: unknown, id: string, entries: readonly { uri: string; hash: string }[]) =>
+        recordDelivered(store, sessionsRoot, id, entries),
+    },
+    ...(llm ? { llm } : {}),
+  };
+  const following = (job: QueuedJob, listener?: (progress: QueueProgress) => void): QueuedJob => {
+    if (listener) {
+      const stop = queue.onProgress((progress) => progress.jobId === job.id && listener(progress));
+      job.then(stop, stop);
+    }
+    return job;
+  };
+  return {
+    ...tree,
+    namespace,
+    async as(other) {
+      const next = checkNamespace({ ...namespace, ...other }, 'as()');
+      await ensureRoots(store, parts.writer.now, next);
+      return shared.viewOf(next);
+    },
+    find,
+    search,
+    context: (query, options) => assembleContext(contextDeps, query, options),
+    session: (id, options) => sessions.open(id, options),
+    listSessions: () => sessions.list(),
+    sessionInfo: (id) => sessions.info(id),
+    sessionExists: (id) => sessions.exists(id),
+    deleteSession: (id) => sessions.delete(id),
+    store,
+    persistent: parts.persistent,
+    embedder: parts.embedder,
+    addResource: (input, options?: AddOptions<AddResourceOptions>) => {
+      checkOptions(addResourceOptionsSchema, options, 'addResource()');
+      const { signal, onProgress, target, ...rest } = options ?? {};
+      const where = target === undefined ? {} : { target: home(target) };
+      return following(
+        queue.enqueue({
+          kind: 'resource',
+          input,
+          options: { ...rest, ...where },
+          ...(signal ? { signal } : {}),
+        }),
+        onProgress,
+      );
+    },
+    addSkill: (skill, options?: AddOptions<AddSkillOptions>) => {
+      checkOptions(addSkillOptionsSchema, options, 'addSkill()');
+      const { signal, onProgress, ...rest } = options ?? {};
+      return following(
+        queue.enqueue({ kind: 'skill', skill, options: rest, ...(signal ? { signal } : {}) }),
+        onProgress,
+      );
+    },
+    listSkills: () => listSkills(store),
+    getSkill: (name) => getSkill(store, name),
+    removeSkill: (name) => {
+      if (typeof name !== 'string') throw new LongshipError('INVALID_ARGUMENT', 'removeSkill() needs a name');
+      return queue.enqueue({ kind: 'remove-skill', name });
+    },
+    onProgress: (listener) => queue.onProgress(listener),
+    waitProcessed: () => queue.waitProcessed(),
+    verify: () => indexes.verify(),
+    close: shared.close,
+  };
 }

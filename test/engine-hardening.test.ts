@@ -166,7 +166,7 @@ describe('addResource targets', () => {
     for (const target of [
       'viking://evil',
       'viking://user',
-      'viking://user/memories',
+      'viking://user/default/memories',
       'viking://agent/skills/x',
     ]) {
       expect(await codeOf(longship.addResource('Snow melts.', { name: 'snow.md', target }))).toBe(

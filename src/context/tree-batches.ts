@@ -3,9 +3,10 @@
 import type { Embedder } from '../embed/embedder.js';
 import type { FullStore } from '../store/full-store.js';
 import type { NodeRecord, RelationRecord, SummaryKind, WriteBatch } from '../store/store.js';
+import { storedTypeOf } from './namespace.js';
 import type { Summarizer } from './summarize.js';
 import type { MkdirOptions, WriteOptions } from './tree.js';
-import { basename, contextTypeOf, join, parentOf, relativeTo, type VikingUri } from './uri.js';
+import { basename, join, parentOf, relativeTo, type VikingUri } from './uri.js';
 
 type Batch<K extends keyof WriteBatch> = Required<Pick<WriteBatch, K>>;
 
@@ -15,7 +16,7 @@ function directoryRecord(uri: VikingUri, key: number, o: MkdirOptions, time: num
     parent: parentOf(uri) ?? null,
     name: basename(uri),
     kind: 'dir',
-    contextType: contextTypeOf(uri)!,
+    contextType: storedTypeOf(uri)!,
     key,
     l0: o.abstract ?? basename(uri),
     ...(o.overview !== undefined ? { l1: o.overview } : {}),
@@ -75,21 +76,24 @@ export async function fileSummaries(
   return { l0: o.abstract ?? made.l0, l1: o.overview ?? made.l1, kind };
 }
 
+/** `uri` moved from below `from` to below `to`; unchanged when it is not below `from`. */
+export function relocated(uri: string, from: VikingUri, to: VikingUri): VikingUri {
+  const rest = relativeTo(uri as VikingUri, from);
+  return rest === undefined ? (uri as VikingUri) : rest === '' ? to : join(to, rest);
+}
+
 /**
- * The records of the subtree `nodes` (rooted at `from`) under `to`: the same keys, vectors and
- * postings, the relations among and into them rewritten; a posting titled by the old name follows it.
+ * The records of `nodes` at their `moved` URIs: the same keys, vectors and postings, the relations
+ * among and into them rewritten; a posting titled by the old name follows it. `top` (moved by
+ * hand) gets `time` as its update.
  */
 export async function movedBatch(
   store: FullStore,
   nodes: readonly NodeRecord[],
-  from: VikingUri,
-  to: VikingUri,
+  moved: (uri: string) => VikingUri,
   time: number,
+  top?: string,
 ): Promise<Batch<'putNodes' | 'putVectors' | 'putPostings' | 'putRelations'>> {
-  const moved = (uri: string): VikingUri => {
-    const rest = relativeTo(uri as VikingUri, from);
-    return rest === undefined ? (uri as VikingUri) : rest === '' ? to : join(to, rest);
-  };
   const batch: Batch<'putNodes' | 'putVectors' | 'putPostings' | 'putRelations'> = {
     putNodes: [],
     putVectors: [],
@@ -99,14 +103,13 @@ export async function movedBatch(
   const relations = new Map<string, RelationRecord>();
   for (const node of nodes) {
     const uri = moved(node.uri);
-    const isTop = node.uri === from;
     batch.putNodes.push({
       ...node,
       uri,
-      parent: isTop ? parentOf(to)! : moved(node.parent!),
+      parent: parentOf(uri)!,
       name: basename(uri),
-      contextType: contextTypeOf(uri)!,
-      ...(isTop ? { updatedAt: time } : {}),
+      contextType: storedTypeOf(uri)!,
+      ...(node.uri === top ? { updatedAt: time } : {}),
     });
     batch.putVectors.push(...(await store.vectorsOfNode(node.key)));
     const posting = await store.posting(node.key);

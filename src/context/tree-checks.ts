@@ -3,8 +3,8 @@
 // and ingestion keep to them, so a node elsewhere means a bug or outside damage.
 
 import type { Store } from '../store/store.js';
-import { ROOTS } from './tree-roots.js';
-import { contextTypeOf, isVikingUri } from './uri.js';
+import { storedTypeOf } from './namespace.js';
+import { isVikingUri } from './uri.js';
 
 const SCAN_BATCH = 1024;
 
@@ -15,11 +15,10 @@ const SCAN_BATCH = 1024;
  * const problems = await placeProblems(store); // ['node viking://evil/x.md is outside the roots']
  */
 export async function placeProblems(store: Store): Promise<string[]> {
-  const roots = new Map<string, string>(ROOTS.map((root) => [root.uri, root.contextType]));
   const problems: string[] = [];
   for await (const rows of store.scan('nodes', SCAN_BATCH)) {
     for (const node of rows) {
-      const expected = roots.get(node.uri) ?? (isVikingUri(node.uri) ? contextTypeOf(node.uri) : undefined);
+      const expected = isVikingUri(node.uri) ? storedTypeOf(node.uri) : undefined;
       if (expected === undefined) problems.push(`node ${node.uri} is outside the roots`);
       else if (node.contextType !== expected) {
         problems.push(`node ${node.uri} is a ${node.contextType}, in the ${expected} root`);

@@ -3,8 +3,9 @@
 import { LongshipError } from '../errors.js';
 import type { FullStore } from '../store/full-store.js';
 import type { NodeRecord } from '../store/store.js';
+import { type Namespace, storedTypeOf } from './namespace.js';
 import type { NodeInfo } from './tree.js';
-import { PROTECTED, TOP, TOP_LEVEL } from './tree-roots.js';
+import { isProtected, TOP, TOP_LEVEL } from './tree-roots.js';
 import { contextTypeOf, parentOf, parseUri, type VikingUri } from './uri.js';
 
 export function fail(
@@ -45,22 +46,26 @@ export async function existing(store: FullStore, uri: VikingUri): Promise<NodeRe
   return (await store.node(uri)) ?? fail('NOT_FOUND', `no node at ${uri}`);
 }
 
-/** Where a node may be written: inside a context root (a root itself exists, which the caller finds). */
-export function writable(input: string): VikingUri {
+/**
+ * Where a node may be written: a file where a URI's shape gives a context type, a directory also
+ * where it is a namespace's own directory (docs/guide/namespaces.md).
+ */
+export function writable(input: string, kind: 'file' | 'dir'): VikingUri {
   const uri = parseUri(input);
   if (uri === TOP) fail('ALREADY_EXISTS', 'viking:// always exists');
-  if (!PROTECTED.has(uri) && !contextTypeOf(uri)) {
+  if ((kind === 'file' ? contextTypeOf(uri) : storedTypeOf(uri)) === undefined) {
     fail(
       'INVALID_ARGUMENT',
-      `${uri} is outside the roots (viking://resources, viking://user/memories, viking://agent/memories, viking://agent/skills)`,
+      `${uri} is outside the spaces: viking://resources, viking://user/{user}/memories|resources|skills|sessions, ` +
+        'viking://agent/skills, viking://agent/{agent}/memories (viking://~ is the current user)',
     );
   }
   return uri;
 }
 
-export function notRoot(input: string): VikingUri {
+export function notRoot(input: string, namespace: Namespace): VikingUri {
   const uri = parseUri(input);
-  if (PROTECTED.has(uri) || uri === TOP)
+  if (isProtected(uri, namespace))
     fail('INVALID_ARGUMENT', `${uri} is a root: it cannot be removed or moved`);
   return uri;
 }

@@ -6,6 +6,7 @@ import type { Embedder } from '../embed/embedder.js';
 import { checkOptions } from '../options.js';
 import type { FullStore } from '../store/full-store.js';
 import type { NodeRecord, WriteBatch } from '../store/store.js';
+import { type Namespace, storedTypeOf } from './namespace.js';
 import type { Summarizer } from './summarize.js';
 import { checkStringSize, checkText, defaultMaxBytes } from './text-checks.js';
 import {
@@ -17,7 +18,7 @@ import {
   type WriteOptions,
   writeOptionsSchema,
 } from './tree.js';
-import { directoriesBatch, fileSummaries, movedBatch } from './tree-batches.js';
+import { directoriesBatch, fileSummaries, movedBatch, relocated } from './tree-batches.js';
 import {
   deepestFirst,
   existing,
@@ -28,7 +29,7 @@ import {
   subtree,
   writable,
 } from './tree-lookup.js';
-import { basename, contextTypeOf, isWithin, parentOf, parseUri } from './uri.js';
+import { basename, isWithin, parentOf, parseUri } from './uri.js';
 
 /** What the mutations share: the store and the parts that fill it, and the one exclusive section. */
 export interface TreeWriter {
@@ -37,13 +38,15 @@ export interface TreeWriter {
   readonly summarizer?: Summarizer | undefined;
   readonly now: () => number;
   readonly chunkTokens: number;
+  /** Whose space is protected from rm and mv. */
+  readonly namespace: Namespace;
   /** Mutations run one at a time: each checks what it found before it commits. */
   exclusive<T>(run: () => Promise<T>): Promise<T>;
 }
 
 export async function mkdir(w: TreeWriter, input: string, options?: MkdirOptions): Promise<NodeInfo> {
   const o = checkOptions(mkdirOptionsSchema, options, 'mkdir()');
-  const uri = writable(input);
+  const uri = writable(input, 'dir');
   return w.exclusive(async () => {
     const found = await w.store.node(uri);
     if (found) {
@@ -64,7 +67,7 @@ export async function write(
   options?: WriteOptions,
 ): Promise<NodeInfo> {
   const o = checkOptions(writeOptionsSchema, options, 'write()');
-  const uri = writable(input);
+  const uri = writable(input, 'file');
   if (typeof content !== 'string') fail('INVALID_ARGUMENT', `write(${uri}) takes a string`);
   // The same limits as addResource(): a write is an ingestion without a parser.
   checkStringSize(uri, content, o.maxBytes ?? defaultMaxBytes);
@@ -88,7 +91,7 @@ export async function write(
       parent: parentOf(uri)!,
       name: basename(uri),
       kind: 'file',
-      contextType: contextTypeOf(uri)!,
+      contextType: storedTypeOf(uri)!,
       key,
       l0,
       l1,
@@ -118,7 +121,7 @@ export async function write(
 
 export async function rm(w: TreeWriter, input: string, options?: RmOptions): Promise<number> {
   const { recursive = false } = checkOptions(rmOptionsSchema, options, 'rm()');
-  const uri = notRoot(input);
+  const uri = notRoot(input, w.namespace);
   return w.exclusive(async () => {
     const nodes = await subtree(w.store, uri);
     if (nodes.length > 1 && !recursive) {
@@ -131,15 +134,16 @@ export async function rm(w: TreeWriter, input: string, options?: RmOptions): Pro
 }
 
 export async function mv(w: TreeWriter, fromInput: string, toInput: string): Promise<NodeInfo> {
-  const from = notRoot(fromInput);
-  const to = writable(toInput);
+  const from = notRoot(fromInput, w.namespace);
+  const to = writable(toInput, 'dir');
   if (isWithin(to, from)) fail('INVALID_ARGUMENT', `cannot move ${from} into itself (${to})`);
   return w.exclusive(async () => {
     const { store } = w;
     const nodes = await subtree(store, from);
+    if (nodes[0]!.kind === 'file') writable(to, 'file');
     if (await store.node(to)) fail('ALREADY_EXISTS', `${to} already exists`);
     await missingParents(store, to, false);
-    const batch = await movedBatch(store, nodes, from, to, w.now());
+    const batch = await movedBatch(store, nodes, (uri) => relocated(uri, from, to), w.now(), from);
     // One commit: the old URIs go (with what hangs on them) and come back under the new ones,
     // with the same keys, so the indexes replay a remove and an add of the same vectors.
     await store.commit({ deleteNodes: deepestFirst(nodes), ...batch });

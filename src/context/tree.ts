@@ -6,6 +6,7 @@ import type { Embedder } from '../embed/embedder.js';
 import { metaSchema, signalSchema, wholeNumber } from '../options.js';
 import type { FullStore } from '../store/full-store.js';
 import type { ContextType, NodeKind, SummaryKind } from '../store/store.js';
+import type { Namespace } from './namespace.js';
 import type { Summarizer } from './summarize.js';
 import type { VikingUri } from './uri.js';
 
@@ -176,4 +177,6 @@ export interface ContextTreeOptions {
   chunkTokens?: number;
   /** Milliseconds since the epoch; for tests. */
   now?: () => number;
+  /** Whose space `viking://~` is and whose roots are made; default user and agent `default`. */
+  namespace?: Namespace;
 }

@@ -33,18 +33,6 @@ const utf8 = new TextEncoder();
  */
 export const uriLimits = { length: 4096, segments: 64, segmentBytes: 255 } as const;
 
-/**
- * The default root directories of each context type (docs/guide/retrieval.md, "Context types and roots").
- *
- * @example
- * for (const root of roots.memory) await walk(root);
- */
-export const roots: Readonly<Record<ContextType, readonly VikingUri[]>> = {
-  resource: [`${PREFIX}resources` as VikingUri],
-  memory: [`${PREFIX}user/memories` as VikingUri, `${PREFIX}agent/memories` as VikingUri],
-  skill: [`${PREFIX}agent/skills` as VikingUri],
-};
-
 function fail(subject: string, problem: string): never {
   throw new LongshipError('INVALID_URI', `${subject}: ${problem}`);
 }
@@ -180,7 +168,7 @@ export function isVikingUri(value: unknown): value is VikingUri {
  * The decoded segments of `uri`; `[]` for the top `viking://`.
  *
  * @example
- * segments(parseUri('viking://user/memories')); // ['user', 'memories']
+ * segments(parseUri('viking://user/alice/memories')); // ['user', 'alice', 'memories']
  */
 export function segments(uri: VikingUri): string[] {
   return uri === TOP ? [] : uri.slice(PREFIX.length).split('/');
@@ -215,7 +203,7 @@ export function basename(uri: VikingUri): string {
  * one starting with `/` or an absolute URI is refused too: the caller most likely meant something else.
  *
  * @example
- * join(roots.resource[0]!, 'docs/guide', 'intro.md'); // 'viking://resources/docs/guide/intro.md'
+ * join(parseUri('viking://resources'), 'docs/guide', 'intro.md'); // 'viking://resources/docs/guide/intro.md'
  */
 export function join(base: VikingUri, ...paths: string[]): VikingUri {
   const names = segments(base);
@@ -237,7 +225,7 @@ export function join(base: VikingUri, ...paths: string[]): VikingUri {
  * `viking://resources/a`. Everything is within the top `viking://`.
  *
  * @example
- * isWithin(parseUri('viking://user/memories/events/x'), roots.memory[0]!); // true
+ * isWithin(parseUri('viking://user/alice/memories/events/x'), parseUri('viking://user/alice')); // true
  */
 export function isWithin(uri: VikingUri, ancestor: VikingUri): boolean {
   // Canonical segments hold no `/`, so a prefix ending at a `/` is a segment-wise prefix.
@@ -249,7 +237,7 @@ export function isWithin(uri: VikingUri, ancestor: VikingUri): boolean {
  * it. `join(ancestor, relativeTo(uri, ancestor))` gives back `uri` when they differ.
  *
  * @example
- * relativeTo(parseUri('viking://resources/docs/a.md'), roots.resource[0]!); // 'docs/a.md'
+ * relativeTo(parseUri('viking://resources/docs/a.md'), parseUri('viking://resources')); // 'docs/a.md'
  */
 export function relativeTo(uri: VikingUri, ancestor: VikingUri): string | undefined {
   if (!isWithin(uri, ancestor)) return undefined;
@@ -257,15 +245,58 @@ export function relativeTo(uri: VikingUri, ancestor: VikingUri): string | undefi
   return uri.slice(ancestor === TOP ? PREFIX.length : ancestor.length + 1);
 }
 
+/** What each content segment holds, under `viking://user/{user}/…` and `viking://agent/{agent}/…`. */
+const CONTENT: Readonly<Record<string, ContextType>> = {
+  memories: 'memory',
+  resources: 'resource',
+  skills: 'skill',
+};
+
 /**
- * The context type whose root holds `uri`, or `undefined` outside all roots (e.g. `viking://user`).
+ * Names that cannot be user or agent ids (docs/guide/namespaces.md): the segments that followed
+ * `viking://user` when spaces had no id, so that an old URI (`viking://user/default/memories/…`) is never
+ * read as the space of a user named "memories"; and `skills`, the shared `viking://agent/skills`.
+ */
+export const reservedNames: ReadonlySet<string> = new Set([
+  'memories',
+  'resources',
+  'skills',
+  'peers',
+  'privacy',
+  'sessions',
+]);
+
+/**
+ * The context type a URI's shape gives it, as OpenViking classifies URIs; `undefined` where nothing
+ * but directories may be: outside the spaces (`viking://evil`), a namespace's own directory
+ * (`viking://user/alice`), an id-less old form (`viking://user/default/memories/…`).
  *
  * @example
  * contextTypeOf(parseUri('viking://agent/skills/write-rfc')); // 'skill'
+ * contextTypeOf(parseUri('viking://user/alice/memories/events/x')); // 'memory'
  */
 export function contextTypeOf(uri: VikingUri): ContextType | undefined {
-  for (const type of ['resource', 'memory', 'skill'] as const) {
-    if (roots[type].some((root) => isWithin(uri, root))) return type;
+  const s = segments(uri);
+  if (s[0] === 'resources') return 'resource';
+  if (s[0] === 'agent') {
+    if (s[1] === 'skills') return 'skill';
+    return s.length >= 3 && !reservedNames.has(s[1]!) ? CONTENT[s[2]!] : undefined;
   }
-  return undefined;
+  if (s[0] !== 'user' || s.length < 3 || reservedNames.has(s[1]!)) return undefined;
+  if (s[2] === 'sessions') return 'memory';
+  if (s[2] === 'peers') return s.length >= 5 && s[4] !== 'skills' ? CONTENT[s[4]!] : undefined;
+  return CONTENT[s[2]!];
+}
+
+/**
+ * Whether `uri` is a directory above content that holds none itself: `viking://user`,
+ * `viking://user/alice`, `viking://agent`, `viking://agent/coder`, a user's `peers` and each peer.
+ */
+export function isContainer(uri: VikingUri): boolean {
+  const s = segments(uri);
+  if (s[0] !== 'user' && s[0] !== 'agent') return false;
+  if (s.length === 1) return true;
+  if (reservedNames.has(s[1]!)) return false;
+  if (s.length === 2) return true;
+  return s[0] === 'user' && s[2] === 'peers' && s.length <= 4;
 }

@@ -2,15 +2,22 @@
 // that results carry.
 
 export {
+  defaultNamespace,
+  expandHome,
+  type Namespace,
+  namespaceRoots,
+  roots,
+} from '../context/namespace.js';
+export {
   basename,
   contextTypeOf,
+  isContainer,
   isVikingUri,
   isWithin,
   join,
   parentOf,
   parseUri,
   relativeTo,
-  roots,
   segments,
   type VikingUri,
 } from '../context/uri.js';

@@ -1,6 +1,7 @@
 // addResource(): read the input, plan it against the stored subtrees it lands on, then embed and
 // commit it document by document (commit/commit-units.ts) and refresh the directories above.
-import { contextTypeOf, isWithin, join, parseUri, roots, type VikingUri } from '../context/uri.js';
+import { roots } from '../context/namespace.js';
+import { contextTypeOf, isWithin, join, parseUri, type VikingUri } from '../context/uri.js';
 import { LongshipError } from '../errors.js';
 import type { NodeRecord } from '../store/store.js';
 import { chainOf, missingDirectories } from './commit/ancestors.js';

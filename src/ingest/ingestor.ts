@@ -1,6 +1,7 @@
 // The Ingestor over a store: its jobs (add-resource.ts, skill/add-skill.ts, removeSkill below,
 // commit/refresh-parents.ts) run one at a time.
-import { contextTypeOf, parseUri, roots } from '../context/uri.js';
+import { roots } from '../context/namespace.js';
+import { contextTypeOf, parseUri } from '../context/uri.js';
 import { SerialQueue } from '../serial-queue.js';
 import { addResource } from './add-resource.js';
 import { refreshAbove, refreshAfter } from './commit/refresh-parents.js';

@@ -6,8 +6,9 @@
  */
 
 import { throwIfAborted } from '../abort.js';
+import { roots } from '../context/namespace.js';
 import { clampText, type Summarizer } from '../context/summarize.js';
-import { join, roots, type VikingUri } from '../context/uri.js';
+import { join, type VikingUri } from '../context/uri.js';
 import type { NodeContent } from './commit/write-batch.js';
 import { contentHash } from './hash.js';
 import type { InputDocument } from './input.js';

@@ -4,7 +4,7 @@
  * after it. Cancelling stops a job between steps: documents it already committed stay, whole.
  */
 import { abortError } from '../abort.js';
-import { roots } from '../context/uri.js';
+import { roots } from '../context/namespace.js';
 import { LongshipError } from '../errors.js';
 import type {
   AddResourceOptions,

@@ -64,7 +64,7 @@ export const packageVersion = '0.1.0';
 
 const instructions =
   'Longship holds context as a viking:// filesystem: resources (viking://resources), memories ' +
-  '(viking://user/memories, viking://agent/memories) and skills (viking://agent/skills). Use find to get ' +
+  '(viking://user/default/memories, viking://agent/default/memories) and skills (viking://agent/skills). Use find to get ' +
   'ranked hits with one-line abstracts, then read a hit at L1 (overview) or L2 (content) as needed.';
 
 /**

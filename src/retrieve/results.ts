@@ -274,7 +274,7 @@ export function calibrated(ranked: readonly Ranked[], confidence: number, thresh
   return threshold > 0 ? scaled.filter((item) => item.final > threshold) : scaled;
 }
 
-/** `preferences` for `viking://user/memories/preferences/x`, `profile` for `…/memories/profile`. */
+/** `preferences` for `viking://user/default/memories/preferences/x`, `profile` for `…/memories/profile`. */
 export function categoryOf(node: NodeRecord): string {
   if (typeof node.meta.category === 'string') return node.meta.category;
   if (node.contextType !== 'memory') return '';

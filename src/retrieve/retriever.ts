@@ -76,7 +76,7 @@ export async function find(
   }
   const settings = resolveSettings(options);
   const { signal, filter } = options;
-  const rootUris = resolveRoots(options.targetUri, filter);
+  const rootUris = resolveRoots(options.targetUri, filter, sources.roots);
   throwIfAborted(signal, 'find()');
 
   const scope = await (scopes ? scopes.load(sources, rootUris) : loadScope(sources, rootUris));

@@ -3,7 +3,8 @@
 // one). A scope is kept until what it was read from changes (see ScopeCache).
 
 import * as v from 'valibot';
-import { isWithin, parseUri, roots as typeRoots, type VikingUri } from '../context/uri.js';
+import { roots as typeRoots } from '../context/namespace.js';
+import { isWithin, parseUri, type VikingUri } from '../context/uri.js';
 import type { CatalogueNode, NodeCatalogueView, Replacement } from '../derived/node-catalogue.js';
 import { LongshipError } from '../errors.js';
 import { metaSchema } from '../options.js';
@@ -66,11 +67,18 @@ export function filterTypes(filter: FindFilter | undefined): readonly ContextTyp
   return list;
 }
 
-/** `targetUri` (normalised; INVALID_URI if it is not one) or the roots of the filter's context types. */
-export function resolveRoots(targetUri: string | undefined, filter: FindFilter | undefined): VikingUri[] {
+/**
+ * `targetUri` (normalised; INVALID_URI if it is not one) or the roots of the filter's context types:
+ * `defaults`, the namespace's (docs/guide/namespaces.md).
+ */
+export function resolveRoots(
+  targetUri: string | undefined,
+  filter: FindFilter | undefined,
+  defaults: Readonly<Record<ContextType, readonly VikingUri[]>> = typeRoots,
+): VikingUri[] {
   const types = filterTypes(filter);
   if (targetUri !== undefined) return [parseUri(targetUri)];
-  return types.flatMap((type) => typeRoots[type]);
+  return types.flatMap((type) => defaults[type]);
 }
 
 /**
@@ -129,7 +137,7 @@ export async function loadScope(sources: RetrievalSources, rootUris: readonly Vi
   const above = walk ? [] : ancestorsOf(roots, catalogue);
   if (!walk && nodes.length + roots.length + above.length === catalogue.size) {
     // Every node is in scope but the roots and the directories above them (viking://user above
-    // viking://user/memories): the index holds their vectors, less those. Not a walk of 100k nodes at
+    // viking://user/default/memories): the index holds their vectors, less those. Not a walk of 100k nodes at
     // the first find after an open (~20 ms); a commit under way may make it a little high, and the
     // count only steers how a search is filtered.
     vectorCount = sources.vectors.size;

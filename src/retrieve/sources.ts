@@ -1,9 +1,11 @@
 // What the retriever reads. The engine implements this over its Store and the derived indexes it
 // keeps in step with it; tests build it by hand. Nothing here writes.
+import type { VikingUri } from '../context/uri.js';
 import type { NodeCatalogueView } from '../derived/node-catalogue.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { LexicalIndex } from '../lexical/lexical-index.js';
 import type { FullStore } from '../store/full-store.js';
+import type { ContextType } from '../store/store.js';
 import type { VectorIndex } from '../vector/vector-index.js';
 
 /** The store methods retrieval calls: reads only. */
@@ -43,6 +45,8 @@ export interface RetrievalSources {
    * scope is read from the store (`node`, `descendants`) — at 100k nodes, seconds.
    */
   readonly nodes?: NodeCatalogueView;
+  /** Where each context type is searched without a `targetUri`; default the default namespace's. */
+  readonly roots?: Readonly<Record<ContextType, readonly VikingUri[]>>;
 }
 
 /**

@@ -3,6 +3,7 @@
 // any other, so an archive is found by find() and search() in the memory context type without any
 // LLM (docs/guide/retrieval.md, "Sessions and memory").
 
+import { type Namespace, userSpace } from '../context/namespace.js';
 import { clampText } from '../context/summarize.js';
 import { basename, join, parentOf, parseUri, type VikingUri } from '../context/uri.js';
 import { chunkText } from '../embed/chunk.js';
@@ -12,8 +13,13 @@ import type { FullStore } from '../store/full-store.js';
 import type { NodeRecord, VectorRecord, WriteBatch } from '../store/store.js';
 import { type Message, messageRoles, messageText } from './message.js';
 
-/** Where sessions are archived: agent memories, so that memory queries reach them. */
-export const sessionsRoot = 'viking://agent/memories/sessions' as VikingUri;
+/**
+ * Where a user's sessions are archived, `viking://user/{user}/sessions` (docs/guide/namespaces.md):
+ * typed memory, so that memory queries reach them.
+ */
+export function sessionsRootOf(namespace: Namespace): VikingUri {
+  return join(userSpace(namespace), 'sessions');
+}
 
 /** `pending`: an LLM should extract memories from it; `done`: it did; `none`: there was no LLM. */
 export type ExtractionState = 'pending' | 'done' | 'failed' | 'none';
@@ -68,7 +74,7 @@ export async function nextArchiveNumber(store: FullStore, sessionUri: VikingUri)
  * segment as it is written (no "/", no percent-escape or anything the URI would normalise): the id
  * is the directory's name, and listing sessions gives it back as it was given.
  */
-export function sessionUriOf(id: string): VikingUri {
+export function sessionUriOf(sessionsRoot: VikingUri, id: string): VikingUri {
   if (typeof id !== 'string' || id === '') {
     throw new LongshipError('INVALID_ARGUMENT', 'a session id must be a non-empty string');
   }

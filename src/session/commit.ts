@@ -52,26 +52,26 @@ async function archivePending(
 ): Promise<{ archive?: string; messages: number }> {
   const { store } = deps;
   const now = deps.now ?? Date.now;
-  let view = await pendingView(store, id);
+  let view = await pendingView(store, deps.sessionsRoot, id);
   if (view.legacy.length > 0) {
     // Messages an earlier version kept in the session's meta move into chunks first, so that what
     // this commit takes out is chunks only, whatever is added while it embeds.
     await withSessionLock(store, id, () => moveLegacy(deps, id));
-    view = await pendingView(store, id);
+    view = await pendingView(store, deps.sessionsRoot, id);
   }
   const node = view.session;
   if (!node) return { messages: 0 };
-  const read = await readPending(store, id, view);
+  const read = await readPending(store, view);
   const { messages } = read;
   if (messages.length === 0) return { messages: 0 };
   const { used } = stateOf(node);
   report('archive', 0, messages.length);
-  const number = await nextArchiveNumber(store, sessionUriOf(id));
+  const number = await nextArchiveNumber(store, sessionUriOf(deps.sessionsRoot, id));
   const { uri, batch } = await archiveBatch(
     {
       store,
       embedder: deps.embedder,
-      sessionUri: sessionUriOf(id),
+      sessionUri: sessionUriOf(deps.sessionsRoot, id),
       sessionId: id,
       messages,
       used,
@@ -85,7 +85,7 @@ async function archivePending(
   await withSessionLock(store, id, async () => {
     throwIfAborted(options.signal, 'commit()');
     // Messages added while the archive was embedded stay pending; the ones archived leave the state.
-    const current = await pendingView(store, id);
+    const current = await pendingView(store, deps.sessionsRoot, id);
     if (current.session?.key !== node.key || current.dir?.key !== view.dir?.key) {
       throw new LongshipError(
         'NOT_FOUND',
@@ -137,9 +137,12 @@ async function extractPending(
 }
 
 /** The session's archives, by URI. */
-export async function archivesOf(deps: Pick<SessionDeps, 'store'>, id: string): Promise<NodeRecord[]> {
+export async function archivesOf(
+  deps: Pick<SessionDeps, 'store' | 'sessionsRoot'>,
+  id: string,
+): Promise<NodeRecord[]> {
   const { store } = deps;
-  const uri = sessionUriOf(id);
+  const uri = sessionUriOf(deps.sessionsRoot, id);
   return (await store.node(uri))
     ? (await store.children(uri)).filter((c) => c.kind === 'dir' && Number.isInteger(c.meta.archive))
     : [];
@@ -160,7 +163,7 @@ async function extractArchive(
     const messages = await readArchive(deps.store, archive.uri);
     const done = await deadline.race(
       extractMemories(
-        { store: deps.store, tree: deps.tree, find: deps.find, llm: deps.llm! },
+        { store: deps.store, namespace: deps.namespace, tree: deps.tree, find: deps.find, llm: deps.llm! },
         messages,
         { session: id, archive: meta.archive },
         { ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), signal: deadline.signal },

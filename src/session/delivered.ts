@@ -2,6 +2,7 @@
 // (session-state.ts), so that a later turn leaves out what the agent already has unless it changed.
 // It survives commits: de-duplication is per session, not per batch of messages.
 
+import type { VikingUri } from '../context/uri.js';
 import { LongshipError } from '../errors.js';
 import type { FullStore } from '../store/full-store.js';
 import { sessionUriOf } from './archive.js';
@@ -12,11 +13,15 @@ import { sessionNode, stateOf, updateSessionState } from './session-state.js';
  * Give it the Longship's own `store`, the one its sessions write through.
  *
  * @example
- * const delivered = await readDelivered(longship.store, 'chat-1');
+ * const delivered = await readDelivered(longship.store, sessionsRootOf(defaultNamespace), 'chat-1');
  * if (delivered.get(uri) === hash) continue; // the agent has it already
  */
-export async function readDelivered(store: FullStore, sessionId: string): Promise<Map<string, string>> {
-  return new Map(Object.entries(stateOf(await sessionNode(store, sessionId)).delivered));
+export async function readDelivered(
+  store: FullStore,
+  sessionsRoot: VikingUri,
+  sessionId: string,
+): Promise<Map<string, string>> {
+  return new Map(Object.entries(stateOf(await sessionNode(store, sessionsRoot, sessionId)).delivered));
 }
 
 /**
@@ -25,14 +30,15 @@ export async function readDelivered(store: FullStore, sessionId: string): Promis
  * are INVALID_ARGUMENT and nothing is written.
  *
  * @example
- * await recordDelivered(longship.store, 'chat-1', parts.map((p) => ({ uri: p.uri, hash: p.hash })));
+ * await recordDelivered(longship.store, sessionsRootOf(defaultNamespace), 'chat-1', parts.map((p) => ({ uri: p.uri, hash: p.hash })));
  */
 export async function recordDelivered(
   store: FullStore,
+  sessionsRoot: VikingUri,
   sessionId: string,
   entries: readonly { uri: string; hash: string }[],
 ): Promise<void> {
-  sessionUriOf(sessionId);
+  sessionUriOf(sessionsRoot, sessionId);
   if (!Array.isArray(entries)) {
     throw new LongshipError('INVALID_ARGUMENT', 'recordDelivered() takes an array of { uri, hash }');
   }
@@ -50,7 +56,7 @@ export async function recordDelivered(
     }
   });
   if (entries.length === 0) return;
-  await updateSessionState({ store }, sessionId, (state) => {
+  await updateSessionState({ store, sessionsRoot }, sessionId, (state) => {
     const delivered = { ...state.delivered };
     let changed = false;
     for (const { uri, hash } of entries) {

@@ -2,6 +2,7 @@
 // conversation and the memories that may be about the same things, and says what to remember. Each
 // memory lands at a stable URI per category and name, so the same thing is updated, not duplicated.
 
+import { agentSpace, type Namespace, userSpace } from '../context/namespace.js';
 import { clampText } from '../context/summarize.js';
 import type { ContextTree } from '../context/tree.js';
 import { join, type VikingUri } from '../context/uri.js';
@@ -16,6 +17,8 @@ import type { FullStore } from '../store/full-store.js';
 
 export interface ExtractDeps {
   store: FullStore;
+  /** Whose memories these are (docs/guide/namespaces.md). */
+  namespace: Namespace;
   tree: Pick<ContextTree, 'write'>;
   find(query: string, options: FindOptions): Promise<FindResult>;
   llm: LLM;
@@ -34,11 +37,12 @@ export const extractedMeta = { origin: 'session' } as const;
  * The profile is one file (docs/guide/retrieval.md, "Context types and roots"); every other category is a
  * directory of memories.
  */
-export function memoryUri(category: MemoryCategory, name: string): VikingUri {
+export function memoryUri(namespace: Namespace, category: MemoryCategory, name: string): VikingUri {
   const slug = slugify(name, 'memory');
-  if (category === 'profile') return 'viking://user/memories/profile' as VikingUri;
-  if (category === 'agent') return join('viking://agent/memories/notes' as VikingUri, slug);
-  return join(`viking://user/memories/${category}` as VikingUri, slug);
+  const memories = join(userSpace(namespace), 'memories');
+  if (category === 'profile') return join(memories, 'profile');
+  if (category === 'agent') return join(agentSpace(namespace), 'memories', 'notes', slug);
+  return join(memories, category, slug);
 }
 
 /**
@@ -68,7 +72,7 @@ export async function extractMemories(
       })
     : undefined;
   const candidates = new Set(similar?.memories.map((m) => m.uri) ?? []);
-  const profile = 'viking://user/memories/profile';
+  const profile = memoryUri(deps.namespace, 'profile', '');
   if (await store.node(profile)) candidates.add(profile);
   const existing: { uri: string; category: string; content: string }[] = [];
   for (const uri of candidates) {
@@ -97,7 +101,7 @@ export async function extractMemories(
     const target =
       memory.updates && offered.has(memory.updates)
         ? memory.updates
-        : memoryUri(memory.category, memory.name);
+        : memoryUri(deps.namespace, memory.category, memory.name);
     const old = await store.node(target);
     if (old?.kind === 'dir') continue;
     let content = memory.content;

@@ -42,7 +42,8 @@ export interface PendingView {
   legacy: Message[];
 }
 
-export const pendingUriOf = (sessionId: string): VikingUri => join(sessionUriOf(sessionId), PENDING_DIR);
+export const pendingUriOf = (sessionsRoot: VikingUri, sessionId: string): VikingUri =>
+  join(sessionUriOf(sessionsRoot, sessionId), PENDING_DIR);
 
 /** Chunk `n` of the pending directory; zero-padded, so that a listing shows them in order. */
 export const chunkUriOf = (pendingUri: VikingUri, n: number): VikingUri =>
@@ -89,8 +90,13 @@ export function viewOf(session: NodeRecord | undefined, dir: NodeRecord | undefi
 }
 
 /** Where the session's pending messages are: two node reads, whatever their number. */
-export async function pendingView(store: FullStore, sessionId: string): Promise<PendingView> {
-  const [session, dir] = await store.nodes([sessionUriOf(sessionId), pendingUriOf(sessionId)]);
+export async function pendingView(
+  store: FullStore,
+  sessionsRoot: VikingUri,
+  sessionId: string,
+): Promise<PendingView> {
+  const uri = sessionUriOf(sessionsRoot, sessionId);
+  const [session, dir] = await store.nodes([uri, join(uri, PENDING_DIR)]);
   return viewOf(session, dir);
 }
 
@@ -107,13 +113,12 @@ export const numbers = (from: number, to: number) =>
  */
 export async function readPending(
   store: FullStore,
-  sessionId: string,
   view: PendingView,
 ): Promise<{ messages: Message[]; lastChunk: number; inLastChunk: number }> {
   const { first, last } = view.index;
-  const pendingUri = pendingUriOf(sessionId);
-  const chunks = view.dir
-    ? await store.nodes(numbers(first, last).map((n) => chunkUriOf(pendingUri, n)))
+  const { dir } = view;
+  const chunks = dir
+    ? await store.nodes(numbers(first, last).map((n) => chunkUriOf(dir.uri as VikingUri, n)))
     : [];
   const messages = chunks.flatMap(chunkMessages);
   return {
@@ -124,15 +129,10 @@ export async function readPending(
 }
 
 /** The last `wanted` pending messages, oldest first, read from the last chunks only. */
-export async function readRecent(
-  store: FullStore,
-  sessionId: string,
-  view: PendingView,
-  wanted: number,
-): Promise<Message[]> {
+export async function readRecent(store: FullStore, view: PendingView, wanted: number): Promise<Message[]> {
   const recent = view.legacy.slice(-wanted);
   if (!view.dir) return recent;
-  const pendingUri = pendingUriOf(sessionId);
+  const pendingUri = view.dir.uri as VikingUri;
   for (let n = view.index.last; n >= view.index.first && recent.length < wanted; n--) {
     const messages = chunkMessages(await store.node(chunkUriOf(pendingUri, n)));
     recent.unshift(...messages.slice(-(wanted - recent.length)));

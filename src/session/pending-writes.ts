@@ -6,7 +6,7 @@
 import { basename, type VikingUri } from '../context/uri.js';
 import { LongshipError } from '../errors.js';
 import type { NodeRecord, WriteBatch } from '../store/store.js';
-import { sessionsRoot, sessionUriOf } from './archive.js';
+import { sessionUriOf } from './archive.js';
 import { type Message, messageText } from './message.js';
 import {
   CHUNK_CHARS,
@@ -44,12 +44,16 @@ export async function moveLegacy(deps: StateDeps, sessionId: string): Promise<vo
 }
 
 async function append(deps: StateDeps, sessionId: string, added: Message[]): Promise<PendingIndex> {
-  const { store } = deps;
-  const pendingUri = pendingUriOf(sessionId);
+  const { store, sessionsRoot } = deps;
+  const pendingUri = pendingUriOf(sessionsRoot, sessionId);
   // A directory removed between the read and the commit (an rm of the folder) fails
   // `requireNodes`: read again, and create it afresh.
   for (let attempt = 1; ; attempt++) {
-    const [root, session, dir] = await store.nodes([sessionsRoot, sessionUriOf(sessionId), pendingUri]);
+    const [root, session, dir] = await store.nodes([
+      sessionsRoot,
+      sessionUriOf(sessionsRoot, sessionId),
+      pendingUri,
+    ]);
     for (const found of [root, session, dir]) {
       if (found?.kind === 'file') {
         throw new LongshipError('NOT_A_DIRECTORY', `cannot keep the session: ${found.uri} is a file`);
@@ -112,8 +116,8 @@ async function appendBatch(
   now: number,
 ): Promise<{ batch: WriteBatch; index: PendingIndex }> {
   const { root, session, dir, last } = read;
-  const sessionUri = sessionUriOf(sessionId);
-  const pendingUri = pendingUriOf(sessionId);
+  const sessionUri = sessionUriOf(deps.sessionsRoot, sessionId);
+  const pendingUri = pendingUriOf(deps.sessionsRoot, sessionId);
   const before = indexOf(dir);
   const chunks = fill(before, last, messages);
   const index: PendingIndex = {
@@ -194,7 +198,7 @@ export async function removalBatch(
 ): Promise<WriteBatch> {
   const dir = view.dir;
   if (!dir) return {};
-  const pendingUri = pendingUriOf(sessionId);
+  const pendingUri = pendingUriOf(deps.sessionsRoot, sessionId);
   const lastUri = chunkUriOf(pendingUri, read.lastChunk);
   const deleteNodes: string[] = numbers(read.first, read.lastChunk - 1).map((n) => chunkUriOf(pendingUri, n));
   const lastChunk = await deps.store.node(lastUri);

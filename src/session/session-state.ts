@@ -1,5 +1,5 @@
 // A session's state between commits, kept in the meta of its directory node
-// (`viking://agent/memories/sessions/{id}`) so that each change is one store commit, as durable as
+// (`viking://user/default/sessions/{id}`) so that each change is one store commit, as durable as
 // any write: the URIs used since the last commit, and what context() delivered in earlier turns.
 // The messages not yet committed are nodes of their own below it (pending-messages.ts); the
 // node's posting and vectors hold only its one-line abstract (docs/guide/sessions.md).
@@ -9,7 +9,7 @@ import type { Embedder } from '../embed/embedder.js';
 import { LongshipError } from '../errors.js';
 import type { FullStore } from '../store/full-store.js';
 import type { NodeRecord, VectorRecord, WriteBatch } from '../store/store.js';
-import { directoryEmbedText, sessionsRoot, sessionUriOf } from './archive.js';
+import { directoryEmbedText, sessionUriOf } from './archive.js';
 import { withSessionLock } from './session-lock.js';
 
 export interface SessionState {
@@ -21,6 +21,8 @@ export interface SessionState {
 
 export interface StateDeps {
   store: FullStore;
+  /** The user's sessions directory, `viking://user/{user}/sessions`. */
+  sessionsRoot: VikingUri;
   /** Embeds a directory this creates; without one (recordDelivered) it has a posting only. */
   embedder?: Embedder;
   chunkTokens?: number;
@@ -41,17 +43,21 @@ export function stateOf(node: NodeRecord | undefined): SessionState {
 }
 
 /** The session's directory node; undefined when there is none (or a file stands there). */
-export async function sessionNode(store: FullStore, sessionId: string): Promise<NodeRecord | undefined> {
-  const node = await store.node(sessionUriOf(sessionId));
+export async function sessionNode(
+  store: FullStore,
+  sessionsRoot: VikingUri,
+  sessionId: string,
+): Promise<NodeRecord | undefined> {
+  const node = await store.node(sessionUriOf(sessionsRoot, sessionId));
   return node?.kind === 'dir' ? node : undefined;
 }
 
 /** The session's directory node to write to, or NOT_A_DIRECTORY where a file stands in its way. */
 async function writableNode(
-  store: FullStore,
+  { store, sessionsRoot }: StateDeps,
   sessionId: string,
 ): Promise<{ root?: NodeRecord | undefined; node?: NodeRecord | undefined }> {
-  const [root, node] = await store.nodes([sessionsRoot, sessionUriOf(sessionId)]);
+  const [root, node] = await store.nodes([sessionsRoot, sessionUriOf(sessionsRoot, sessionId)]);
   for (const found of [root, node]) {
     if (found?.kind === 'file') {
       throw new LongshipError('NOT_A_DIRECTORY', `cannot keep the session: ${found.uri} is a file`);
@@ -88,7 +94,7 @@ export function updateSessionState(
       // A node removed between the read and the commit (an rm of the folder) fails `requireNodes`:
       // read again, and create it afresh.
       for (let attempt = 1; ; attempt++) {
-        const { root, node } = await writableNode(store, sessionId);
+        const { root, node } = await writableNode(deps, sessionId);
         const before = stateOf(node);
         const next = change(before);
         if (!next) return before;
@@ -116,7 +122,7 @@ const rootLock = '\u0000sessions-root';
  * side by side.
  */
 export async function withRootSettled<T>(deps: StateDeps, task: () => Promise<T>): Promise<T> {
-  const { store, embedder } = deps;
+  const { store, embedder, sessionsRoot } = deps;
   const root = await store.node(sessionsRoot);
   const settled = root !== undefined && (!embedder || (await store.vectorsOfNode(root.key)).length > 0);
   return settled ? task() : withSessionLock(store, rootLock, task);
@@ -147,8 +153,8 @@ export async function creation(
   state: SessionState,
   now: number,
 ): Promise<WriteBatch> {
-  const { store, embedder } = deps;
-  const uri = sessionUriOf(sessionId);
+  const { store, embedder, sessionsRoot } = deps;
+  const uri = sessionUriOf(sessionsRoot, sessionId);
   const root = await store.node(sessionsRoot);
   const dirs: { uri: VikingUri; l0: string; meta: Record<string, unknown> }[] = [];
   if (!root) {

@@ -5,7 +5,9 @@
  */
 
 import * as v from 'valibot';
+import type { Namespace } from '../context/namespace.js';
 import type { ContextTree } from '../context/tree.js';
+import type { VikingUri } from '../context/uri.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { LLM, TokenUsage } from '../llm/llm.js';
 import { functionSchema, signalSchema, wholeNumber } from '../options.js';
@@ -19,6 +21,10 @@ import type { Message, MessagePart, MessageRole } from './message.js';
 export interface SessionDeps {
   /** The store to write through (the derived indexes' store, so archives are searchable at once). */
   store: FullStore;
+  /** The user's sessions directory, `viking://user/{user}/sessions` (docs/guide/namespaces.md). */
+  sessionsRoot: VikingUri;
+  /** Whose memories a commit extracts. */
+  namespace: Namespace;
   embedder: Embedder;
   /** Memories are written through the tree, with its summaries and embedding; deleteSession() removes through it. */
   tree: Pick<ContextTree, 'write' | 'rm'>;
@@ -176,7 +182,7 @@ export interface CommitResult {
  */
 export interface Session {
   readonly id: string;
-  /** `viking://agent/memories/sessions/{id}`. */
+  /** `viking://user/default/sessions/{id}`. */
   readonly uri: string;
   /** Stores the message; resolves once it is durable. */
   addMessage(

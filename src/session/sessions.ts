@@ -3,7 +3,7 @@
 
 import { LongshipError } from '../errors.js';
 import { checkOptions } from '../options.js';
-import { sessionsRoot, sessionUriOf } from './archive.js';
+import { sessionUriOf } from './archive.js';
 import { archivesOf } from './commit.js';
 import { createCommitJobs } from './commit-jobs.js';
 import { PENDING_DIR, type PendingView, pendingCount, pendingView, viewOf } from './pending-messages.js';
@@ -47,18 +47,18 @@ export function createSessions(deps: SessionDeps): Sessions {
     timers: new Set(),
   };
   const info = async (id: string): Promise<SessionInfo | undefined> => {
-    const view = await pendingView(deps.store, id);
+    const view = await pendingView(deps.store, deps.sessionsRoot, id);
     return view.session ? infoOf(view, (await archivesOf(deps, id)).length) : undefined;
   };
   return {
     open(id, input) {
       const options = checkOptions(sessionOptionsSchema, input, 'session()');
       const sessionId = id ?? newId(now());
-      sessionUriOf(sessionId);
+      sessionUriOf(deps.sessionsRoot, sessionId);
       return openSession(context, sessionId, options.autoCommit);
     },
     async list() {
-      const dirs = (await deps.store.children(sessionsRoot)).filter((n) => n.kind === 'dir');
+      const dirs = (await deps.store.children(deps.sessionsRoot)).filter((n) => n.kind === 'dir');
       const found: SessionInfo[] = [];
       for (const node of dirs) {
         const children = await deps.store.children(node.uri);
@@ -78,7 +78,7 @@ export function createSessions(deps: SessionDeps): Sessions {
     },
     exists: async (id) => (await info(id)) !== undefined,
     async delete(id) {
-      const uri = sessionUriOf(id);
+      const uri = sessionUriOf(deps.sessionsRoot, id);
       // Its commits first: one finishing after the removal would bring an archive back.
       context.jobs.cancel(id);
       await context.jobs.wait(id);

@@ -50,7 +50,7 @@ export interface SessionContext {
  */
 export function openSession(context: SessionContext, id: string, policy: AutoCommitPolicy = {}): Session {
   const { deps, jobs } = context;
-  const uri = sessionUriOf(id);
+  const uri = sessionUriOf(deps.sessionsRoot, id);
   let idle: ReturnType<typeof setTimeout> | undefined;
   const startCommit = (options: CommitOptions, auto: boolean) =>
     jobs.start(
@@ -75,7 +75,7 @@ export function openSession(context: SessionContext, id: string, policy: AutoCom
         void jobs
           .wait(id)
           .then(async () => {
-            if (pendingCount(await pendingView(deps.store, id)) > 0) startCommit({}, true);
+            if (pendingCount(await pendingView(deps.store, deps.sessionsRoot, id)) > 0) startCommit({}, true);
           })
           .catch(() => undefined);
       }, policy.idleMs);
@@ -102,7 +102,8 @@ export function openSession(context: SessionContext, id: string, policy: AutoCom
       afterMessage(await appendMessage(deps, id, message));
       return message;
     },
-    messages: async () => (await readPending(deps.store, id, await pendingView(deps.store, id))).messages,
+    messages: async () =>
+      (await readPending(deps.store, await pendingView(deps.store, deps.sessionsRoot, id))).messages,
     used: (uris) => markUsed(deps, id, uris),
     commit(input) {
       const options = checkOptions(commitOptionsSchema, input, 'commit()') as CommitOptions;
@@ -163,7 +164,7 @@ async function sessionContext(deps: SessionDeps, id: string): Promise<Conversati
     | undefined;
   // The last messages only, from the last chunks and the latest archive's last files: a session
   // with 100,000 messages pending reads five of them here (docs/guide/sessions.md).
-  const pending = await readRecent(deps.store, id, await pendingView(deps.store, id), RECENT);
+  const pending = await readRecent(deps.store, await pendingView(deps.store, deps.sessionsRoot, id), RECENT);
   let recent: { role: string; text: string }[] = pending.map((m) => ({ role: m.role, text: messageText(m) }));
   if (recent.length < RECENT && latest)
     recent = [...(await readArchiveTail(deps.store, latest, RECENT - recent.length)), ...recent];

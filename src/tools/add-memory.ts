@@ -1,8 +1,8 @@
 // add_memory: a memory written where a session's commit writes the memories it extracts
 // (docs/guide/retrieval.md, "Sessions and memory"), so a memory a model adds by hand and one extracted
-// from a conversation about the same thing are one node: user memories under viking://user/memories
+// from a conversation about the same thing are one node: user memories under viking://user/default/memories
 // (preferences/, entities/, events/, the one file profile), the agent's own under
-// viking://agent/memories/notes.
+// viking://agent/default/memories/notes.
 
 import * as v from 'valibot';
 import { clampText } from '../context/summarize.js';
@@ -27,8 +27,8 @@ export const addMemory = defineTool({
   title: 'Remember something',
   description:
     'Writes a memory for later conversations. About the user: category preferences, entities or events ' +
-    "(viking://user/memories/<category>/<name>) or profile (one file); the agent's own notes: agent (the " +
-    'default, viking://agent/memories/notes/<name>). The same category and name adds to that memory, once. ' +
+    "(viking://user/default/memories/<category>/<name>) or profile (one file); the agent's own notes: agent (the " +
+    'default, viking://agent/default/memories/notes/<name>). The same category and name adds to that memory, once. ' +
     'Found by find once this returns.',
   input: v.strictObject({
     content: v.pipe(
@@ -60,7 +60,7 @@ export const addMemory = defineTool({
   readOnly: false,
   run: async (longship, input, { signal }): Promise<AddMemoryOutput> => {
     const name = input.name ?? input.content.split(/\s+/).slice(0, 6).join(' ');
-    const uri = memoryUri(input.category, name);
+    const uri = memoryUri(longship.namespace, input.category, name);
     const before = await existingText(longship, uri);
     if (before?.includes(input.content)) return { uri, written: false };
     const content = before ? `${before}\n\n${input.content}` : input.content;

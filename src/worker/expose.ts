@@ -253,7 +253,12 @@ function openConnection(engine: EngineSlot): { open: Fn; close: Fn } {
         }
         state = 'open';
         const { id, dimensions } = longship.embedder;
-        const data = { embedder: { id, dimensions }, persistent: longship.persistent };
+        const { user, agent } = longship.namespace;
+        const data = {
+          embedder: { id, dimensions },
+          persistent: longship.persistent,
+          namespace: { user, agent },
+        };
         return { longship: object('longship', longship, data) };
       }),
     close: async () => {

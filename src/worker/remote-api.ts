@@ -54,7 +54,8 @@ type Entry<T, Served extends MethodKeys<T>> = {
  * last one), never the engine under another tab.
  */
 type RemoteApi = {
-  readonly longship: Entry<Longship, Exclude<MethodKeys<Longship>, 'close'>>;
+  // as(): a page opens its worker for one user and agent (worker options `user`, `agent`).
+  readonly longship: Entry<Longship, Exclude<MethodKeys<Longship>, 'close' | 'as'>>;
   readonly session: Entry<Session, MethodKeys<Session>>;
 };
 
@@ -78,7 +79,8 @@ export const remoteApi = {
       session: 'session',
       onProgress: 'function',
     },
-    // `embedder` and `persistent` arrive once, when the page connects; `store` and `indexes` stay.
+    // `embedder`, `persistent` and `namespace` arrive once, when the page connects; `store` and
+    // `indexes` stay.
     data: [],
   },
   session: {
@@ -159,6 +161,8 @@ export interface RemoteLongship extends RemoteObject<'longship'> {
   readonly embedder: { readonly id: string; readonly dimensions: number };
   /** Whether the worker's store outlives it (IndexedDB, files), or lives in memory. */
   readonly persistent: boolean;
+  /** The worker engine's user and agent (docs/guide/namespaces.md). */
+  readonly namespace: { readonly user: string; readonly agent: string };
   /** Closes this page's connection; the engine closes with the last one, and a worker this page started ends. */
   close(): Promise<void>;
 }

@@ -63,8 +63,8 @@ describe('the AI SDK refuses bad tool input', () => {
       expect(refusal).toMatch(new RegExp(`LongshipError: ${toolName}: `));
       expect(refusal).toMatch(words);
       expect((await longship.store.meta()).seq).toBe(before.seq);
-      expect(await longship.ls('viking://user/memories')).toEqual([]);
-      expect(await longship.ls('viking://agent/memories')).toEqual([]);
+      expect(await longship.ls('viking://user/default/memories')).toEqual([]);
+      expect(await longship.ls('viking://agent/default/memories')).toEqual([]);
     },
   );
 

@@ -19,7 +19,7 @@ it('add_memory, find, read and context through a RemoteLongship', async () => {
   ports.push(port1, port2);
   host.connect(port1);
   const remote = await connectLongship(port2, { dispose: () => port2.close() });
-  const uri = 'viking://user/memories/entities/ana';
+  const uri = 'viking://user/default/memories/entities/ana';
   const model = scriptedModel([
     {
       calls: [
@@ -74,7 +74,7 @@ it('the tools offered on request work through a RemoteLongship too', async () =>
   const message = { sessionId: 'chat-1', role: 'user' as const, content: 'How do retries back off?' };
   expect(await tools.session_add_message.execute!(message, call)).toEqual({
     sessionId: 'chat-1',
-    uri: 'viking://agent/memories/sessions/chat-1',
+    uri: 'viking://user/default/sessions/chat-1',
     messages: 1,
   });
   const searched = (await tools.search.execute!({ query: 'retries', sessionId: 'chat-1' }, call)) as {
@@ -82,7 +82,7 @@ it('the tools offered on request work through a RemoteLongship too', async () =>
   };
   expect(searched.resources.map((hit) => hit.uri)).toContain('viking://resources/retries.md');
   expect(await tools.session_commit.execute!({ sessionId: 'chat-1' }, call)).toMatchObject({
-    archive: 'viking://agent/memories/sessions/chat-1/0001',
+    archive: 'viking://user/default/sessions/chat-1/0001',
     messages: 1,
   });
 });

@@ -196,12 +196,12 @@ describe('longshipTools() through generateText', () => {
       { text: 'Tabs.' },
     ]);
     const written = result.steps[0]!.toolResults[0]!.output;
-    expect(written).toEqual({ uri: 'viking://user/memories/preferences/indentation', written: true });
-    expect(await longship.read('viking://user/memories/preferences/indentation')).toBe(
+    expect(written).toEqual({ uri: 'viking://user/default/memories/preferences/indentation', written: true });
+    expect(await longship.read('viking://user/default/memories/preferences/indentation')).toBe(
       'The user prefers tabs over spaces.',
     );
     const { memories } = result.steps[1]!.toolResults[0]!.output as { memories: { uri: string }[] };
-    expect(memories[0]).toMatchObject({ uri: 'viking://user/memories/preferences/indentation' });
+    expect(memories[0]).toMatchObject({ uri: 'viking://user/default/memories/preferences/indentation' });
   });
 
   it("add_memory by default is the agent's note, and the same name adds to it once", async () => {
@@ -215,7 +215,7 @@ describe('longshipTools() through generateText', () => {
       { text: 'ok' },
     ]);
     const outputs = result.steps.slice(0, 3).map((s) => s.toolResults[0]!.output);
-    const uri = 'viking://agent/memories/notes/staging';
+    const uri = 'viking://agent/default/memories/notes/staging';
     expect(outputs).toEqual([
       { uri, written: true },
       { uri, written: true },

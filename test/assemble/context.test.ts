@@ -34,7 +34,7 @@ async function openWithNotes(): Promise<Longship> {
     { parents: true },
   );
   await longship.write(
-    'viking://user/memories/preferences/backoff.md',
+    'viking://user/default/memories/preferences/backoff.md',
     'The user prefers short retry backoff for uploads on mobile.',
     { parents: true },
   );
@@ -69,7 +69,7 @@ describe('context()', () => {
       'viking://agent/skills/retry-upload.md',
       'viking://resources/docs/retries.md',
       'viking://resources/docs/timeouts.md',
-      'viking://user/memories/preferences/backoff.md',
+      'viking://user/default/memories/preferences/backoff.md',
     ]);
     for (const part of result.parts) {
       expect(part.layer).toBe('L2');
@@ -79,7 +79,7 @@ describe('context()', () => {
     expect(result.text).toContain('ERR_UPLOAD_RETRIES');
     // Shown by type (memories, resources, skills), and the same call renders the same block.
     expect(result.parts.map((p) => p.type)).toEqual(['memory', 'resource', 'resource', 'skill']);
-    expect(result.text.startsWith('<context>\n<memory uri="viking://user/memories/')).toBe(true);
+    expect(result.text.startsWith('<context>\n<memory uri="viking://user/default/memories/')).toBe(true);
     expect((await longship.context(query, { budget: { tokens: 4000 } })).text).toBe(result.text);
     // Directories are hits too: at L1, a directory has no L2.
     for (const left of result.leftOut) expect(left.reason).toBe('budget');

@@ -105,7 +105,7 @@ it('asks no LLM for a digest of an empty block, nor without being asked', async 
   const empty = await longship.context('zebra xylophone', {
     budget: { tokens: 500 },
     digest: true,
-    targetUri: 'viking://user/memories',
+    targetUri: 'viking://user/default/memories',
   });
   expect(empty.parts).toEqual([]);
   expect(empty.digest).toBeUndefined();

@@ -16,12 +16,12 @@ it('renders parts by type, best first, ties by URI, inside one context element',
     part('viking://agent/skills/s.md', 'skill', 0.9),
     part('viking://resources/b.md', 'resource', 0.5),
     part('viking://resources/a.md', 'resource', 0.5),
-    part('viking://user/memories/m.md', 'memory', 0.1),
+    part('viking://user/default/memories/m.md', 'memory', 0.1),
   ];
   const block = renderBlock(parts);
   expect(block.split('\n').filter((line) => line.startsWith('<') && !line.startsWith('</'))).toEqual([
     '<context>',
-    '<memory uri="viking://user/memories/m.md" layer="L1">',
+    '<memory uri="viking://user/default/memories/m.md" layer="L1">',
     '<resource uri="viking://resources/a.md" layer="L1">',
     '<resource uri="viking://resources/b.md" layer="L1">',
     '<skill uri="viking://agent/skills/s.md" layer="L1">',

@@ -83,7 +83,7 @@ describe('failed operations: exit 1, and nothing written', () => {
       message: 'photo.jpg contains a zero byte at offset 4',
     });
     expect(binary.stderr).toBe('longship: BINARY_INPUT: photo.jpg contains a zero byte at offset 4\n');
-    const target = await longship(['add', 'notes.md', '--to', 'viking://user/memories'], cwd);
+    const target = await longship(['add', 'notes.md', '--to', 'viking://user/default/memories'], cwd);
     expect(target.code).toBe(1);
     expect(target.stderr).toMatch(
       /^longship: INVALID_ARGUMENT: a resource's target must be viking:\/\/resources/,

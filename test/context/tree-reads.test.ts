@@ -163,7 +163,7 @@ describe('read() of any other directory', () => {
     await longship.addResource({ path: join(dir, 'docs') });
     for (const uri of [
       R,
-      'viking://user/memories',
+      'viking://user/default/memories',
       `${R}/made`,
       `${R}/made/here`,
       `${R}/entries`,

@@ -31,8 +31,9 @@ describe('roots', () => {
       'viking://user',
       'viking://agent',
     ]);
-    expect((await tree.ls('viking://user')).map((n) => n.name)).toEqual(['memories']);
-    expect((await tree.ls('viking://agent')).map((n) => n.name)).toEqual(['memories', 'skills']);
+    expect((await tree.ls('viking://user')).map((n) => n.name)).toEqual(['default']);
+    expect((await tree.ls('viking://user/default')).map((n) => n.name)).toEqual(['memories']);
+    expect((await tree.ls('viking://agent')).map((n) => n.name)).toEqual(['default', 'skills']);
     expect((await tree.stat('viking://agent/skills')).contextType).toBe('skill');
     const seq = (await store.meta()).seq;
     await openParts(store, usearch);
@@ -46,8 +47,8 @@ describe('roots', () => {
     await expectCode(tree.rm('viking://user'), 'INVALID_ARGUMENT');
     await expectCode(tree.mv('viking://agent/skills', `${R}/skills`), 'INVALID_ARGUMENT');
     await expectCode(tree.write(R, 'x'), 'IS_A_DIRECTORY');
-    await expectCode(tree.mkdir('viking://user/memories'), 'ALREADY_EXISTS');
-    expect((await tree.mkdir('viking://user/memories', { parents: true })).kind).toBe('dir');
+    await expectCode(tree.mkdir('viking://user/default/memories'), 'ALREADY_EXISTS');
+    expect((await tree.mkdir('viking://user/default/memories', { parents: true })).kind).toBe('dir');
   });
 });
 
@@ -100,7 +101,8 @@ describe('files and directories', () => {
     await expectCode(tree.mv(`${R}/x`, `${R}/y`), 'NOT_FOUND');
     await expectCode(tree.mv(`${R}/d`, `${R}/x/y`), 'NOT_FOUND');
     await expectCode(tree.write('viking://elsewhere/a', 'z'), 'INVALID_ARGUMENT');
-    await expectCode(tree.mkdir('viking://user/notes'), 'INVALID_ARGUMENT');
+    await expectCode(tree.mkdir('viking://user/default/notes'), 'INVALID_ARGUMENT');
+    await expectCode(tree.mkdir('viking://user/memories/notes'), 'INVALID_URI');
     await expectCode(tree.write(`${R}/../a`, 'z'), 'INVALID_URI');
   });
 
@@ -199,32 +201,44 @@ describe('rm and mv', () => {
     const vectorsBefore = await store.vectorsOfNode(keyBefore);
     const seq = (await store.meta()).seq;
 
-    const moved = await tree.mv(`${R}/old`, 'viking://user/memories/new');
-    expect(moved).toMatchObject({ uri: 'viking://user/memories/new', name: 'new', contextType: 'memory' });
+    const moved = await tree.mv(`${R}/old`, 'viking://user/default/memories/new');
+    expect(moved).toMatchObject({
+      uri: 'viking://user/default/memories/new',
+      name: 'new',
+      contextType: 'memory',
+    });
     expect((await store.meta()).seq).toBe(seq + 1);
     await expectCode(tree.stat(`${R}/old`), 'NOT_FOUND');
-    const deep = (await store.node('viking://user/memories/new/inner/deep.md'))!;
+    const deep = (await store.node('viking://user/default/memories/new/inner/deep.md'))!;
     expect(deep).toMatchObject({
       key: keyBefore,
-      parent: 'viking://user/memories/new/inner',
+      parent: 'viking://user/default/memories/new/inner',
       contextType: 'memory',
     });
     expect(await store.vectorsOfNode(deep.key)).toEqual(vectorsBefore);
     expect(
-      (await tree.relations('viking://user/memories/new/top.md')).map((r) => [r.from, r.to, r.reason]),
+      (await tree.relations('viking://user/default/memories/new/top.md')).map((r) => [
+        r.from,
+        r.to,
+        r.reason,
+      ]),
     ).toEqual([
-      ['viking://resources/other.md', 'viking://user/memories/new/top.md', 'landforms'],
-      ['viking://user/memories/new/inner/deep.md', 'viking://user/memories/new/top.md', 'geology'],
+      ['viking://resources/other.md', 'viking://user/default/memories/new/top.md', 'landforms'],
+      [
+        'viking://user/default/memories/new/inner/deep.md',
+        'viking://user/default/memories/new/top.md',
+        'geology',
+      ],
     ]);
     expect(await nearest(parts, 'volcanoes lava ash', 1)).toEqual([
-      'viking://user/memories/new/inner/deep.md',
+      'viking://user/default/memories/new/inner/deep.md',
     ]);
     expect(indexes.lexical.search('volcanoes')[0]!.key).toBe(keyBefore);
-    expect(await tree.glob('viking://user/memories/**')).toEqual([
-      'viking://user/memories/new',
-      'viking://user/memories/new/inner',
-      'viking://user/memories/new/inner/deep.md',
-      'viking://user/memories/new/top.md',
+    expect(await tree.glob('viking://user/default/memories/**')).toEqual([
+      'viking://user/default/memories/new',
+      'viking://user/default/memories/new/inner',
+      'viking://user/default/memories/new/inner/deep.md',
+      'viking://user/default/memories/new/top.md',
     ]);
     expect((await indexes.verify()).problems).toEqual([]);
   });
@@ -303,10 +317,12 @@ const NAMES = ['a', 'b', 'c.md', 'd.txt'];
 const TEXTS = ['Cats purr.', 'Dogs bark loudly.', 'Birds sing at dawn. They fly south.', ''];
 const PARENT_ROOTS = [
   'viking://resources',
-  'viking://user/memories',
-  'viking://agent/memories',
+  'viking://user/default/memories',
+  'viking://agent/default/memories',
   'viking://agent/skills',
 ];
+/** The directories above the roots: created on open, never listed by the model. */
+const CONTAINERS = ['viking://user', 'viking://user/default', 'viking://agent', 'viking://agent/default'];
 
 const operation = fc.oneof(
   fc.record({ op: fc.constant('mkdir' as const), parent: fc.nat(), name: fc.constantFrom(...NAMES) }),
@@ -394,12 +410,10 @@ describe('against a model', () => {
         const flatten = (nodes: Awaited<ReturnType<typeof tree.tree>>): string[] =>
           nodes.flatMap((n) => [n.uri, ...flatten(n.children ?? [])]);
         const listed = flatten(await tree.tree('viking://', { depth: 64 }));
-        expect(listed.filter((uri) => uri !== 'viking://user' && uri !== 'viking://agent').sort()).toEqual(
-          sorted(),
-        );
+        expect(listed.filter((uri) => !CONTAINERS.includes(uri)).sort()).toEqual(sorted());
         // Every node but the roots has one vector (short contents are one chunk); every node a posting.
         expect(indexes.vectors.size).toBe(model.size - PARENT_ROOTS.length);
-        expect(indexes.lexical.size).toBe(model.size + 2);
+        expect(indexes.lexical.size).toBe(model.size + CONTAINERS.length);
       }),
       { numRuns: 60 },
     );

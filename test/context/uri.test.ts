@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { roots } from '../../src/context/namespace.js';
 import {
   basename,
   contextTypeOf,
@@ -9,7 +10,6 @@ import {
   parentOf,
   parseUri,
   relativeTo,
-  roots,
   segments,
   type VikingUri,
 } from '../../src/context/uri.js';
@@ -242,8 +242,8 @@ describe('inspecting URIs', () => {
   it.each([
     ['viking://resources', 'resource'],
     ['viking://resources/docs/a.md', 'resource'],
-    ['viking://user/memories/preferences/style', 'memory'],
-    ['viking://agent/memories', 'memory'],
+    ['viking://user/default/memories/preferences/style', 'memory'],
+    ['viking://agent/default/memories', 'memory'],
     ['viking://agent/skills/write-rfc', 'skill'],
     ['viking://', undefined],
     ['viking://user', undefined],

@@ -55,7 +55,7 @@ async function populate(tree: ContextTree, from = 0, count = 40): Promise<void> 
   }
   await tree.write(`${R}/set1/doc${from + 1}.md`, text(from + 1000, 200));
   await tree.rm(`${R}/set${from % 4}/doc${from}.md`);
-  await tree.mv(`${R}/set2`, `viking://user/memories/set2-${from}`);
+  await tree.mv(`${R}/set2`, `viking://user/default/memories/set2-${from}`);
   await tree.link(`${R}/set3/doc${from + 3}.md`, `${R}/set1/doc${from + 1}.md`, 'related');
 }
 

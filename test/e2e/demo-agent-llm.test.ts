@@ -18,7 +18,7 @@ import { artifacts, demoUrl, keepLocal, seriousViolations, waitReady } from './d
 import { type DemoServer, serveBuiltDemo } from './demo-server.js';
 
 const KEY = 'sk-demo-test-0123456789';
-const MEMORY = 'viking://user/memories/preferences/acme-packages';
+const MEMORY = 'viking://user/default/memories/preferences/acme-packages';
 
 let server: DemoServer;
 let llm: OpenAiServer;

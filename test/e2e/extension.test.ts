@@ -168,7 +168,10 @@ describe.skipIf(!hasDebianChromium)(
         // A memory, found by what it says.
         await panel.fill('#memory', 'I keep a canoe at the boathouse by the old mill.');
         await panel.click('#remember button');
-        await panel.locator('#status').filter({ hasText: 'Remembered as viking://user/memories/' }).waitFor();
+        await panel
+          .locator('#status')
+          .filter({ hasText: 'Remembered as viking://user/default/memories/' })
+          .waitFor();
         await panel.fill('#query', 'where is my canoe?');
         await panel.click('#search button');
         await panel.locator('#results li', { hasText: 'Memory:' }).first().waitFor();

@@ -61,13 +61,13 @@ describe("the parents' refresh", () => {
       release = resolve;
     });
     await expect(
-      longship.addResource('river', { name: 'x.md', target: 'viking://agent/memories/sessions/s1' }),
+      longship.addResource('river', { name: 'x.md', target: 'viking://user/default/sessions/s1' }),
     ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    await longship.rm('viking://agent/memories/sessions', { recursive: true });
+    await longship.rm('viking://user/default/sessions', { recursive: true });
     release();
     await longship.waitProcessed();
     expect(state.held).toBe(0);
-    expect(await longship.glob('**', { uri: 'viking://agent/memories' })).toEqual([]);
+    expect(await longship.glob('**', { uri: 'viking://agent/default/memories' })).toEqual([]);
     await longship.close();
   });
 });

@@ -22,7 +22,7 @@ afterEach(async () => {
   await longship.close();
 });
 
-const memory = 'viking://user/memories/preferences/owned';
+const memory = 'viking://user/default/memories/preferences/owned';
 
 /** A tools/call of add_memory, as JSON-RPC in a POST (what the attacker sent). */
 function addMemory(url: string, headers: Record<string, string> = {}, body?: BodyInit): Request {
@@ -204,7 +204,7 @@ it('serves the SDK client at a deployed origin with a token', async () => {
       category: 'preferences',
       name: 'deploys',
     });
-    expect(await longship.read('viking://user/memories/preferences/deploys')).toBe(
+    expect(await longship.read('viking://user/default/memories/preferences/deploys')).toBe(
       'Deploys go out on Tuesdays.',
     );
   } finally {

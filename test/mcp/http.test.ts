@@ -76,7 +76,9 @@ it('adds a document, finds it, reads it at each layer, and serves it as a resour
 it('keeps memories and sessions', async () => {
   await memories(client);
   await sessions(client);
-  expect(await longship.read('viking://agent/memories/notes/deploys')).toBe('Deploys go out on Tuesdays.');
+  expect(await longship.read('viking://agent/default/memories/notes/deploys')).toBe(
+    'Deploys go out on Tuesdays.',
+  );
 });
 
 it(`refuses ${badCalls.length} bad calls with their Longship code, and writes nothing`, async () => {

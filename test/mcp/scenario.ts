@@ -93,7 +93,7 @@ export async function resourcesServeIt(client: Client, uri: string): Promise<voi
   const listed = await allResources(client);
   const entry = listed.find((resource) => resource.uri === uri);
   expect(entry?.description).toBe((await data(client, 'read', { uri, layer: 'L0' })).text);
-  expect(listed.map((resource) => resource.uri)).toContain('viking://user/memories');
+  expect(listed.map((resource) => resource.uri)).toContain('viking://user/default/memories');
 
   const { resourceTemplates } = await client.listResourceTemplates();
   expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(['viking://{+path}']);
@@ -139,13 +139,16 @@ export async function memories(client: Client): Promise<void> {
     category: 'preferences',
   });
   expect(memory).toEqual({
-    uri: 'viking://user/memories/preferences/the-user-prefers-tabs-over-spaces',
+    uri: 'viking://user/default/memories/preferences/the-user-prefers-tabs-over-spaces',
     written: true,
   });
-  const found = await data(client, 'find', { query: 'tabs or spaces', targetUri: 'viking://user/memories' });
+  const found = await data(client, 'find', {
+    query: 'tabs or spaces',
+    targetUri: 'viking://user/default/memories',
+  });
   expect(found.memories.map((hit: { uri: string }) => hit.uri)).toContain(memory.uri);
   const agent = await data(client, 'add_memory', { content: 'Deploys go out on Tuesdays.', name: 'deploys' });
-  expect(agent).toEqual({ uri: 'viking://agent/memories/notes/deploys', written: true });
+  expect(agent).toEqual({ uri: 'viking://agent/default/memories/notes/deploys', written: true });
   const again = await data(client, 'add_memory', { content: 'Deploys go out on Tuesdays.', name: 'deploys' });
   expect(again).toEqual({ uri: agent.uri, written: false });
 }

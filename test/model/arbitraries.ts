@@ -43,8 +43,8 @@ export const query = fc
 
 const names: Record<string, readonly string[]> = {
   'viking://resources': ['a', 'b', 'x.md', 'y.txt'],
-  'viking://user/memories': ['a', 'x.md'],
-  'viking://agent/memories': ['sessions', 's1', '0001', 'a'],
+  'viking://user/default/memories': ['a', 'x.md'],
+  'viking://agent/default/memories': ['sessions', 's1', '0001', 'a'],
   'viking://agent/skills': ['a', 'write-rfc'],
 };
 const under = (root: string, maxDepth: number) =>
@@ -53,8 +53,8 @@ const under = (root: string, maxDepth: number) =>
     .map((parts) => (parts.length ? join(root as VikingUri, parts.join('/')) : (root as VikingUri)));
 export const inRoots = fc.oneof(
   { weight: 6, arbitrary: under('viking://resources', 3) },
-  { weight: 2, arbitrary: under('viking://user/memories', 2) },
-  { weight: 2, arbitrary: under('viking://agent/memories', 4) },
+  { weight: 2, arbitrary: under('viking://user/default/memories', 2) },
+  { weight: 2, arbitrary: under('viking://agent/default/memories', 4) },
   { weight: 1, arbitrary: under('viking://agent/skills', 2) },
 );
 /** Mostly inside the roots; now and then a root's parent or a place outside every root. */

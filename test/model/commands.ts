@@ -94,8 +94,8 @@ function targetArb(switches: ModelSwitches) {
     undefined,
     'viking://resources/a',
     'viking://resources/a/b',
-    'viking://user/memories/a',
-    'viking://agent/memories/sessions/s1',
+    'viking://user/default/memories/a',
+    'viking://user/default/sessions/s1',
     'viking://agent/skills',
   );
   return switches.outsideRootTargets

@@ -1,6 +1,6 @@
 // Where the model keeps a session's state, and what of it the store's tree shows (docs/guide/sessions.md).
 // The state (the pending messages, what context() delivered) goes with an rm of the session's
-// directory, `viking://agent/memories/sessions/{id}`, travels with an mv, and survives a reopen or a
+// directory, `viking://user/default/sessions/{id}`, travels with an mv, and survives a reopen or a
 // crash. What context() delivered is in the directory's meta; the pending messages are in chunks
 // under its `pending` directory, which tree(), ls(), glob() and rm()'s count show. This file is the
 // one place that knows so: when the store lays the state out otherwise, change it here.
@@ -9,7 +9,7 @@ import { join, type VikingUri } from '../../src/context/uri.js';
 import { type MessagePart, type MessageRole, messageText } from '../../src/session/message.js';
 import { CHUNK_CHARS, CHUNK_MESSAGES, chunkUriOf, PENDING_DIR } from '../../src/session/pending-messages.js';
 
-export const SESSIONS = 'viking://agent/memories/sessions' as VikingUri;
+export const SESSIONS = 'viking://user/default/sessions' as VikingUri;
 
 export const sessionUri = (id: string): VikingUri => join(SESSIONS, id);
 

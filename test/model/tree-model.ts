@@ -3,7 +3,15 @@
 // skills says. Each operation either returns the error code the API must throw, leaving the model as
 // it was, or applies itself and returns its value.
 
-import { basename, contextTypeOf, isWithin, join, parentOf, type VikingUri } from '../../src/context/uri.js';
+import {
+  basename,
+  contextTypeOf,
+  isContainer,
+  isWithin,
+  join,
+  parentOf,
+  type VikingUri,
+} from '../../src/context/uri.js';
 import { slugify } from '../../src/ingest/slug.js';
 import { fail, type Outcome, ok } from './outcome.js';
 import { type SessionState, stateNodes } from './session-layout.js';
@@ -16,9 +24,11 @@ export const TOP = 'viking://' as VikingUri;
 export const PROTECTED: readonly VikingUri[] = [
   'viking://resources',
   'viking://user',
-  'viking://user/memories',
+  'viking://user/default',
+  'viking://user/default/memories',
   'viking://agent',
-  'viking://agent/memories',
+  'viking://agent/default',
+  'viking://agent/default/memories',
   'viking://agent/skills',
 ] as VikingUri[];
 export const SKILLS = 'viking://agent/skills' as VikingUri;
@@ -103,10 +113,13 @@ export class TreeModel {
     return found;
   }
 
-  /** Where write() and mkdir() may put a node: a root, or inside one. */
-  #writable(uri: VikingUri): { code: string } | undefined {
+  /**
+   * Where write() and mkdir() may put a node: a file where the URI's shape gives a context type, a
+   * directory there or at a namespace's own directory (viking://user/{id}, viking://agent/{id}).
+   */
+  #writable(uri: VikingUri, kind: 'file' | 'dir'): { code: string } | undefined {
     if (uri === TOP) return fail('ALREADY_EXISTS');
-    if (!PROTECTED.includes(uri) && !contextTypeOf(uri)) return fail('INVALID_ARGUMENT');
+    if (!contextTypeOf(uri) && !(kind === 'dir' && isContainer(uri))) return fail('INVALID_ARGUMENT');
     return undefined;
   }
 
@@ -133,7 +146,7 @@ export class TreeModel {
   }
 
   write(uri: VikingUri, content: string, parents: boolean): Outcome {
-    const refused = this.#writable(uri);
+    const refused = this.#writable(uri, 'file');
     if (refused) return refused;
     if (this.nodes.get(uri)?.kind === 'dir') return fail('IS_A_DIRECTORY');
     const missing = this.#missingParents(uri, parents);
@@ -151,7 +164,7 @@ export class TreeModel {
   }
 
   mkdir(uri: VikingUri, parents: boolean): Outcome {
-    const refused = this.#writable(uri);
+    const refused = this.#writable(uri, 'dir');
     if (refused) return refused;
     const found = this.nodes.get(uri);
     if (found) return parents && found.kind === 'dir' ? ok(undefined) : fail('ALREADY_EXISTS');
@@ -173,10 +186,11 @@ export class TreeModel {
 
   mv(from: VikingUri, to: VikingUri): Outcome {
     if (from === TOP || PROTECTED.includes(from)) return fail('INVALID_ARGUMENT');
-    const refused = this.#writable(to);
+    const refused = this.#writable(to, 'dir');
     if (refused) return refused;
     if (isWithin(to, from)) return fail('INVALID_ARGUMENT');
     if (!this.nodes.has(from)) return fail('NOT_FOUND');
+    if (this.nodes.get(from)!.kind === 'file' && this.#writable(to, 'file')) return fail('INVALID_ARGUMENT');
     if (this.nodes.has(to)) return fail('ALREADY_EXISTS');
     const parents = this.#missingParents(to, false);
     if ('code' in parents) return parents;

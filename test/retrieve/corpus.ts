@@ -70,15 +70,15 @@ export const corpus: NodeSpec[] = [
     text: 'Vegetable soup: simmer carrots, leeks and potatoes in stock for half an hour.',
   },
   {
-    uri: 'viking://user/memories/preferences/code-style.md',
+    uri: 'viking://user/default/memories/preferences/code-style.md',
     text: 'The user prefers two-space indentation and single quotes in TypeScript code.',
   },
   {
-    uri: 'viking://user/memories/events/lisbon-trip.md',
+    uri: 'viking://user/default/memories/events/lisbon-trip.md',
     text: 'The user travelled to Lisbon in March 2025 for a conference.',
   },
   {
-    uri: 'viking://user/memories/profile',
+    uri: 'viking://user/default/memories/profile',
     kind: 'file',
     text: 'The user is a TypeScript developer who builds offline-first web apps.',
   },

@@ -43,12 +43,15 @@ describe.each(modes)('find in %s mode', (mode) => {
   it('finds memories and skills in their own lists, with categories', async () => {
     const memory = await find(tree.sources, 'indentation and quotes the user prefers', { mode });
     expect(memory.memories[0]).toMatchObject({
-      uri: 'viking://user/memories/preferences/code-style.md',
+      uri: 'viking://user/default/memories/preferences/code-style.md',
       contextType: 'memory',
       category: 'preferences',
     });
     const profile = await find(tree.sources, 'TypeScript developer offline-first', { mode, limit: 1 });
-    expect(profile.memories[0]).toMatchObject({ uri: 'viking://user/memories/profile', category: 'profile' });
+    expect(profile.memories[0]).toMatchObject({
+      uri: 'viking://user/default/memories/profile',
+      category: 'profile',
+    });
     const skill = await find(tree.sources, 'write an RFC', { mode });
     expect(skill.skills[0]?.uri).toBe('viking://agent/skills/write-rfc.md');
   });

@@ -1,6 +1,8 @@
 // Small trees for retrieval tests, built straight into a MemoryStore with the indexes beside it,
 // and a bag-of-words embedder whose similarities mean something (shared words), deterministically.
-import { contextTypeOf, isVikingUri, parentOf, roots, type VikingUri } from '../../src/context/uri.js';
+
+import { roots } from '../../src/context/namespace.js';
+import { contextTypeOf, isVikingUri, parentOf, type VikingUri } from '../../src/context/uri.js';
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { createLexicalIndex } from '../../src/lexical/bm25-index.js';
 import type { RetrievalSources } from '../../src/retrieve/sources.js';

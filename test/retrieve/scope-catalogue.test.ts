@@ -208,7 +208,9 @@ describe('a scope of every node', () => {
     await longship.write('viking://resources/notes/river.md', 'The river floods every spring.', {
       parents: true,
     });
-    await longship.write('viking://user/memories/lake.md', 'The lake freezes in winter.', { parents: true });
+    await longship.write('viking://user/default/memories/lake.md', 'The lake freezes in winter.', {
+      parents: true,
+    });
     await longship.write('viking://agent/skills/swim.md', 'Swim across the lake.', { parents: true });
     // A vector on a directory above a root: the index holds it, the scope does not.
     const user = indexesOf(longship).nodes.node('viking://user')!;

@@ -131,9 +131,9 @@ describe('categoryOf', () => {
   const node = (uri: string, meta: Record<string, unknown> = {}) =>
     ({ uri, contextType: uri.includes('/memories') ? 'memory' : 'resource', meta }) as NodeRecord;
   it('names the memory category, or meta.category', () => {
-    expect(categoryOf(node('viking://user/memories/events/trip.md'))).toBe('events');
-    expect(categoryOf(node('viking://user/memories/profile'))).toBe('profile');
-    expect(categoryOf(node('viking://agent/memories/lessons/x'))).toBe('lessons');
+    expect(categoryOf(node('viking://user/default/memories/events/trip.md'))).toBe('events');
+    expect(categoryOf(node('viking://user/default/memories/profile'))).toBe('profile');
+    expect(categoryOf(node('viking://agent/default/memories/lessons/x'))).toBe('lessons');
     expect(categoryOf(node('viking://resources/a'))).toBe('');
     expect(categoryOf(node('viking://resources/a', { category: 'howto' }))).toBe('howto');
   });

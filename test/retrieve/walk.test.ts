@@ -22,7 +22,11 @@ describe('the THINKING walk', () => {
     const result = await find(tree.sources, 'request timeout in milliseconds', { trace: true, limit: 3 });
     const trace = result.trace!;
     expect(trace.mode).toBe('thinking');
-    expect(trace.roots).toEqual(['viking://resources', 'viking://user/memories', 'viking://agent/skills']);
+    expect(trace.roots).toEqual([
+      'viking://resources',
+      'viking://user/default/memories',
+      'viking://agent/skills',
+    ]);
     expect(trace.fusion.method).toBe('minmax');
     expect(trace.settings).toMatchObject({ alpha: expect.any(Number), limit: 3 });
     expect(trace.seeds.some((seed) => seed.from === 'root' && seed.uri === 'viking://resources')).toBe(true);

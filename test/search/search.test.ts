@@ -117,10 +117,10 @@ describe('search() with an LLM planning the queries', () => {
     expect(result.queryPlan.map((q) => q.contextType)).toEqual(['memory', 'skill', 'resource']);
     expect(result.queryResults[0]!.result.resources).toEqual([]);
     expect(result.queryResults[0]!.result.memories[0]!.uri).toBe(
-      'viking://user/memories/preferences/code-style.md',
+      'viking://user/default/memories/preferences/code-style.md',
     );
     expect(result.queryResults[1]!.result.skills[0]!.uri).toBe('viking://agent/skills/write-rfc.md');
-    expect(result.memories[0]!.uri).toBe('viking://user/memories/preferences/code-style.md');
+    expect(result.memories[0]!.uri).toBe('viking://user/default/memories/preferences/code-style.md');
     expect(result.skills[0]!.uri).toBe('viking://agent/skills/write-rfc.md');
     expect(new Set(urisOf(result)).size).toBe(result.total);
     expect(result.memories[0]!.matchReason).toContain('priority 1');

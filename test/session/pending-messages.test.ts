@@ -218,7 +218,7 @@ describe('a store written before pending messages were chunked', () => {
     expect((await first.sessionInfo('old')).pending).toBe(3);
     expect((await first.session('old').context()).recent.map((m) => m.text)).toEqual(['one', 'two', 'three']);
     await first.session('old').addMessage('user', 'four');
-    expect((await first.stat('viking://agent/memories/sessions/old')).meta.pending).toBeUndefined();
+    expect((await first.stat('viking://user/default/sessions/old')).meta.pending).toBeUndefined();
     await first.close();
 
     const second = await openLongship({ store: path, embedder });
@@ -243,7 +243,7 @@ describe('a store written before pending messages were chunked', () => {
     expect(messages).toBe(3);
     expect(await longship.read(`${archive}/0003-user`)).toBe('three');
     expect(await texts(longship, 'old')).toEqual([]);
-    expect((await longship.ls('viking://agent/memories/sessions/old')).map((n) => n.name)).toEqual(['0001']);
+    expect((await longship.ls('viking://user/default/sessions/old')).map((n) => n.name)).toEqual(['0001']);
     expect((await longship.verify()).problems).toEqual([]);
     await longship.close();
   });

@@ -134,8 +134,8 @@ describe('listing, reading, checking and deleting sessions', () => {
     now += 1;
     const list = await longship.listSessions();
     expect(list.map(({ id, uri, pending, archives }) => ({ id, uri, pending, archives }))).toEqual([
-      { id: 'a', uri: 'viking://agent/memories/sessions/a', pending: 1, archives: 1 },
-      { id: 'b', uri: 'viking://agent/memories/sessions/b', pending: 1, archives: 0 },
+      { id: 'a', uri: 'viking://user/default/sessions/a', pending: 1, archives: 1 },
+      { id: 'b', uri: 'viking://user/default/sessions/b', pending: 1, archives: 0 },
     ]);
     for (const s of list) expect(s.updatedAt).toBeGreaterThanOrEqual(s.createdAt);
     expect(await longship.sessionInfo('a')).toEqual(list[0]);
@@ -147,7 +147,9 @@ describe('listing, reading, checking and deleting sessions', () => {
 
   it('deletes messages, archives and state, keeps memories, and refuses unknown or bad ids', async () => {
     const longship = await open();
-    await longship.write('viking://user/memories/preferences/tea', 'Likes green tea.', { parents: true });
+    await longship.write('viking://user/default/memories/preferences/tea', 'Likes green tea.', {
+      parents: true,
+    });
     const session = longship.session('gone');
     await session.addMessage('user', 'I like green tea.');
     await session.commit();
@@ -156,7 +158,7 @@ describe('listing, reading, checking and deleting sessions', () => {
     expect(await longship.deleteSession('gone')).toEqual({ id: 'gone', pending: 1, archives: 1, nodes: 5 });
     expect(await longship.sessionExists('gone')).toBe(false);
     expect(await session.messages()).toEqual([]);
-    expect(await longship.read('viking://user/memories/preferences/tea')).toBe('Likes green tea.');
+    expect(await longship.read('viking://user/default/memories/preferences/tea')).toBe('Likes green tea.');
     const seq = (await longship.store.meta()).seq;
     expect((await failure(() => longship.deleteSession('gone'))).code).toBe('NOT_FOUND');
     for (const bad of ['', 'a/b', 'a%20b', 'e\u0301', 42]) {

@@ -48,7 +48,7 @@ describe('sessions without an LLM', () => {
   it('archives the messages in one commit, indexed so that find() and search() reach them', async () => {
     const longship = await open();
     const session = longship.session('chat-1');
-    expect(session.uri).toBe('viking://agent/memories/sessions/chat-1');
+    expect(session.uri).toBe('viking://user/default/sessions/chat-1');
     await session.addMessage('user', 'We are flying to Lisbon on the ninth of May.');
     await session.addMessage('assistant', [
       { type: 'text', text: 'Noted. Shall I look for hotels near Alfama?' },
@@ -59,7 +59,7 @@ describe('sessions without an LLM', () => {
     const result = await session.commit();
     expect((await longship.store.meta()).seq).toBe(seqBefore + 1);
     expect(result).toEqual({
-      archive: 'viking://agent/memories/sessions/chat-1/0001',
+      archive: 'viking://user/default/sessions/chat-1/0001',
       messages: 3,
       extractions: [],
     });
@@ -93,30 +93,33 @@ describe('sessions without an LLM', () => {
       'message 5',
       'message 6',
     ]);
-    expect((await session.commit()).archive).toBe('viking://agent/memories/sessions/chat-2/0002');
+    expect((await session.commit()).archive).toBe('viking://user/default/sessions/chat-2/0002');
     expect(await session.commit()).toEqual({ messages: 0, extractions: [] });
     // Another object for the same id continues the numbering from the store.
     const again = longship.session('chat-2');
     await again.addMessage('user', 'message 7');
-    expect((await again.commit()).archive).toBe('viking://agent/memories/sessions/chat-2/0003');
-    expect((await longship.ls('viking://agent/memories/sessions')).map((n) => n.name)).toEqual(['chat-2']);
+    expect((await again.commit()).archive).toBe('viking://user/default/sessions/chat-2/0003');
+    expect((await longship.ls('viking://user/default/sessions')).map((n) => n.name)).toEqual(['chat-2']);
     await longship.close();
   });
 
   it('refuses a message under a file, and numbers archives past nodes named like archives', async () => {
     const longship = await open();
-    await longship.write('viking://agent/memories/sessions', 'Not a directory.');
+    await longship.write('viking://user/default/sessions', 'Not a directory.');
     const session = longship.session('chat-3');
     const seq = (await longship.store.meta()).seq;
     expect((await failure(session.addMessage('user', 'Hello.'))).code).toBe('NOT_A_DIRECTORY');
     expect((await longship.store.meta()).seq).toBe(seq);
-    expect(await longship.glob('viking://agent/memories/**')).toEqual(['viking://agent/memories/sessions']);
+    expect(await longship.glob('viking://user/default/*')).toEqual([
+      'viking://user/default/memories',
+      'viking://user/default/sessions',
+    ]);
 
-    await longship.rm('viking://agent/memories/sessions');
-    await longship.mkdir('viking://agent/memories/sessions/chat-3/0001', { parents: true });
+    await longship.rm('viking://user/default/sessions');
+    await longship.mkdir('viking://user/default/sessions/chat-3/0001', { parents: true });
     await session.addMessage('user', 'Hello.');
-    expect((await session.commit()).archive).toBe('viking://agent/memories/sessions/chat-3/0002');
-    expect(await longship.ls('viking://agent/memories/sessions/chat-3/0001')).toEqual([]);
+    expect((await session.commit()).archive).toBe('viking://user/default/sessions/chat-3/0002');
+    expect(await longship.ls('viking://user/default/sessions/chat-3/0001')).toEqual([]);
     expect(await longship.verify()).toEqual({ ok: true, problems: [] });
     await longship.close();
   });
@@ -131,7 +134,7 @@ describe('sessions without an LLM', () => {
     expect((await failure(session.commit({ signal: controller.signal }))).code).toBe('ABORTED');
     expect(await session.messages()).toHaveLength(1);
     expect(await longship.store.stats()).toEqual(before);
-    expect((await session.commit()).archive).toBe('viking://agent/memories/sessions/aborted/0001');
+    expect((await session.commit()).archive).toBe('viking://user/default/sessions/aborted/0001');
     expect((await longship.verify()).problems).toEqual([]);
     await longship.close();
   });
@@ -253,20 +256,20 @@ describe('sessions with an LLM', () => {
     ]);
     expect(result.extractions).toEqual([
       {
-        archive: 'viking://agent/memories/sessions/trip/0001',
+        archive: 'viking://user/default/sessions/trip/0001',
         state: 'done',
         memories: [
-          'viking://user/memories/preferences/seat-preference',
-          'viking://user/memories/entities/rita',
-          'viking://agent/memories/notes/travel-tips',
+          'viking://user/default/memories/preferences/seat-preference',
+          'viking://user/default/memories/entities/rita',
+          'viking://agent/default/memories/notes/travel-tips',
         ],
       },
     ]);
     expect(result.usage?.totalTokens).toBeGreaterThan(0);
-    expect(await longship.read('viking://user/memories/entities/rita')).toBe(
+    expect(await longship.read('viking://user/default/memories/entities/rita')).toBe(
       'Rita: sister; travels to Lisbon.',
     );
-    expect(await longship.abstract('viking://user/memories/preferences/seat-preference')).toBe(
+    expect(await longship.abstract('viking://user/default/memories/preferences/seat-preference')).toBe(
       'The user prefers window seats.',
     );
     expect((await longship.stat(result.archive!)).meta).toMatchObject({
@@ -274,8 +277,10 @@ describe('sessions with an LLM', () => {
       summary: 'They talked about the trip.',
     });
     expect((await session.context()).summary).toBe('They talked about the trip.');
-    const found = await longship.find('window seats', { targetUri: 'viking://user/memories/preferences' });
-    expect(found.memories[0]!.uri).toBe('viking://user/memories/preferences/seat-preference');
+    const found = await longship.find('window seats', {
+      targetUri: 'viking://user/default/memories/preferences',
+    });
+    expect(found.memories[0]!.uri).toBe('viking://user/default/memories/preferences/seat-preference');
     expect(found.memories[0]!.category).toBe('preferences');
     await longship.close();
   });
@@ -302,7 +307,7 @@ describe('sessions with an LLM', () => {
     server.script((request) => {
       const existing = promptData(request).existing_memories as { uri: string; content: string }[];
       expect(existing).toContainEqual({
-        uri: 'viking://user/memories/preferences/tea',
+        uri: 'viking://user/default/memories/preferences/tea',
         category: 'preferences',
         content: 'Green tea in the morning.',
       });
@@ -312,13 +317,13 @@ describe('sessions with an LLM', () => {
           name: 'Green tea habit',
           abstract: 'Likes jasmine green tea.',
           content: 'Jasmine green tea in the morning.',
-          updates: 'viking://user/memories/preferences/tea',
+          updates: 'viking://user/default/memories/preferences/tea',
         },
       ]);
     });
     const result = await second.commit();
-    expect(result.extractions[0]!.memories).toEqual(['viking://user/memories/preferences/tea']);
-    expect(await longship.read('viking://user/memories/preferences/tea')).toBe(
+    expect(result.extractions[0]!.memories).toEqual(['viking://user/default/memories/preferences/tea']);
+    expect(await longship.read('viking://user/default/memories/preferences/tea')).toBe(
       'Jasmine green tea in the morning.',
     );
 
@@ -340,13 +345,15 @@ describe('sessions with an LLM', () => {
     );
     const third_ = await third.commit();
     expect(third_.extractions[0]!.memories).toEqual([
-      'viking://user/memories/preferences/tea',
-      'viking://user/memories/events/lunch',
+      'viking://user/default/memories/preferences/tea',
+      'viking://user/default/memories/events/lunch',
     ]);
-    expect(await longship.read('viking://user/memories/preferences/tea')).toBe(
+    expect(await longship.read('viking://user/default/memories/preferences/tea')).toBe(
       'Jasmine green tea in the morning.\n\nBlack tea after lunch.',
     );
-    expect((await longship.ls('viking://user/memories/preferences')).map((n) => n.name)).toEqual(['tea']);
+    expect((await longship.ls('viking://user/default/memories/preferences')).map((n) => n.name)).toEqual([
+      'tea',
+    ]);
     await expect(longship.stat('viking://resources/important.md')).rejects.toThrow(LongshipError);
     expect((await longship.verify()).problems).toEqual([]);
     await longship.close();
@@ -381,11 +388,13 @@ describe('sessions with an LLM', () => {
     );
     const retried = await session.commit();
     expect(retried.extractions).toEqual([
-      { archive: failed.archive, state: 'done', memories: ['viking://user/memories/profile'] },
+      { archive: failed.archive, state: 'done', memories: ['viking://user/default/memories/profile'] },
     ]);
     expect((await longship.stat(failed.archive!)).meta.extraction).toBe('done');
     expect((await longship.stat(failed.archive!)).meta.extractionError).toBeUndefined();
-    expect(await longship.read('viking://user/memories/profile')).toBe('Name: Joana. Works in Porto.');
+    expect(await longship.read('viking://user/default/memories/profile')).toBe(
+      'Name: Joana. Works in Porto.',
+    );
     // Nothing left to do: no more calls.
     const before = server.requests.length;
     expect((await session.commit()).extractions).toEqual([]);

@@ -33,11 +33,11 @@ const add = (input: object) => addMemory.run(longship, checkToolInput(addMemory,
 
 describe('add_memory and a session commit', () => {
   it.each([
-    ['preferences', 'Indentation', 'viking://user/memories/preferences/indentation'],
-    ['entities', 'Ana Lopez', 'viking://user/memories/entities/ana-lopez'],
-    ['events', 'Q3 launch', 'viking://user/memories/events/q3-launch'],
-    ['profile', 'Name', 'viking://user/memories/profile'],
-    ['agent', 'Staging', 'viking://agent/memories/notes/staging'],
+    ['preferences', 'Indentation', 'viking://user/default/memories/preferences/indentation'],
+    ['entities', 'Ana Lopez', 'viking://user/default/memories/entities/ana-lopez'],
+    ['events', 'Q3 launch', 'viking://user/default/memories/events/q3-launch'],
+    ['profile', 'Name', 'viking://user/default/memories/profile'],
+    ['agent', 'Staging', 'viking://agent/default/memories/notes/staging'],
   ])('%s %j: the same node, added to once', async (category, name, uri) => {
     longship = await open(
       extracting([{ category, name, abstract: 'What was said.', content: 'Said in the conversation.' }]),

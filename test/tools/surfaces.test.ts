@@ -58,7 +58,7 @@ async function seed(longship: Longship): Promise<void> {
   await longship.addResource(retries, { name: 'retries.md', target: 'viking://resources/docs' });
   await longship.addResource(deploys, { name: 'deploys.md', target: 'viking://resources/docs' });
   await longship.write(
-    'viking://user/memories/preferences/indentation',
+    'viking://user/default/memories/preferences/indentation',
     'The user prefers tabs over spaces.',
     {
       parents: true,
@@ -131,8 +131,8 @@ const reads: [string, Record<string, unknown>, string[] | undefined][] = [
   ],
   [
     'find',
-    { query: 'tabs', targetUri: 'viking://user/memories' },
-    ['find', 'tabs', '--uri', 'viking://user/memories'],
+    { query: 'tabs', targetUri: 'viking://user/default/memories' },
+    ['find', 'tabs', '--uri', 'viking://user/default/memories'],
   ],
   ['search', { query: 'retry backoff' }, undefined],
   [
@@ -293,17 +293,19 @@ describe('the tools that write', () => {
     // The vocabulary of a session commit's memories: the same name lands on the seeded memory, once.
     expect(written).toContainEqual(
       expect.objectContaining({
-        uri: 'viking://user/memories/preferences/indentation',
+        uri: 'viking://user/default/memories/preferences/indentation',
         content: 'The user prefers tabs over spaces.',
       }),
     );
     expect(written).toContainEqual(
       expect.objectContaining({
-        uri: 'viking://agent/memories/notes/staging-is-rebuilt-every-night',
+        uri: 'viking://agent/default/memories/notes/staging-is-rebuilt-every-night',
         content: 'Staging is rebuilt every night.',
       }),
     );
-    expect(written).toContainEqual(expect.objectContaining({ uri: 'viking://user/memories/profile' }));
+    expect(written).toContainEqual(
+      expect.objectContaining({ uri: 'viking://user/default/memories/profile' }),
+    );
   });
 });
 

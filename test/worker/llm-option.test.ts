@@ -158,9 +158,9 @@ describe('the llm option of openLongshipInWorker', () => {
         const result = await session.commit();
         expect(result.extractions.map((e) => [e.state, e.error])).toEqual([['done', undefined]]);
         expect(result.extractions[0]!.memories).toEqual([
-          'viking://user/memories/preferences/scoped-packages',
+          'viking://user/default/memories/preferences/scoped-packages',
         ]);
-        return await longship.read('viking://user/memories/preferences/scoped-packages');
+        return await longship.read('viking://user/default/memories/preferences/scoped-packages');
       } finally {
         await longship.close();
       }

@@ -28,7 +28,7 @@ is<Equal<Extract<keyof RemoteLongship, 'store' | 'indexes'>, never>>();
 // The proxy's methods are the table's, and only those: what the worker will run.
 is<
   Equal<
-    Exclude<keyof RemoteLongship, 'embedder' | 'persistent' | 'close'>,
+    Exclude<keyof RemoteLongship, 'embedder' | 'persistent' | 'namespace' | 'close'>,
     keyof (typeof remoteApi)['longship']['methods']
   >
 >();

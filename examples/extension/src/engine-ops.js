@@ -2,7 +2,7 @@
 // behalf (src/offscreen.js). Each takes and returns plain JSON; bad input is INVALID_ARGUMENT.
 import { pageUri } from './page-uri.js';
 
-const notes = 'viking://user/memories/notes';
+const notes = 'viking://user/default/memories/notes';
 
 function invalid(message) {
   return Object.assign(new Error(message), { code: 'INVALID_ARGUMENT' });

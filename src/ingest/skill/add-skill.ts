@@ -1,7 +1,8 @@
 // addSkill(): a skill given as fields is one file at viking://agent/skills/<slug of its name>; a
 // SKILL.md or a skill folder is a directory there (plan-skill-folder.ts). Either is planned against
 // what is stored there, then embedded and committed in one commit, whole or not at all.
-import { join, roots } from '../../context/uri.js';
+import { roots } from '../../context/namespace.js';
+import { join } from '../../context/uri.js';
 import type { NodeRecord } from '../../store/store.js';
 import { chainOf, missingDirectories } from '../commit/ancestors.js';
 import { commitUnits } from '../commit/commit-units.js';

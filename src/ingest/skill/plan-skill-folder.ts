@@ -5,9 +5,10 @@
  * whole, by the path `SKILL.md` names it by).
  */
 
+import { roots } from '../../context/namespace.js';
 import type { Summarizer } from '../../context/summarize.js';
 import { clampText } from '../../context/summarize.js';
-import { join, roots, type VikingUri } from '../../context/uri.js';
+import { join, type VikingUri } from '../../context/uri.js';
 import type { NodeRecord } from '../../store/store.js';
 import { contentHash } from '../hash.js';
 import { asPrevious } from '../ingest-context.js';

@@ -1,6 +1,7 @@
 // The skills under viking://agent/skills, read back: listed with their descriptions, or one whole
 // (its SKILL.md's front matter and body, and its files). Reads only; writes go through the queue.
-import { join, relativeTo, roots, type VikingUri } from '../../context/uri.js';
+import { roots } from '../../context/namespace.js';
+import { join, relativeTo, type VikingUri } from '../../context/uri.js';
 import { LongshipError } from '../../errors.js';
 import type { FullStore } from '../../store/full-store.js';
 import type { NodeRecord } from '../../store/store.js';

@@ -5,9 +5,10 @@
  * when deciding to load the skill, so no summariser should rewrite it.
  */
 
+import { roots } from '../../context/namespace.js';
 import { clampText, type Summarizer } from '../../context/summarize.js';
 import { checkStringSize, checkText, defaultMaxBytes } from '../../context/text-checks.js';
-import { basename, join, roots, type VikingUri } from '../../context/uri.js';
+import { basename, join, type VikingUri } from '../../context/uri.js';
 import { LongshipError } from '../../errors.js';
 import { contentHash } from '../hash.js';
 import type { FolderEntry } from '../input.js';
