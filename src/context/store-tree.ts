@@ -6,6 +6,7 @@
 import { SerialQueue } from '../serial-queue.js';
 import type { ContextTree, ContextTreeOptions } from './tree.js';
 import { existing, infoOf } from './tree-lookup.js';
+import { lsPage, treePage } from './tree-pages.js';
 import { glob, grep, ls, nestedTree, overview, read, relations } from './tree-reads.js';
 import { ensureRoots } from './tree-roots.js';
 import { link, mkdir, mv, rm, type TreeWriter, unlink, write } from './tree-writes.js';
@@ -37,6 +38,8 @@ export async function createContextTree(options: ContextTreeOptions): Promise<Co
     write: (uri, content, o) => write(writer, uri, content, o),
     ls: (uri) => ls(store, uri),
     tree: (uri, o) => nestedTree(store, uri, o),
+    lsPage: (uri, o) => lsPage(store, uri, o),
+    treePage: (uri, o) => treePage(store, uri, o),
     stat: async (uri) => infoOf(await existing(store, parseUri(uri))),
     read: (uri) => read(store, uri),
     abstract: async (uri) => (await existing(store, parseUri(uri))).l0,

@@ -19,7 +19,18 @@ export interface ToolSession {
 export interface ToolsLongship
   extends Pick<
     Longship,
-    'find' | 'search' | 'context' | 'read' | 'overview' | 'abstract' | 'ls' | 'tree' | 'stat' | 'write'
+    | 'find'
+    | 'search'
+    | 'context'
+    | 'read'
+    | 'overview'
+    | 'abstract'
+    | 'ls'
+    | 'tree'
+    | 'lsPage'
+    | 'treePage'
+    | 'stat'
+    | 'write'
   > {
   addResource(
     ...args: Parameters<Longship['addResource']>
