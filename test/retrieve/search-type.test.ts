@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LongshipError } from '../../src/errors.js';
 import { find } from '../../src/retrieve/retriever.js';
+import { search } from '../../src/retrieve/search.js';
 import type { FindMode } from '../../src/retrieve/settings.js';
 import type { RetrievalSources } from '../../src/retrieve/sources.js';
 import { corpus } from './corpus.js';
@@ -76,6 +77,16 @@ describe('searchType', () => {
     expect(refused).toBeInstanceOf(LongshipError);
     expect((refused as LongshipError).code).toBe('INVALID_ARGUMENT');
     expect((refused as LongshipError).message).toMatch(message);
+  });
+
+  it("is search()'s too: each typed query keeps it", async () => {
+    const deps = {
+      find: (q: string, o: Parameters<typeof find>[2]) => find(unembedded, q, o),
+      node: (uri: string) => tree.store.node(uri),
+    };
+    const result = await search(deps, 'proxy URL', { searchType: 'keywords' });
+    expect(result.resources[0]?.uri).toBe('viking://resources/docs/networking/proxies.md');
+    await expect(search(deps, 'proxy URL')).rejects.toThrow('the query was embedded');
   });
 
   it('agrees with a hybrid side that says the same', async () => {
