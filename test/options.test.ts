@@ -12,10 +12,14 @@ import {
   grepOptionsSchema,
   type MkdirOptions,
   mkdirOptionsSchema,
+  type PageOptions,
+  pageOptionsSchema,
   type RmOptions,
   rmOptionsSchema,
   type TreeOptions,
+  type TreePageOptions,
   treeOptionsSchema,
+  treePageOptionsSchema,
   type WriteOptions,
   writeOptionsSchema,
 } from '../src/context/tree.js';
@@ -66,6 +70,8 @@ it('each schema names exactly the keys of its options type', () => {
   expectTypeOf<Keys<typeof mkdirOptionsSchema>>().toEqualTypeOf<keyof MkdirOptions>();
   expectTypeOf<Keys<typeof rmOptionsSchema>>().toEqualTypeOf<keyof RmOptions>();
   expectTypeOf<Keys<typeof treeOptionsSchema>>().toEqualTypeOf<keyof TreeOptions>();
+  expectTypeOf<Keys<typeof pageOptionsSchema>>().toEqualTypeOf<keyof PageOptions>();
+  expectTypeOf<Keys<typeof treePageOptionsSchema>>().toEqualTypeOf<keyof TreePageOptions>();
   expectTypeOf<Keys<typeof globOptionsSchema>>().toEqualTypeOf<keyof GlobOptions>();
   expectTypeOf<Keys<typeof grepOptionsSchema>>().toEqualTypeOf<keyof GrepOptions>();
   expectTypeOf<Keys<typeof addResourceOptionsSchema>>().toEqualTypeOf<keyof AddResourceOptions>();
@@ -101,6 +107,8 @@ const samples: Record<string, unknown> = {
   scoreThreshold: 0.1,
   filter: { contextType: ['resource', 'memory'], kind: 'file', meta: { a: 1 } },
   mode: 'thinking',
+  searchType: 'keywords',
+  cursor: 'eyJvZiI6ImxzIn0',
   trace: true,
   alpha: 0.5,
   placeWeight: 0.5,
@@ -186,6 +194,8 @@ const schemas: Record<string, OptionsSchema> = {
   'mkdir()': mkdirOptionsSchema,
   'rm()': rmOptionsSchema,
   'tree()': treeOptionsSchema,
+  'lsPage()': pageOptionsSchema,
+  'treePage()': treePageOptionsSchema,
   'glob()': globOptionsSchema,
   'grep()': grepOptionsSchema,
   'addResource()': addResourceOptionsSchema,

@@ -35,7 +35,7 @@ export const longshipToolNames: readonly LongshipToolName[] = agentToolNames;
 export type DefaultToolName = 'find' | 'context' | 'read' | 'ls' | 'add_memory';
 const defaultToolNames: readonly DefaultToolName[] = ['find', 'context', 'read', 'ls', 'add_memory'];
 
-/** The most nodes the ls tool lists for a model; `more` counts the rest. */
+/** The most nodes one call of ls or tree gives a model; `hasMore` and a cursor lead to the rest. */
 const maxEntries = 100;
 
 export interface LongshipToolsOptions<N extends LongshipToolName = DefaultToolName> {

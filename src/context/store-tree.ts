@@ -7,6 +7,7 @@ import { SerialQueue } from '../serial-queue.js';
 import { defaultNamespace, expandHome } from './namespace.js';
 import type { ContextTree, ContextTreeOptions } from './tree.js';
 import { existing, infoOf } from './tree-lookup.js';
+import { lsPage, treePage } from './tree-pages.js';
 import { glob, grep, ls, nestedTree, overview, read, relations } from './tree-reads.js';
 import { ensureRoots } from './tree-roots.js';
 import { link, mkdir, mv, rm, type TreeWriter, unlink, write } from './tree-writes.js';
@@ -59,6 +60,8 @@ export function treeOf(writer: TreeWriter): ContextTree {
     write: async (uri, content, o) => write(writer, at(uri), content, o),
     ls: async (uri) => ls(store, at(uri)),
     tree: async (uri, o) => nestedTree(store, at(uri), o),
+    lsPage: async (uri, o) => lsPage(store, at(uri), o),
+    treePage: async (uri, o) => treePage(store, at(uri), o),
     stat: async (uri) => infoOf(await existing(store, parseUri(at(uri)))),
     read: async (uri) => read(store, at(uri)),
     abstract: async (uri) => (await existing(store, parseUri(at(uri)))).l0,

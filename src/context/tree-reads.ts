@@ -2,6 +2,7 @@
 // file content, glob over URIs). They take no lock: each reads the store once or walks it as it is.
 import { checkOptions } from '../options.js';
 import type { FullStore } from '../store/full-store.js';
+import type { NodeRecord } from '../store/store.js';
 import { splitGlob } from './glob.js';
 import {
   type GlobOptions,
@@ -20,11 +21,15 @@ import { TOP, TOP_LEVEL } from './tree-roots.js';
 import { join, parseUri, relativeTo, type VikingUri } from './uri.js';
 
 export async function ls(store: FullStore, input: string): Promise<NodeInfo[]> {
-  const uri = parseUri(input);
-  if (uri === TOP) return (await Promise.all(TOP_LEVEL.map((top) => existing(store, top)))).map(infoOf);
+  return (await childrenOf(store, parseUri(input))).map(infoOf);
+}
+
+/** A directory's children, in `ls` order; `viking://`'s are the top directories. */
+export async function childrenOf(store: FullStore, uri: VikingUri): Promise<NodeRecord[]> {
+  if (uri === TOP) return Promise.all(TOP_LEVEL.map((top) => existing(store, top)));
   const node = await existing(store, uri);
   if (node.kind !== 'dir') fail('NOT_A_DIRECTORY', `${uri} is a file`);
-  return (await store.children(uri)).map(infoOf);
+  return store.children(uri);
 }
 
 export async function nestedTree(
@@ -33,23 +38,41 @@ export async function nestedTree(
   options?: TreeOptions,
 ): Promise<TreeNode[]> {
   const { depth = 3 } = checkOptions(treeOptionsSchema, options, 'tree()');
-  const uri = parseUri(input);
+  return nest(await treeLevels(store, parseUri(input), depth), depth);
+}
+
+/** A node of a tree with its level below the tree's top (1 for a child). */
+export interface Leveled {
+  node: NodeRecord;
+  level: number;
+}
+
+/** The nodes from 1 to `depth` levels below `uri`, parents before their children. */
+export async function treeLevels(store: FullStore, uri: VikingUri, depth: number): Promise<Leveled[]> {
   if (!(depth >= 1)) fail('INVALID_ARGUMENT', `depth must be at least 1, not ${depth}`);
   const nodes = await subtree(store, uri);
   if (uri !== TOP && nodes[0]!.kind !== 'dir') fail('NOT_A_DIRECTORY', `${uri} is a file`);
   const base = uri === TOP ? depthOf('viking://x') - 1 : depthOf(uri);
+  return nodes
+    .map((node) => ({ node, level: depthOf(node.uri) - base }))
+    .filter(({ level }) => level >= 1 && level <= depth);
+}
+
+/**
+ * `nodes` nested: each under its parent when the parent is among them (parents come first), else
+ * at the top, as a page of a tree starts with the rest of a directory the page before began.
+ */
+export function nest(nodes: readonly Leveled[], depth: number): TreeNode[] {
   const byParent = new Map<string, TreeNode[]>();
   const top: TreeNode[] = [];
-  for (const node of nodes) {
-    const level = depthOf(node.uri) - base;
-    if (level < 1 || level > depth) continue;
+  for (const { node, level } of nodes) {
     const entry: TreeNode = infoOf(node);
     if (node.kind === 'dir' && level < depth) {
       entry.children = [];
       byParent.set(node.uri, entry.children);
     }
-    if (level === 1) top.push(entry);
-    else byParent.get(node.parent!)?.push(entry);
+    const siblings = node.parent === null ? undefined : byParent.get(node.parent);
+    (level > 1 && siblings ? siblings : top).push(entry);
   }
   return top;
 }
@@ -86,7 +109,7 @@ export async function read(store: FullStore, input: string): Promise<string> {
  * Depth-first order of URI segments, by name. Not the URIs as strings: `-` sorts before `/`, which
  * would put `01-a-2` between `01-a` and `01-a/01-b`.
  */
-function comparePaths(a: readonly string[], b: readonly string[]): number {
+export function comparePaths(a: readonly string[], b: readonly string[]): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
   }

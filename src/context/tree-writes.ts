@@ -45,7 +45,9 @@ export interface TreeWriter {
 }
 
 export async function mkdir(w: TreeWriter, input: string, options?: MkdirOptions): Promise<NodeInfo> {
-  const o = checkOptions(mkdirOptionsSchema, options, 'mkdir()');
+  const { abstract, ...rest } = checkOptions(mkdirOptionsSchema, options, 'mkdir()');
+  // As OpenViking's mkdir takes a description: trimmed, and a blank one is none (the name is L0 then).
+  const o: MkdirOptions = abstract?.trim() ? { ...rest, abstract: abstract.trim() } : rest;
   const uri = writable(input, 'dir');
   return w.exclusive(async () => {
     const found = await w.store.node(uri);

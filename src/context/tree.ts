@@ -46,7 +46,7 @@ export interface Relation {
 }
 
 export interface MkdirOptions {
-  /** L0; default the directory's name. */
+  /** L0 (OpenViking's `description`), trimmed; without one, or with a blank one, the directory's name. */
   abstract?: string;
   /** L1. */
   overview?: string;
@@ -109,6 +109,37 @@ export interface TreeOptions {
 /** @internal */
 export const treeOptionsSchema = v.strictObject({ depth: v.optional(wholeNumber(1)) });
 
+/** Which page of {@link ContextTree.lsPage} or {@link ContextTree.treePage}. */
+export interface PageOptions {
+  /** Most nodes on the page. Default 1,000, OpenViking's `node_limit`. */
+  limit?: number;
+  /** The previous page's `cursor`; without it, the first page. */
+  cursor?: string;
+}
+
+export interface TreePageOptions extends TreeOptions, PageOptions {}
+
+/** @internal */
+export const pageOptionsSchema = v.strictObject({
+  limit: v.optional(wholeNumber(1)),
+  cursor: v.optional(v.string()),
+});
+
+/** @internal */
+export const treePageOptionsSchema = v.strictObject({
+  ...treeOptionsSchema.entries,
+  ...pageOptionsSchema.entries,
+});
+
+/** A page of a listing (docs/guide/retrieval.md, "Listing in pages"). */
+export interface NodePage<T> {
+  nodes: T[];
+  /** Whether nodes follow this page (OpenViking's `has_more`). */
+  hasMore: boolean;
+  /** Where the next page starts: there exactly when `hasMore`. */
+  cursor?: string;
+}
+
 export interface RmOptions {
   /** Remove a directory with everything below it. Default false. */
   recursive?: boolean;
@@ -138,6 +169,20 @@ export interface ContextTree {
   ls(uri: string): Promise<NodeInfo[]>;
   /** The nodes below `uri`, nested, `depth` levels down (default 3; 1 is `ls`). */
   tree(uri: string, options?: TreeOptions): Promise<TreeNode[]>;
+  /**
+   * `ls` a page at a time, in the same order; a cursor from another listing, or one that is not a
+   * cursor, is `INVALID_ARGUMENT`.
+   *
+   * @example
+   * let page = await longship.lsPage('viking://resources', { limit: 100 });
+   * while (page.cursor) page = await longship.lsPage('viking://resources', { limit: 100, cursor: page.cursor });
+   */
+  lsPage(uri: string, options?: PageOptions): Promise<NodePage<NodeInfo>>;
+  /**
+   * `tree` a page at a time: `limit` counts nodes at every level, depth first. A directory's
+   * `children` holds those on the same page; the rest of them open the next page, at its top level.
+   */
+  treePage(uri: string, options?: TreePageOptions): Promise<NodePage<TreeNode>>;
   stat(uri: string): Promise<NodeInfo>;
   /**
    * L2: a file's content; a split document's directory (or a section directory of one) gives its

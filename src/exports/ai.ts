@@ -12,7 +12,7 @@ export {
 } from '../ai/tools.js';
 export type { AddMemoryOutput } from '../tools/add-memory.js';
 export type { AddResourceOutput } from '../tools/add-resource.js';
-export type { LsOutput, NodeBrief, TreeBrief, TreeOutput } from '../tools/browse.js';
+export type { BrowsePage, LsOutput, NodeBrief, TreeBrief, TreeOutput } from '../tools/browse.js';
 export type { ContextOutput } from '../tools/context.js';
 export type { SearchHits } from '../tools/find.js';
 export type { OpenVikingHits, OpenVikingMatch, OpenVikingTypedQuery } from '../tools/openviking-shape.js';

@@ -18,10 +18,13 @@ export type {
   GrepOptions,
   MkdirOptions,
   NodeInfo,
+  NodePage,
+  PageOptions,
   Relation,
   RmOptions,
   TreeNode,
   TreeOptions,
+  TreePageOptions,
   WriteOptions,
 } from '../context/tree.js';
 export type { AddOptions } from '../engine.js';
@@ -48,6 +51,7 @@ export type {
   FindMode,
   HotnessOptions,
   HybridOptions,
+  SearchType,
   WalkOptions,
 } from '../retrieve/settings.js';
 export type {

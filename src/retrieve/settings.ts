@@ -8,6 +8,12 @@ import type { FusionMethod } from './score/fusion.js';
 
 export type FindMode = 'quick' | 'thinking';
 
+/**
+ * Which sides of the search run: `'hybrid'` both, fused; `'keywords'` BM25 alone, the query never
+ * embedded (OpenViking's `search_type="keywords"`); `'vector'` similarity alone.
+ */
+export type SearchType = 'hybrid' | 'keywords' | 'vector';
+
 /** Similarities of the embedder for unrelated text and for a relevant passage. */
 export interface Calibration {
   unrelated: number;
@@ -118,6 +124,13 @@ export interface FindOptions {
    * latency (docs/guide/retrieval.md, "Why QUICK is the default"; docs/benchmarks.md, "Retrieval quality").
    */
   mode?: FindMode;
+  /**
+   * `'keywords'` for BM25 alone (no embedding: for exact names and codes, or with no model loaded),
+   * `'vector'` for similarity alone, `'hybrid'` for both. Default `'hybrid'`. A shorthand for
+   * `hybrid.vector` or `hybrid.lexical` off: giving a side of `hybrid` that contradicts it is
+   * INVALID_ARGUMENT.
+   */
+  searchType?: SearchType;
   /** Record every step in `FindResult.trace`. Default false. */
   trace?: boolean;
   /**
@@ -164,6 +177,7 @@ export const findOptionsEntries = {
   ),
   filter: v.optional(findFilterSchema),
   mode: v.optional(v.picklist(['quick', 'thinking'])),
+  searchType: v.optional(v.picklist(['hybrid', 'keywords', 'vector'])),
   trace: v.optional(v.boolean()),
   alpha: number,
   placeWeight: number,
@@ -208,6 +222,8 @@ export interface Settings {
   scoreThreshold: number;
   calibration: Calibration | false;
   mode: FindMode;
+  /** What `useVector` and `useLexical` say, by name: the trace shows it. */
+  searchType: SearchType;
   trace: boolean;
   alpha: number;
   placeWeight: number;
@@ -244,6 +260,7 @@ export const findDefaults = Object.freeze({
   limit: 10,
   scoreThreshold: 0,
   mode: 'quick' as FindMode,
+  searchType: 'hybrid' as SearchType,
   alpha: 0.7,
   placeWeight: 0.5,
   directories: 'when-alone' as 'when-alone' | 'always',
@@ -294,6 +311,20 @@ function calibrationOf(calibration: FindOptions['calibration']): Calibration | f
   return calibration;
 }
 
+/** The sides that run, from `searchType` and `hybrid`'s switches, which must agree. */
+function sidesOf(searchType: SearchType | undefined, hybrid: HybridOptions) {
+  const useVector = hybrid.vector ?? searchType !== 'keywords';
+  const useLexical = hybrid.lexical ?? searchType !== 'vector';
+  if (!useVector && !useLexical) invalid('hybrid: at least one of vector and lexical must be on');
+  const named: SearchType = !useVector ? 'keywords' : !useLexical ? 'vector' : 'hybrid';
+  if (searchType !== undefined && searchType !== named) {
+    invalid(
+      `searchType '${searchType}' contradicts hybrid.vector ${useVector} and hybrid.lexical ${useLexical}`,
+    );
+  }
+  return { useVector, useLexical, searchType: named };
+}
+
 /** Fills in defaults and checks every option; INVALID_ARGUMENT names the first bad one. */
 export function resolveSettings(options: FindOptions): Settings {
   checkOptions(findOptionsSchema, options, 'find()');
@@ -306,9 +337,7 @@ export function resolveSettings(options: FindOptions): Settings {
     invalid(`scoreThreshold must be a number, not ${threshold}`);
   }
   const hybrid = options.hybrid ?? {};
-  const useVector = hybrid.vector ?? true;
-  const useLexical = hybrid.lexical ?? true;
-  if (!useVector && !useLexical) invalid('hybrid: at least one of vector and lexical must be on');
+  const { useVector, useLexical, searchType } = sidesOf(options.searchType, hybrid);
   const method = hybrid.fusion ?? d.fusion;
   if (method !== 'minmax' && method !== 'zscore' && method !== 'rrf') {
     invalid(`hybrid.fusion must be 'minmax', 'zscore' or 'rrf', not ${method}`);
@@ -326,6 +355,7 @@ export function resolveSettings(options: FindOptions): Settings {
     scoreThreshold: threshold,
     calibration: calibrationOf(options.calibration),
     mode,
+    searchType,
     trace: options.trace ?? false,
     alpha: unit('alpha', options.alpha, d.alpha),
     placeWeight: unit('placeWeight', options.placeWeight, d.placeWeight),

@@ -39,6 +39,14 @@ export const find = defineTool({
         v.description('quick (default): every node at once; thinking: a walk down the tree'),
       ),
     ),
+    searchType: v.optional(
+      v.pipe(
+        v.picklist(['hybrid', 'keywords', 'vector'], 'must be hybrid, keywords or vector'),
+        v.description(
+          'hybrid (default): words and meaning; keywords: exact words only (names, codes); vector: meaning only',
+        ),
+      ),
+    ),
   }),
   readOnly: true,
   run: async (longship, input, { signal }): Promise<FindHits> =>
@@ -47,6 +55,7 @@ export const find = defineTool({
         limit: input.limit,
         ...(input.targetUri === undefined ? {} : { targetUri: input.targetUri }),
         ...(input.mode === undefined ? {} : { mode: input.mode }),
+        ...(input.searchType === undefined ? {} : { searchType: input.searchType }),
         ...(signal ? { signal } : {}),
       }),
     ),

@@ -17,7 +17,7 @@ export interface ToolContext {
    * `truncated`. Default: no limit.
    */
   maxChars?: number;
-  /** The most nodes ls lists; `more` counts the rest. Default: no limit. */
+  /** The most nodes one call of ls or tree gives; `hasMore` and a cursor lead to the rest. Default 1,000. */
   maxEntries?: number;
   /** The session of context and search when the input names none. */
   session?: string;

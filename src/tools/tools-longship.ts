@@ -27,6 +27,8 @@ export interface ToolsLongship
     | 'abstract'
     | 'ls'
     | 'tree'
+    | 'lsPage'
+    | 'treePage'
     | 'stat'
     | 'write'
     | 'namespace'

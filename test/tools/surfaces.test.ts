@@ -134,6 +134,12 @@ const reads: [string, Record<string, unknown>, string[] | undefined][] = [
     { query: 'tabs', targetUri: 'viking://user/default/memories' },
     ['find', 'tabs', '--uri', 'viking://user/default/memories'],
   ],
+  // BM25 alone, as OpenViking's search_type="keywords".
+  [
+    'find',
+    { query: 'uploads retried', searchType: 'keywords' },
+    ['find', 'uploads retried', '--search-type', 'keywords'],
+  ],
   ['search', { query: 'retry backoff' }, undefined],
   [
     'context',
@@ -149,6 +155,9 @@ const reads: [string, Record<string, unknown>, string[] | undefined][] = [
   ],
   ['ls', { uri: 'viking://resources/docs' }, ['ls', 'viking://resources/docs']],
   ['tree', { uri: 'viking://', depth: 2 }, ['tree', 'viking://', '--depth', '2']],
+  // A page, with OpenViking's has_more as hasMore and the cursor of the next.
+  ['ls', { uri: 'viking://resources/docs', limit: 1 }, ['ls', 'viking://resources/docs', '--limit', '1']],
+  ['tree', { uri: 'viking://', depth: 2, limit: 2 }, ['tree', 'viking://', '--depth', '2', '--limit', '2']],
 ];
 
 describe('the tools that read', () => {
@@ -348,6 +357,20 @@ const refusals: [string, unknown, string, string[]?, string?][] = [
     'tree: depth must be at most 16, not 17',
     ['tree', 'viking://', '--depth', '17'],
     'longship tree: --depth must be at most 16, not 17',
+  ],
+  [
+    'find',
+    { query: 'tea', searchType: 'bm25' },
+    'find: searchType must be hybrid, keywords or vector, not "bm25"',
+    ['find', 'tea', '--search-type', 'bm25'],
+    'longship find: --search-type must be hybrid, keywords or vector, not "bm25"',
+  ],
+  [
+    'ls',
+    { uri: 'viking://resources', limit: 0 },
+    'ls: limit must be at least 1, not 0',
+    ['ls', 'viking://resources', '--limit', '0'],
+    'longship ls: --limit takes a whole number of at least 1, not "0"',
   ],
   ['read', { uri: retriesUri, layer: 'L3' }, 'read: layer must be L0, L1 or L2, not "L3"'],
   ['ls', {}, 'ls: uri is required'],

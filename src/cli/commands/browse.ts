@@ -1,14 +1,52 @@
 // Looking through the viking:// tree: `ls`, `tree` and `read`, the tools of the same names
 // (src/tools/browse.ts, src/tools/read.ts), as MCP and the AI SDK offer them.
 
-import { ls as lsTool, type NodeBrief, type TreeBrief, tree as treeTool } from '../../tools/browse.js';
+import {
+  type BrowsePage,
+  ls as lsTool,
+  maxBrowseLimit,
+  type NodeBrief,
+  type TreeBrief,
+  tree as treeTool,
+} from '../../tools/browse.js';
 import { read as readTool } from '../../tools/read.js';
-import { type OptionValues, stringOption, UsageError, wholeNumberOption } from '../args.js';
+import { type OptionSpecs, type OptionValues, stringOption, UsageError, wholeNumberOption } from '../args.js';
 import type { Command } from '../command.js';
-import { oneLine, pad, printJson, printLines, printText, visible } from '../output.js';
+import { type Io, oneLine, pad, printJson, printLines, printNotes, printText, visible } from '../output.js';
 import { runToolCommand } from '../tool-call.js';
 
 const top = 'viking://';
+
+/** ls and tree a page at a time: OpenViking's node limit, and Longship's cursor for the rest. */
+const pageOptions = {
+  limit: {
+    type: 'string',
+    value: 'N',
+    help: `at most N nodes (default and most ${maxBrowseLimit})`,
+  },
+  cursor: { type: 'string', value: 'CURSOR', help: 'go on after the page that printed it' },
+} as const satisfies OptionSpecs;
+
+function pageArgs(values: OptionValues, command: string) {
+  return { limit: wholeNumberOption(values, 'limit', 1, command), cursor: stringOption(values, 'cursor') };
+}
+
+const pageFlags = { limit: '--limit', cursor: '--cursor' };
+
+/** On stderr, so stdout stays the listing: the command line that prints the next page. */
+function noteMore(io: Io, page: BrowsePage, words: readonly (string | number)[]): void {
+  if (!page.cursor) return;
+  const line = [...words, '--cursor', page.cursor].map(shellWord);
+  printNotes(io, [`more: ${line.join(' ')}`]);
+}
+
+/** A word as a POSIX shell reads it back. */
+function shellWord(word: string | number): string {
+  const text = String(word);
+  return /^[\w@%+=:,./~-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+const option = (flag: string, value: number | undefined) => (value === undefined ? [] : [flag, value]);
 
 /** A node's URI as ls prints it, made visible before it is padded: directories end in `/`. */
 const shown = (node: NodeBrief) => visible(node.kind === 'dir' ? `${node.uri}/` : node.uri, 'line');
@@ -16,13 +54,17 @@ const shown = (node: NodeBrief) => visible(node.kind === 'dir' ? `${node.uri}/` 
 export const ls: Command = {
   name: 'ls',
   summary: 'list a directory (default viking://)',
-  details: 'Prints each node under the directory: its URI (a directory ends in /) and its one-line abstract.',
-  options: {},
+  details:
+    'Prints each node under the directory: its URI (a directory ends in /) and its one-line abstract.\n' +
+    'When nodes were left out, stderr says the command that prints the next page.',
+  options: pageOptions,
   positionals: { min: 0, max: 1, name: '[uri]' },
-  async run({ io, positionals, json, open, signal }) {
-    const args = { uri: positionals[0] ?? top };
-    const result = await runToolCommand(lsTool, args, { uri: '[uri]' }, { open, signal }, 'ls');
+  async run({ io, values, positionals, json, open, signal }) {
+    const args = { uri: positionals[0] ?? top, ...pageArgs(values, 'ls') };
+    const flags = { uri: '[uri]', ...pageFlags };
+    const result = await runToolCommand(lsTool, args, flags, { open, signal }, 'ls');
     if (json) return printJson(io, result);
+    noteMore(io, result, ['longship', 'ls', args.uri, ...option('--limit', args.limit)]);
     const width = Math.max(0, ...result.nodes.map((node) => [...shown(node)].length));
     printLines(
       io,
@@ -34,16 +76,27 @@ export const ls: Command = {
 export const tree: Command = {
   name: 'tree',
   summary: 'show the nodes under a directory (default viking://), nested',
-  details: 'Prints the names below the directory as `tree` does; --json adds the fields of every node.',
+  details:
+    'Prints the names below the directory as `tree` does; --json adds the fields of every node.\n' +
+    'When nodes were left out, stderr says the command that prints the next page.',
   options: {
     depth: { type: 'string', value: 'N', help: 'levels below the directory (default 3, at most 16)' },
+    ...pageOptions,
   },
   positionals: { min: 0, max: 1, name: '[uri]' },
   async run({ io, values, positionals, json, open, signal }) {
-    const args = { uri: positionals[0] ?? top, depth: wholeNumberOption(values, 'depth', 1, 'tree') };
-    const flags = { uri: '[uri]', depth: '--depth' };
+    const depth = wholeNumberOption(values, 'depth', 1, 'tree');
+    const args = { uri: positionals[0] ?? top, depth, ...pageArgs(values, 'tree') };
+    const flags = { uri: '[uri]', depth: '--depth', ...pageFlags };
     const result = await runToolCommand(treeTool, args, flags, { open, signal }, 'tree');
     if (json) return printJson(io, result);
+    noteMore(io, result, [
+      'longship',
+      'tree',
+      args.uri,
+      ...option('--depth', depth),
+      ...option('--limit', args.limit),
+    ]);
     printLines(io, [result.uri, ...drawn(result.nodes, '')]);
   },
 };

@@ -23,6 +23,11 @@ export const find: Command = {
       help: `at most N hits (default ${defaultFindLimit}, at most ${maxFindLimit})`,
     },
     uri: { type: 'string', value: 'URI', help: 'search only under this viking:// URI' },
+    'search-type': {
+      type: 'string',
+      value: 'hybrid|keywords|vector',
+      help: 'words and meaning (default), words alone (BM25), or meaning alone',
+    },
   },
   positionals: { min: 1, max: 1, name: '<query>' },
   async run({ io, values, positionals, json, open, signal }) {
@@ -30,8 +35,9 @@ export const find: Command = {
       query: positionals[0],
       limit: wholeNumberOption(values, 'limit', 1, 'find'),
       targetUri: stringOption(values, 'uri'),
+      searchType: stringOption(values, 'search-type'),
     };
-    const flags = { query: '<query>', limit: '--limit', targetUri: '--uri' };
+    const flags = { query: '<query>', limit: '--limit', targetUri: '--uri', searchType: '--search-type' };
     const result = await runToolCommand(findTool, args, flags, { open, signal }, 'find');
     if (json) printJson(io, result);
     else printHits(io, result);
