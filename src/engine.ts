@@ -43,6 +43,7 @@ import type { FindOptions } from './retrieve/settings.js';
 import type { RetrievalSources } from './retrieve/sources.js';
 import { readDelivered, recordDelivered } from './session/delivered.js';
 import type { DeletedSession, Session, SessionInfo, SessionOptions } from './session/session.js';
+import { type Remembered, type RememberOptions, remember } from './session/remember.js';
 import { createSessions } from './session/sessions.js';
 import { openFileStore } from './store/file/file-open.js';
 import { type FullStore, fullStore } from './store/full-store.js';
@@ -200,6 +201,11 @@ export interface Longship extends ContextTree {
    * commits. The memories extracted from it stay. NOT_FOUND for an id with no session.
    */
   deleteSession(id: string): Promise<DeletedSession>;
+  /**
+   * Writes a memory of `kind` where extraction would, adding to one of the same name; never drops it
+   * (docs/guide/retrieval.md, "Remember"). `await longship.remember('Prefers tabs.', { kind: 'preferences' })`
+   */
+  remember(content: string, options: RememberOptions): Promise<Remembered>;
   /** Queues a document, a folder or a URL to be read, split, summarised, embedded and written. */
   addResource(input: ResourceInput, options?: AddOptions<AddResourceOptions>): QueuedJob;
   /**
@@ -322,6 +328,7 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       sessionInfo: (id) => sessions.info(id),
       sessionExists: (id) => sessions.exists(id),
       deleteSession: (id) => sessions.delete(id),
+      remember: (content, o) => remember({ store: indexes.store, tree }, content, o),
       store: indexes.store,
       persistent: store.persistent,
       embedder,

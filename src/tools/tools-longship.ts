@@ -19,7 +19,17 @@ export interface ToolSession {
 export interface ToolsLongship
   extends Pick<
     Longship,
-    'find' | 'search' | 'context' | 'read' | 'overview' | 'abstract' | 'ls' | 'tree' | 'stat' | 'write'
+    | 'find'
+    | 'search'
+    | 'context'
+    | 'read'
+    | 'overview'
+    | 'abstract'
+    | 'ls'
+    | 'tree'
+    | 'stat'
+    | 'write'
+    | 'remember'
   > {
   addResource(
     ...args: Parameters<Longship['addResource']>
