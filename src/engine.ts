@@ -42,8 +42,8 @@ import { type ContextSearchOptions, search as runSearch, type SearchResult } fro
 import type { FindOptions } from './retrieve/settings.js';
 import type { RetrievalSources } from './retrieve/sources.js';
 import { readDelivered, recordDelivered } from './session/delivered.js';
-import type { DeletedSession, Session, SessionInfo, SessionOptions } from './session/session.js';
 import { type Remembered, type RememberOptions, remember } from './session/remember.js';
+import type { DeletedSession, Session, SessionInfo, SessionOptions } from './session/session.js';
 import { createSessions } from './session/sessions.js';
 import { openFileStore } from './store/file/file-open.js';
 import { type FullStore, fullStore } from './store/full-store.js';

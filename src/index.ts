@@ -25,7 +25,6 @@ export type { FindResult } from './retrieve/retriever.js';
 export type { ContextSearchOptions, SearchResult } from './retrieve/search.js';
 export type { FindOptions } from './retrieve/settings.js';
 export type { Message } from './session/message.js';
-export type { Remembered, RememberOptions } from './session/remember.js';
 export type { Session, SessionOptions } from './session/session.js';
 export { openFileStore } from './store/file/file-open.js';
 export { openIdbStore } from './store/idb/open-idb-store.js';

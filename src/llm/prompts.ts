@@ -164,12 +164,12 @@ export const rerankPrompt = prompt<RerankInput, typeof rerankSchema>(
  * directories of memories), and Longship's own `agent` notes (docs/guide/retrieval.md, "Memory kinds").
  */
 export const memoryCategories = [
-  'profile',
-  'identity',
-  'soul',
   'preferences',
   'entities',
   'events',
+  'profile',
+  'identity',
+  'soul',
   'cases',
   'trajectories',
   'experiences',

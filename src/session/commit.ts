@@ -11,8 +11,8 @@ import type { NodeRecord } from '../store/store.js';
 import { type ArchiveMeta, archiveBatch, nextArchiveNumber, readArchive, sessionUriOf } from './archive.js';
 import { describeError, extractMemories } from './extract.js';
 import { pendingView, readPending } from './pending-messages.js';
-import { extractByRules } from './rule-extract.js';
 import { merged, moveLegacy, removalBatch } from './pending-writes.js';
+import { extractByRules } from './rule-extract.js';
 import {
   type CommitOptions,
   type CommitProgress,
@@ -214,7 +214,11 @@ async function extractArchiveByRules(
     );
     report.memories = done.memories;
     if (done.redirected.length > 0) report.redirected = done.redirected;
-    await updateArchive(deps, archiveUri, { extraction: 'done', extractedBy: 'rules', memories: done.memories });
+    await updateArchive(deps, archiveUri, {
+      extraction: 'done',
+      extractedBy: 'rules',
+      memories: done.memories,
+    });
   } catch (error) {
     if (options.signal?.aborted) throw abortError(options.signal, 'commit()');
     report.state = 'failed';

@@ -137,7 +137,10 @@ export async function extractMemories(
         },
       },
       memory.updates && !updates
-        ? { wanted: memory.updates, reason: `UPDATES_NOT_OFFERED: ${memory.updates} was not offered to update` }
+        ? {
+            wanted: memory.updates,
+            reason: `UPDATES_NOT_OFFERED: ${memory.updates} was not offered to update`,
+          }
         : undefined,
     );
   }

@@ -125,7 +125,8 @@ export function sourcesOf(node: Pick<NodeRecord, 'meta'> | undefined): string[] 
   if (!node) return [];
   const { sources, session, archive } = node.meta;
   if (Array.isArray(sources)) return sources.filter((s): s is string => typeof s === 'string');
-  if (typeof session === 'string' && Number.isInteger(archive)) return [sessionSource(session, Number(archive))];
+  if (typeof session === 'string' && Number.isInteger(archive))
+    return [sessionSource(session, Number(archive))];
   return [];
 }
 

@@ -8,7 +8,7 @@ import { LongshipError } from '../errors.js';
 import { memoryCategories, singleFileCategories } from '../llm/prompts.js';
 import { checkOptions, signalSchema } from '../options.js';
 import { memoryPlaces } from './extract.js';
-import { type MemoryOutcome, type MemoryWriteDeps, writeMemory } from './memory-write.js';
+import { type MemoryWriteDeps, writeMemory } from './memory-write.js';
 
 export interface RememberOptions {
   /** Which memory kind: `profile`, `preferences`, …, or `agent` for the agent's own notes. */
@@ -44,7 +44,7 @@ export interface Remembered {
   /** Where it was written. */
   uri: string;
   /** `new` node, `merged` into one of the same kind and name, or `held` already (nothing added). */
-  outcome: MemoryOutcome;
+  outcome: 'new' | 'merged' | 'held';
   /** Its own place, when a directory there sent it to `uri` instead. */
   wanted?: string;
 }
@@ -66,7 +66,8 @@ export async function remember(
       `remember() takes a non-empty string of at most ${maxRememberChars} characters`,
     );
   }
-  const name = o.name ?? (singleFileCategories.includes(o.kind) ? o.kind : text.split(/\s+/).slice(0, 6).join(' '));
+  const name =
+    o.name ?? (singleFileCategories.includes(o.kind) ? o.kind : text.split(/\s+/).slice(0, 6).join(' '));
   // A viking:// source is normalised as the tree writes URIs, so that removing it finds the memory.
   const sources = (o.sources ?? []).map((s) => (s.startsWith('viking://') ? parseUri(s) : s) as string);
   const written = await writeMemory(

@@ -42,11 +42,15 @@ const remember = new RegExp(
   String.raw`${lead}(?:please\s+)?(?:remember|note|don't forget|do not forget|keep in mind)(?:\s+that)?[,:]?\s+(.+)`,
   'i',
 );
-const identity = /\b(?:[Yy]our name is|[Cc]all yourself|[Yy]ou are called|[Yy]ou're called)\s+([A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)/;
+const identity =
+  /\b(?:[Yy]our name is|[Cc]all yourself|[Yy]ou are called|[Yy]ou're called)\s+([A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)/;
 const profileRules: readonly RegExp[] = [
   /\b[Mm]y name is\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})/,
   /\b(?:[Cc]all me|I go by)\s+([A-Z][\w'-]*)/,
-  new RegExp(String.raw`${lead}I(?:'m| am) an?\s+(?!(?:bit|little|lot|fan|big|huge|sucker|total|real)\b)([a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})(?:\s+(?:at|in|for|with|from)\b.*)?[.!]?$`, 'i'),
+  new RegExp(
+    String.raw`${lead}I(?:'m| am) an?\s+(?!(?:bit|little|lot|fan|big|huge|sucker|total|real)\b)([a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})(?:\s+(?:at|in|for|with|from)\b.*)?[.!]?$`,
+    'i',
+  ),
   /\bI (?:work|am working|'m working) (?:at|for|as an?)\s+(\S.*)/i,
   /\bI (?:live|am based|'m based) in\s+([A-Z]\S*(?:\s+[A-Z]\S*)*)/,
   /\bI(?:'m| am) from\s+([A-Z]\S*(?:\s+[A-Z]\S*)*)/,
@@ -90,7 +94,8 @@ function readSentence(sentence: string, now: number): RuleMemory | undefined {
 function readStatement(sentence: string, now: number): RuleMemory | undefined {
   const quoted = `The user said: "${sentence}"`;
   const named = identity.exec(sentence);
-  if (named) return { category: 'identity', name: 'identity', content: `The assistant's name is ${named[1]}.` };
+  if (named)
+    return { category: 'identity', name: 'identity', content: `The assistant's name is ${named[1]}.` };
   for (const rule of profileRules) {
     if (rule.test(sentence)) return { category: 'profile', name: 'profile', content: quoted };
   }
@@ -108,7 +113,8 @@ function readStatement(sentence: string, now: number): RuleMemory | undefined {
   const liked = preference.exec(sentence);
   if (liked) return { category: 'preferences', name: words(liked[1]!, 4), content: quoted };
   const favoured = favourite.exec(sentence);
-  if (favoured) return { category: 'preferences', name: `favourite ${words(favoured[1]!, 2)}`, content: quoted };
+  if (favoured)
+    return { category: 'preferences', name: `favourite ${words(favoured[1]!, 2)}`, content: quoted };
   return undefined;
 }
 

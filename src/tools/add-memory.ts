@@ -4,7 +4,6 @@
 
 import * as v from 'valibot';
 import { memoryCategories } from '../llm/prompts.js';
-import type { MemoryOutcome } from '../session/memory-write.js';
 import { defineTool } from './tool.js';
 
 /** The longest memory add_memory writes: a memory is a few sentences, not a document. */
@@ -14,8 +13,6 @@ export interface AddMemoryOutput {
   uri: string;
   /** False when the memory already held this text: nothing was added. */
   written: boolean;
-  /** `new` node, `merged` into one of the same kind and name, or `held` already. */
-  outcome: MemoryOutcome;
   /** Its own place, when a directory there sent it to `uri` instead. */
   wanted?: string;
 }
@@ -26,7 +23,7 @@ export const addMemory = defineTool({
   description:
     'Writes a memory for later conversations. About the user: profile (one file: name, role, employer), ' +
     'preferences, entities (people, projects), events; about the assistant: identity and soul (one file ' +
-    'each); from the work: cases, trajectories, experiences, tools, skills; the agent\'s own notes: agent ' +
+    "each); from the work: cases, trajectories, experiences, tools, skills; the agent's own notes: agent " +
     '(the default). The same category and name adds to that memory, once. Found by find once this returns.',
   input: v.strictObject({
     content: v.pipe(
@@ -39,7 +36,9 @@ export const addMemory = defineTool({
     category: v.optional(
       v.pipe(
         v.picklist(memoryCategories, `must be one of ${memoryCategories.join(', ')}`),
-        v.description(`The memory kind: ${memoryCategories.join(', ')} (default agent: the agent's own notes)`),
+        v.description(
+          `The memory kind: ${memoryCategories.join(', ')} (default agent: the agent's own notes)`,
+        ),
       ),
       'agent',
     ),
@@ -60,6 +59,10 @@ export const addMemory = defineTool({
       ...(input.name ? { name: input.name } : {}),
       ...(signal ? { signal } : {}),
     });
-    return { ...done, written: done.outcome !== 'held' };
+    return {
+      uri: done.uri,
+      written: done.outcome !== 'held',
+      ...(done.wanted ? { wanted: done.wanted } : {}),
+    };
   },
 });

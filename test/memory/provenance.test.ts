@@ -44,7 +44,10 @@ describe('removing a resource', () => {
     // One commit: the resource and what derived only from it.
     expect((await longship.store.meta()).seq).toBe(seq + 1);
     expect(await exists(only.uri)).toBe(false);
-    expect((await longship.stat(partly.uri)).meta).toMatchObject({ sources: [other], orphanedSources: [guide] });
+    expect((await longship.stat(partly.uri)).meta).toMatchObject({
+      sources: [other],
+      orphanedSources: [guide],
+    });
     expect((await longship.stat(fromSession.uri)).meta).toMatchObject({
       sources: ['session:chat#1'],
       orphanedSources: [guide],
@@ -90,7 +93,9 @@ describe('removing a resource', () => {
     });
     await longship.write(memoryUri('preferences', 'gone'), 'Gone soon.', { parents: true });
     await longship.rm(memoryUri('preferences', 'gone'));
-    expect((await longship.stat(memory.uri)).meta).toMatchObject({ sources: [memoryUri('preferences', 'gone')] });
+    expect((await longship.stat(memory.uri)).meta).toMatchObject({
+      sources: [memoryUri('preferences', 'gone')],
+    });
     expect((await longship.stat(memory.uri)).meta).not.toHaveProperty('orphanedSources');
   });
 });

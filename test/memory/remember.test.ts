@@ -35,7 +35,11 @@ describe('remember', () => {
         uri,
         outcome: 'new',
       });
-      expect((await longship.stat(uri)).meta).toMatchObject({ category: kind, origin: 'remember', sources: [] });
+      expect((await longship.stat(uri)).meta).toMatchObject({
+        category: kind,
+        origin: 'remember',
+        sources: [],
+      });
     }
     const uri = memoryUri('preferences', 'Deploys');
     expect(await longship.remember('Not after 4pm.', { kind: 'preferences', name: 'Deploys' })).toEqual({
@@ -50,10 +54,12 @@ describe('remember', () => {
     });
     expect((await longship.store.meta()).seq).toBe(seq);
     // Without a name: its first six words; a single-file kind needs none.
-    expect((await longship.remember('Tea, never coffee, after noon please thanks.', { kind: 'preferences' })).uri).toBe(
-      memoryUri('preferences', 'Tea, never coffee, after noon please'),
+    expect(
+      (await longship.remember('Tea, never coffee, after noon please thanks.', { kind: 'preferences' })).uri,
+    ).toBe(memoryUri('preferences', 'Tea, never coffee, after noon please'));
+    expect((await longship.remember('Lives in Porto.', { kind: 'profile' })).uri).toBe(
+      memoryUri('profile', 'x'),
     );
-    expect((await longship.remember('Lives in Porto.', { kind: 'profile' })).uri).toBe(memoryUri('profile', 'x'));
   });
 
   it('writes meta.expiresAt and meta.occurredAt, and unions sources', async () => {
@@ -79,7 +85,11 @@ describe('remember', () => {
     });
     // Held text with a new source: the source is recorded, the text not added again.
     expect(
-      await longship.remember('Moved to May 2.', { kind: 'events', name: 'Launch', sources: ['session:chat#4'] }),
+      await longship.remember('Moved to May 2.', {
+        kind: 'events',
+        name: 'Launch',
+        sources: ['session:chat#4'],
+      }),
     ).toEqual({ uri: first.uri, outcome: 'held' });
     expect((await longship.stat(first.uri)).meta.sources).toEqual([
       'viking://resources/notes/a.md',
@@ -104,7 +114,9 @@ describe('remember', () => {
     longship = await open();
     await longship.mkdir(memoryUri('identity', 'x'), { parents: true });
     const seq = (await longship.store.meta()).seq;
-    expect((await failure(longship.remember('Named Nova.', { kind: 'identity' }))).code).toBe('IS_A_DIRECTORY');
+    expect((await failure(longship.remember('Named Nova.', { kind: 'identity' }))).code).toBe(
+      'IS_A_DIRECTORY',
+    );
     // The kind's directory is a file: no name under it resolves.
     await longship.write(memoryUri('tools', 'x').replace(/\/x$/, ''), 'Not a directory.', { parents: true });
     expect((await failure(longship.remember('ripgrep is fast.', { kind: 'tools' }))).code).toBe(

@@ -86,12 +86,16 @@ describe('extraction with an LLM', () => {
       });
       expect(await longship.read(uris[i]!)).toBe(`What the conversation said about ${kind}.`);
     }
-    expect((await longship.stat(memoryUri('events', 'events one'))).meta.occurredAt).toBe(Date.UTC(2024, 4, 1));
-    // A result says which kind a memory is.
-    const found = await longship.find('conversation said about trajectories', { filter: { contextType: 'memory' } });
-    expect(found.memories.find((m) => m.uri === uris[memoryCategories.indexOf('trajectories')])?.category).toBe(
-      'trajectories',
+    expect((await longship.stat(memoryUri('events', 'events one'))).meta.occurredAt).toBe(
+      Date.UTC(2024, 4, 1),
     );
+    // A result says which kind a memory is.
+    const found = await longship.find('conversation said about trajectories', {
+      filter: { contextType: 'memory' },
+    });
+    expect(
+      found.memories.find((m) => m.uri === uris[memoryCategories.indexOf('trajectories')])?.category,
+    ).toBe('trajectories');
     expect((await longship.verify()).problems).toEqual([]);
   });
 
@@ -228,7 +232,15 @@ describe('extraction without an LLM', () => {
     await session.addMessage('assistant', 'I used ripgrep to find the retry loop, then fixed the timeout.');
     const result = await session.commit();
     expect(result.extractions[0]!.memories).toEqual([]);
-    for (const kind of ['entities', 'cases', 'trajectories', 'experiences', 'tools', 'skills', 'soul'] as const) {
+    for (const kind of [
+      'entities',
+      'cases',
+      'trajectories',
+      'experiences',
+      'tools',
+      'skills',
+      'soul',
+    ] as const) {
       await expect(longship.ls(memoryUri(kind, 'x').replace(/\/x$/, ''))).rejects.toThrow();
     }
   });

@@ -46,16 +46,8 @@ describe('add_memory and a session commit', () => {
     await session.addMessage('user', 'Something worth remembering.');
     const { extractions } = await session.commit();
     expect(extractions.map((e) => [e.error, e.memories])).toEqual([[undefined, [uri]]]);
-    expect(await add({ content: 'Added by hand.', category, name })).toEqual({
-      uri,
-      written: true,
-      outcome: 'merged',
-    });
+    expect(await add({ content: 'Added by hand.', category, name })).toEqual({ uri, written: true });
     expect(await longship.read(uri)).toBe('Said in the conversation.\n\nAdded by hand.');
-    expect(await add({ content: 'Added by hand.', category, name })).toEqual({
-      uri,
-      written: false,
-      outcome: 'held',
-    });
+    expect(await add({ content: 'Added by hand.', category, name })).toEqual({ uri, written: false });
   });
 });
