@@ -198,8 +198,14 @@ const memorySchema = v.object({
         abstract: v.pipe(v.string(), v.trim(), v.minLength(1)),
         content: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(20_000)),
         updates: v.optional(v.string()),
-        // When the event happened or will, as the conversation dates it (an ISO 8601 date or time).
-        occurred_at: v.optional(v.string()),
+        // When the event happened or will (an ISO 8601 date or time); anything but a string is left
+        // out rather than failing the answer.
+        occurred_at: v.optional(
+          v.pipe(
+            v.unknown(),
+            v.transform((value) => (typeof value === 'string' ? value : undefined)),
+          ),
+        ),
       }),
     ),
     v.maxLength(50),

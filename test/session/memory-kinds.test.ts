@@ -99,6 +99,30 @@ describe('extraction with an LLM', () => {
     expect((await longship.verify()).problems).toEqual([]);
   });
 
+  it('takes an occurred_at that is no date as none, and keeps the memory', async () => {
+    const longship = await open(
+      extracting([
+        {
+          category: 'events',
+          name: 'Launch',
+          abstract: 'A launch.',
+          content: 'Launched.',
+          occurred_at: null,
+        },
+        { category: 'events', name: 'Demo', abstract: 'A demo.', content: 'Demoed.', occurred_at: 'soon' },
+      ]),
+    );
+    const session = longship.session('undated');
+    await session.addMessage('user', 'We launched, and demo soon.');
+    const [report] = (await session.commit()).extractions;
+    expect(report).toMatchObject({
+      state: 'done',
+      memories: [memoryUri('events', 'Launch'), memoryUri('events', 'Demo')],
+    });
+    expect((await longship.stat(memoryUri('events', 'Launch'))).meta).not.toHaveProperty('occurredAt');
+    expect((await longship.stat(memoryUri('events', 'Demo'))).meta).not.toHaveProperty('occurredAt');
+  });
+
   it('offers the single-file kinds to update, and unions the sources of an updated memory', async () => {
     const sent: string[] = [];
     const soul = memoryUri('soul', 'soul');
