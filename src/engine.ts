@@ -53,6 +53,7 @@ import type { FindOptions } from './retrieve/settings.js';
 import type { RetrievalSources } from './retrieve/sources.js';
 import { sessionsRootOf } from './session/archive.js';
 import { readDelivered, recordDelivered } from './session/delivered.js';
+import { type Remembered, type RememberOptions, remember } from './session/remember.js';
 import type { DeletedSession, Session, SessionInfo, SessionOptions } from './session/session.js';
 import { createSessions, type Sessions } from './session/sessions.js';
 import { openFileStore } from './store/file/file-open.js';
@@ -229,6 +230,11 @@ export interface Longship extends ContextTree {
    * commits. The memories extracted from it stay. NOT_FOUND for an id with no session.
    */
   deleteSession(id: string): Promise<DeletedSession>;
+  /**
+   * Writes a memory of `kind` where extraction would, adding to one of the same name; never drops it
+   * (docs/guide/retrieval.md, "Remember"). `await longship.remember('Prefers tabs.', { kind: 'preferences' })`
+   */
+  remember(content: string, options: RememberOptions): Promise<Remembered>;
   /** Queues a document, a folder or a URL to be read, split, summarised, embedded and written. */
   addResource(input: ResourceInput, options?: AddOptions<AddResourceOptions>): QueuedJob;
   /**
@@ -682,6 +688,7 @@ function makeView(parts: EngineParts, namespace: Namespace, shared: Shared): Lon
     sessionInfo: (id) => sessions.info(id),
     sessionExists: (id) => sessions.exists(id),
     deleteSession: (id) => sessions.delete(id),
+    remember: (content, options) => remember({ store, tree, namespace }, content, options),
     store,
     persistent: parts.persistent,
     embedder: parts.embedder,

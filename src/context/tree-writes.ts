@@ -6,6 +6,7 @@ import type { Embedder } from '../embed/embedder.js';
 import { checkOptions } from '../options.js';
 import type { FullStore } from '../store/full-store.js';
 import type { NodeRecord, WriteBatch } from '../store/store.js';
+import { derivedMemoryChanges } from './memory-sources.js';
 import { type Namespace, storedTypeOf } from './namespace.js';
 import type { Summarizer } from './summarize.js';
 import { checkStringSize, checkText, defaultMaxBytes } from './text-checks.js';
@@ -129,8 +130,13 @@ export async function rm(w: TreeWriter, input: string, options?: RmOptions): Pro
     if (nodes.length > 1 && !recursive) {
       fail('DIRECTORY_NOT_EMPTY', `${uri} has ${nodes.length - 1} nodes below it (pass recursive: true)`);
     }
-    // The store removes their vectors, postings and relations with them.
-    await w.store.commit({ deleteNodes: deepestFirst(nodes) });
+    // The store removes their vectors, postings and relations with them; the memories derived only
+    // from removed resources go too, and those derived partly from them are flagged.
+    const derived = await derivedMemoryChanges(w.store, nodes, w.now());
+    await w.store.commit({
+      deleteNodes: [...deepestFirst(nodes), ...derived.deleteNodes],
+      ...(derived.putNodes.length > 0 ? { putNodes: derived.putNodes } : {}),
+    });
     return nodes.length;
   });
 }

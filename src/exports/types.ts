@@ -65,6 +65,7 @@ export type {
 } from '../retrieve/trace.js';
 export type { ExtractionState } from '../session/archive.js';
 export type { MessagePart, MessageRole } from '../session/message.js';
+export type { Remembered, RememberOptions } from '../session/remember.js';
 export type {
   AutoCommitPolicy,
   CommitJob,
@@ -75,6 +76,7 @@ export type {
   DeletedSession,
   ExtractionReport,
   MessageOptions,
+  RedirectedMemory,
   SessionInfo,
 } from '../session/session.js';
 export type { WebFileList, WebFileSystemHandle } from '../web-types.js';

@@ -1,6 +1,7 @@
 // One commit of a session: the pending messages become the next archive, in the same store commit
 // that takes them out of the session's pending directory; then, with an LLM, every archive not yet extracted
-// is, under one deadline for the whole commit (docs/guide/sessions.md).
+// is, under one deadline for the whole commit (docs/guide/sessions.md); without one, rules read what they
+// can off the new archive (docs/guide/retrieval.md, "Without an LLM").
 
 import { abortError, throwIfAborted } from '../abort.js';
 import { type Deadline, startDeadline } from '../deadline.js';
@@ -11,6 +12,7 @@ import { type ArchiveMeta, archiveBatch, nextArchiveNumber, readArchive, session
 import { describeError, extractMemories } from './extract.js';
 import { pendingView, readPending } from './pending-messages.js';
 import { merged, moveLegacy, removalBatch } from './pending-writes.js';
+import { extractByRules } from './rule-extract.js';
 import {
   type CommitOptions,
   type CommitProgress,
@@ -39,6 +41,8 @@ export async function commitSession(
     const { reports, usage } = await extractPending(deps, id, options, report);
     result.extractions = reports;
     if (usage) result.usage = usage;
+  } else if (archived.archive) {
+    result.extractions = [await extractArchiveByRules(deps, id, archived.archive, options)];
   }
   return result;
 }
@@ -157,7 +161,7 @@ async function extractArchive(
   deadline: Deadline,
 ): Promise<{ report: ExtractionReport; usage?: TokenUsage }> {
   const meta = archive.meta as ArchiveMeta;
-  const report: ExtractionReport = { archive: archive.uri, state: 'done', memories: [] };
+  const report: ExtractionReport = { archive: archive.uri, state: 'done', by: 'llm', memories: [] };
   let usage: TokenUsage | undefined;
   try {
     const messages = await readArchive(deps.store, archive.uri);
@@ -170,6 +174,7 @@ async function extractArchive(
       ),
     );
     report.memories = done.memories;
+    if (done.redirected.length > 0) report.redirected = done.redirected;
     usage = done.usage;
     await updateArchive(deps, archive.uri, {
       extraction: 'done',
@@ -187,6 +192,45 @@ async function extractArchive(
     );
   }
   return usage ? { report, usage } : { report };
+}
+
+/**
+ * Without an LLM: the memories rules read off the archive just written. A failure is reported and
+ * the archive marked failed, which a commit with an LLM retries; only the caller's abort rejects.
+ */
+async function extractArchiveByRules(
+  deps: SessionDeps,
+  id: string,
+  archiveUri: string,
+  options: CommitOptions,
+): Promise<ExtractionReport> {
+  const report: ExtractionReport = { archive: archiveUri, state: 'done', by: 'rules', memories: [] };
+  try {
+    const node = await deps.store.node(archiveUri);
+    const number = Number(node?.meta.archive);
+    const messages = await readArchive(deps.store, archiveUri);
+    const done = await extractByRules(
+      deps,
+      messages,
+      { session: id, archive: number, now: (deps.now ?? Date.now)() },
+      options.signal,
+    );
+    report.memories = done.memories;
+    if (done.redirected.length > 0) report.redirected = done.redirected;
+    await updateArchive(deps, archiveUri, {
+      extraction: 'done',
+      extractedBy: 'rules',
+      memories: done.memories,
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw abortError(options.signal, 'commit()');
+    report.state = 'failed';
+    report.error = describeError(error);
+    await updateArchive(deps, archiveUri, { extraction: 'failed', extractionError: report.error }).catch(
+      () => undefined,
+    );
+  }
+  return report;
 }
 
 /** Rewrites an archive directory's meta (node only: its vectors and posting stay). */

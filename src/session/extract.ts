@@ -3,17 +3,24 @@
 // memory lands at a stable URI per category and name, so the same thing is updated, not duplicated.
 
 import { agentSpace, type Namespace, userSpace } from '../context/namespace.js';
-import { clampText } from '../context/summarize.js';
 import type { ContextTree } from '../context/tree.js';
 import { join, type VikingUri } from '../context/uri.js';
 import { LongshipError } from '../errors.js';
 import { slugify } from '../ingest/slug.js';
 import type { LLM, TokenUsage } from '../llm/llm.js';
-import { type MemoryCategory, memoryPrompt } from '../llm/prompts.js';
+import { type MemoryCategory, memoryPrompt, singleFileCategories } from '../llm/prompts.js';
 import { runPrompt } from '../llm/run-prompt.js';
 import type { FindResult } from '../retrieve/retriever.js';
 import type { FindOptions } from '../retrieve/settings.js';
 import type { FullStore } from '../store/full-store.js';
+import {
+  type MemoryDraft,
+  type MemoryWriteDeps,
+  sessionSource,
+  type WrittenMemory,
+  writeMemory,
+} from './memory-write.js';
+import type { RedirectedMemory } from './session.js';
 
 export interface ExtractDeps {
   store: FullStore;
@@ -26,6 +33,8 @@ export interface ExtractDeps {
 
 export interface Extraction {
   memories: string[];
+  /** Memories that did not land where they were meant to, and why (none is dropped unrecorded). */
+  redirected: RedirectedMemory[];
   summary: string;
   usage: TokenUsage;
 }
@@ -34,15 +43,30 @@ export interface Extraction {
 export const extractedMeta = { origin: 'session' } as const;
 
 /**
- * The profile is one file (docs/guide/retrieval.md, "Context types and roots"); every other category is a
- * directory of memories.
+ * The single-file kinds (profile, identity, soul) are one file each; every other kind is a directory
+ * of memories, and the agent's own notes are under the agent's memories (docs/guide/retrieval.md,
+ * "Memory kinds").
  */
 export function memoryUri(namespace: Namespace, category: MemoryCategory, name: string): VikingUri {
   const slug = slugify(name, 'memory');
   const memories = join(userSpace(namespace), 'memories');
-  if (category === 'profile') return join(memories, 'profile');
+  if (singleFileCategories.includes(category)) return join(memories, category);
   if (category === 'agent') return join(agentSpace(namespace), 'memories', 'notes', slug);
   return join(memories, category, slug);
+}
+
+/** How many other names (`<name>-2` …) a memory of a directory kind tries when its own is taken. */
+const alternateNames = 8;
+
+/**
+ * A memory's place, then the names it takes when a directory holds that one: `<name>-2` to
+ * `<name>-9`. A single-file kind has the one place.
+ */
+export function memoryPlaces(namespace: Namespace, category: MemoryCategory, name: string): VikingUri[] {
+  const places = [memoryUri(namespace, category, name)];
+  if (singleFileCategories.includes(category)) return places;
+  for (let i = 2; i <= alternateNames + 1; i++) places.push(memoryUri(namespace, category, `${name} ${i}`));
+  return places;
 }
 
 /**
@@ -55,9 +79,9 @@ export async function extractMemories(
   context: { session: string; archive: number },
   options: { signal?: AbortSignal; timeoutMs?: number; maxExisting?: number } = {},
 ): Promise<Extraction> {
-  const { store, tree, llm } = deps;
-  // The memories most like this conversation, to update rather than duplicate. The profile is always
-  // offered: it is one file that every conversation may add to.
+  const { store, llm } = deps;
+  // The memories most like this conversation, to update rather than duplicate. The single-file kinds
+  // are always offered: every conversation may add to them.
   const query = messages
     .filter((m) => m.role === 'user')
     .map((m) => m.text)
@@ -71,9 +95,8 @@ export async function extractMemories(
         ...(options.signal ? { signal: options.signal } : {}),
       })
     : undefined;
-  const candidates = new Set(similar?.memories.map((m) => m.uri) ?? []);
-  const profile = memoryUri(deps.namespace, 'profile', '');
-  if (await store.node(profile)) candidates.add(profile);
+  const candidates = new Set<string>(similar?.memories.map((m) => m.uri) ?? []);
+  for (const kind of singleFileCategories) candidates.add(memoryUri(deps.namespace, kind, kind));
   const existing: { uri: string; category: string; content: string }[] = [];
   for (const uri of candidates) {
     const node = await store.node(uri);
@@ -95,42 +118,89 @@ export async function extractMemories(
     },
   );
   const offered = new Set(existing.map((e) => e.uri));
-  const written: string[] = [];
+  const placed = new PlacedMemories(deps, options.signal);
   for (const memory of output.memories) {
     // `updates` is honoured only for a URI we offered: the model cannot point a write elsewhere.
-    const target =
-      memory.updates && offered.has(memory.updates)
-        ? memory.updates
-        : memoryUri(deps.namespace, memory.category, memory.name);
-    const old = await store.node(target);
-    if (old?.kind === 'dir') continue;
-    let content = memory.content;
-    if (old && !(memory.updates && offered.has(memory.updates))) {
-      // The same name again without the model having seen the old text: keep both, once.
-      const before = old.l2 ?? '';
-      content = before.includes(memory.content) ? before : `${before}\n\n${memory.content}`;
-    }
-    await tree.write(target, content, {
-      abstract: memory.abstract,
-      // A memory is short: its text is its overview, and no summariser (an LLM one) is asked again.
-      overview: clampText(content, 1500),
-      parents: true,
-      meta: {
-        ...old?.meta,
-        ...extractedMeta,
+    const updates = memory.updates && offered.has(memory.updates) ? (memory.updates as VikingUri) : undefined;
+    const occurredAt = memory.occurred_at ? Date.parse(memory.occurred_at) : Number.NaN;
+    await placed.write(
+      {
         category: memory.category,
-        title: memory.name,
-        session: context.session,
-        archive: context.archive,
-        prompt: `${memoryPrompt.id}@${memoryPrompt.version}`,
+        name: memory.name,
+        content: memory.content,
+        abstract: memory.abstract,
+        places: [
+          ...(updates ? [updates] : []),
+          ...memoryPlaces(deps.namespace, memory.category, memory.name),
+        ],
+        ...(updates ? { replaces: true } : {}),
+        ...(Number.isFinite(occurredAt) ? { occurredAt } : {}),
+        sources: [sessionSource(context.session, context.archive)],
+        meta: {
+          ...extractedMeta,
+          session: context.session,
+          archive: context.archive,
+          prompt: `${memoryPrompt.id}@${memoryPrompt.version}`,
+        },
       },
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    written.push(target);
+      memory.updates && !updates
+        ? {
+            wanted: memory.updates,
+            reason: `UPDATES_NOT_OFFERED: ${memory.updates} was not offered to update`,
+          }
+        : undefined,
+    );
   }
-  // Two memories of one answer may land on one URI: the later merged into the earlier; listed once.
-  return { memories: [...new Set(written)], summary: output.summary, usage };
+  return { memories: placed.memories(), redirected: placed.redirected, summary: output.summary, usage };
 }
+
+/**
+ * The memories of one extraction as they are written: one that its place cannot hold goes to the next
+ * free name of its kind, else among the agent's notes, and is listed in `redirected` with why; one
+ * that nothing can hold is listed there without a `uri`.
+ */
+export class PlacedMemories {
+  readonly redirected: RedirectedMemory[] = [];
+  readonly #written: string[] = [];
+
+  constructor(
+    private readonly deps: MemoryWriteDeps,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  async write(draft: MemoryDraft, asked?: { wanted: string; reason: string }): Promise<void> {
+    const { category, name } = draft;
+    let done: WrittenMemory | undefined;
+    let failure = '';
+    try {
+      done = await writeMemory(this.deps, draft, this.signal);
+    } catch (error) {
+      if (!isPlacement(error)) throw error;
+      failure = describeError(error);
+      const notes = memoryPlaces(this.deps.namespace, 'agent', `${category} ${name}`);
+      done = await writeMemory(this.deps, { ...draft, places: notes, replaces: false }, this.signal).catch(
+        (again: unknown) => {
+          if (!isPlacement(again)) throw again;
+          return undefined;
+        },
+      );
+    }
+    if (done) this.#written.push(done.uri);
+    const wanted = asked?.wanted ?? done?.wanted ?? draft.places[0]!;
+    const reason = asked?.reason ?? done?.reason ?? failure;
+    if (asked || done?.wanted || failure) {
+      this.redirected.push({ category, name, wanted, reason, ...(done ? { uri: done.uri } : {}) });
+    }
+  }
+
+  /** Two memories of one answer may land on one URI: the later merged into the earlier; listed once. */
+  memories(): string[] {
+    return [...new Set(this.#written)];
+  }
+}
+
+const isPlacement = (error: unknown): boolean =>
+  error instanceof LongshipError && (error.code === 'IS_A_DIRECTORY' || error.code === 'NOT_A_DIRECTORY');
 
 export function describeError(error: unknown): string {
   return error instanceof LongshipError

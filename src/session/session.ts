@@ -155,9 +155,25 @@ export const defaultExtractionTimeoutMs = 120_000;
 export interface ExtractionReport {
   archive: string;
   state: ArchiveMeta['extraction'];
+  /** `llm`, or `rules` when there is no LLM (docs/guide/retrieval.md, "Without an LLM"). */
+  by: 'llm' | 'rules';
   memories: string[];
+  /** Memories written elsewhere than they were meant to go, or (without `uri`) nowhere, and why. */
+  redirected?: RedirectedMemory[];
   /** `CODE: message` when it failed; the archive stays, and the next commit() retries it. */
   error?: string;
+}
+
+/** A memory an extraction could not write where it was meant to (docs/guide/retrieval.md, "Memory kinds"). */
+export interface RedirectedMemory {
+  category: string;
+  name: string;
+  /** Where it was meant to go. */
+  wanted: string;
+  /** Why it did not: `CODE: message`. */
+  reason: string;
+  /** Where it was written instead; absent when no place could hold it. */
+  uri?: string;
 }
 
 export interface CommitResult {

@@ -1,35 +1,30 @@
-// add_memory: a memory written where a session's commit writes the memories it extracts
-// (docs/guide/retrieval.md, "Sessions and memory"), so a memory a model adds by hand and one extracted
-// from a conversation about the same thing are one node: user memories under viking://user/default/memories
-// (preferences/, entities/, events/, the one file profile), the agent's own under
-// viking://agent/default/memories/notes.
+// add_memory: a memory written by remember() (docs/guide/retrieval.md, "Remember"), where a session's
+// commit writes the memories it extracts, so a memory a model adds by hand and one extracted from a
+// conversation about the same thing are one node. It is written or the tool fails: never dropped.
 
 import * as v from 'valibot';
-import { clampText } from '../context/summarize.js';
-import type { VikingUri } from '../context/uri.js';
-import { LongshipError } from '../errors.js';
 import { memoryCategories } from '../llm/prompts.js';
-import { memoryUri } from '../session/extract.js';
 import { defineTool } from './tool.js';
-import type { ToolsLongship } from './tools-longship.js';
 
 /** The longest memory add_memory writes: a memory is a few sentences, not a document. */
 export const maxMemoryChars = 4000;
 
 export interface AddMemoryOutput {
   uri: string;
-  /** False when the memory already held this text: nothing was written. */
+  /** False when the memory already held this text: nothing was added. */
   written: boolean;
+  /** Its own place, when a directory there sent it to `uri` instead. */
+  wanted?: string;
 }
 
 export const addMemory = defineTool({
   name: 'add_memory',
   title: 'Remember something',
   description:
-    'Writes a memory for later conversations. About the user: category preferences, entities or events ' +
-    "(viking://user/default/memories/<category>/<name>) or profile (one file); the agent's own notes: agent (the " +
-    'default, viking://agent/default/memories/notes/<name>). The same category and name adds to that memory, once. ' +
-    'Found by find once this returns.',
+    'Writes a memory for later conversations. About the user: profile (one file: name, role, employer), ' +
+    'preferences, entities (people, projects), events; about the assistant: identity and soul (one file ' +
+    "each); from the work: cases, trajectories, experiences, tools, skills; the agent's own notes: agent " +
+    '(the default). The same category and name adds to that memory, once. Found by find once this returns.',
   input: v.strictObject({
     content: v.pipe(
       v.string('must be a string'),
@@ -42,7 +37,7 @@ export const addMemory = defineTool({
       v.pipe(
         v.picklist(memoryCategories, `must be one of ${memoryCategories.join(', ')}`),
         v.description(
-          "About the user: preferences, entities, events, or profile (one file); the agent's own notes: agent (default)",
+          `The memory kind: ${memoryCategories.join(', ')} (default agent: the agent's own notes)`,
         ),
       ),
       'agent',
@@ -59,30 +54,15 @@ export const addMemory = defineTool({
   }),
   readOnly: false,
   run: async (longship, input, { signal }): Promise<AddMemoryOutput> => {
-    const name = input.name ?? input.content.split(/\s+/).slice(0, 6).join(' ');
-    const uri = memoryUri(longship.namespace, input.category, name);
-    const before = await existingText(longship, uri);
-    if (before?.includes(input.content)) return { uri, written: false };
-    const content = before ? `${before}\n\n${input.content}` : input.content;
-    await longship.write(uri, content, {
-      parents: true,
-      // As a commit's extraction does: a memory is short, its text is its overview, and no summariser
-      // (an LLM one) is asked for it.
-      overview: clampText(content, 1500),
-      meta: { origin: 'tool', category: input.category, title: name },
+    const done = await longship.remember(input.content, {
+      kind: input.category,
+      ...(input.name ? { name: input.name } : {}),
       ...(signal ? { signal } : {}),
     });
-    return { uri, written: true };
+    return {
+      uri: done.uri,
+      written: done.outcome !== 'held',
+      ...(done.wanted ? { wanted: done.wanted } : {}),
+    };
   },
 });
-
-/** The memory already at `uri`, if any; a directory there is not a memory to add to. */
-async function existingText(longship: ToolsLongship, uri: VikingUri): Promise<string | undefined> {
-  const node = await longship.stat(uri).catch((error: unknown) => {
-    if (error instanceof LongshipError && error.code === 'NOT_FOUND') return undefined;
-    throw error;
-  });
-  if (!node) return undefined;
-  if (node.kind === 'dir') throw new LongshipError('IS_A_DIRECTORY', `add_memory: ${uri} is a directory`);
-  return longship.read(uri);
-}

@@ -32,6 +32,7 @@ export interface ToolsLongship
     | 'stat'
     | 'write'
     | 'namespace'
+    | 'remember'
   > {
   addResource(
     ...args: Parameters<Longship['addResource']>

@@ -74,7 +74,7 @@ export const remoteApi = {
       ...each('value', 'mkdir', 'write', 'ls', 'tree', 'stat', 'read', 'abstract', 'overview', 'rm', 'mv'),
       ...each('value', 'grep', 'glob', 'link', 'relations', 'unlink', 'find', 'search', 'context', 'verify'),
       ...each('value', 'listSessions', 'sessionInfo', 'sessionExists', 'deleteSession', 'waitProcessed'),
-      ...each('value', 'listSkills', 'getSkill', 'lsPage', 'treePage'),
+      ...each('value', 'listSkills', 'getSkill', 'lsPage', 'treePage', 'remember'),
       ...each('job', 'addResource', 'addSkill', 'removeSkill'),
       session: 'session',
       onProgress: 'function',

@@ -57,18 +57,26 @@ describe('sessions without an LLM', () => {
     await session.addMessage('user', 'Yes, quiet ones please.', { name: 'Ana' });
     const seqBefore = (await longship.store.meta()).seq;
     const result = await session.commit();
-    expect((await longship.store.meta()).seq).toBe(seqBefore + 1);
+    // The archive is one commit; the rules' record on it (none of these sentences is one a rule is
+    // sure of) is the other.
+    expect((await longship.store.meta()).seq).toBe(seqBefore + 2);
     expect(result).toEqual({
       archive: 'viking://user/default/sessions/chat-1/0001',
       messages: 3,
-      extractions: [],
+      extractions: [
+        { archive: 'viking://user/default/sessions/chat-1/0001', state: 'done', by: 'rules', memories: [] },
+      ],
     });
     expect(await session.messages()).toEqual([]);
     const files = await longship.ls(result.archive!);
     expect(files.map((f) => f.name)).toEqual(['0001-user', '0002-assistant', '0003-user']);
     expect(await longship.read(`${result.archive}/0003-user`)).toBe('Ana: Yes, quiet ones please.');
     expect(files[1]!.meta.parts).toEqual([{ type: 'context', uri: 'viking://resources/travel/lisbon.md' }]);
-    expect((await longship.stat(result.archive!)).meta).toMatchObject({ extraction: 'none', messages: 3 });
+    expect((await longship.stat(result.archive!)).meta).toMatchObject({
+      extraction: 'done',
+      extractedBy: 'rules',
+      messages: 3,
+    });
 
     const found = await longship.find('flying Lisbon May', { filter: { contextType: 'memory' }, limit: 3 });
     expect(urisOf(found)).toContain(`${result.archive}/0001-user`);
@@ -258,6 +266,7 @@ describe('sessions with an LLM', () => {
       {
         archive: 'viking://user/default/sessions/trip/0001',
         state: 'done',
+        by: 'llm',
         memories: [
           'viking://user/default/memories/preferences/seat-preference',
           'viking://user/default/memories/entities/rita',
@@ -333,7 +342,8 @@ describe('sessions with an LLM', () => {
     server.script(
       memories([
         { category: 'preferences', name: 'Tea', abstract: 'Tea habits.', content: 'Black tea after lunch.' },
-        // `updates` pointing at something it was not shown is ignored: the memory goes to its own URI.
+        // `updates` pointing at something it was not shown is not followed: the memory goes to its own
+        // URI, and the report says so.
         {
           category: 'events',
           name: 'Lunch',
@@ -347,6 +357,15 @@ describe('sessions with an LLM', () => {
     expect(third_.extractions[0]!.memories).toEqual([
       'viking://user/default/memories/preferences/tea',
       'viking://user/default/memories/events/lunch',
+    ]);
+    expect(third_.extractions[0]!.redirected).toEqual([
+      {
+        category: 'events',
+        name: 'Lunch',
+        wanted: 'viking://resources/important.md',
+        reason: 'UPDATES_NOT_OFFERED: viking://resources/important.md was not offered to update',
+        uri: 'viking://user/default/memories/events/lunch',
+      },
     ]);
     expect(await longship.read('viking://user/default/memories/preferences/tea')).toBe(
       'Jasmine green tea in the morning.\n\nBlack tea after lunch.',
@@ -388,7 +407,12 @@ describe('sessions with an LLM', () => {
     );
     const retried = await session.commit();
     expect(retried.extractions).toEqual([
-      { archive: failed.archive, state: 'done', memories: ['viking://user/default/memories/profile'] },
+      {
+        archive: failed.archive,
+        state: 'done',
+        by: 'llm',
+        memories: ['viking://user/default/memories/profile'],
+      },
     ]);
     expect((await longship.stat(failed.archive!)).meta.extraction).toBe('done');
     expect((await longship.stat(failed.archive!)).meta.extractionError).toBeUndefined();

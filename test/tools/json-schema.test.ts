@@ -3,6 +3,7 @@
 // say in JSON Schema slips through unsaid.
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { memoryCategories } from '../../src/llm/prompts.js';
 import { toJsonSchema } from '../../src/tools/json-schema.js';
 import { agentToolNames, agentTools } from '../../src/tools/tools.js';
 
@@ -26,7 +27,7 @@ describe('toJsonSchema', () => {
       mode: { type: 'string', enum: ['quick', 'thinking'] },
     });
     expect(toJsonSchema(agentTools.add_memory.input).properties.category).toMatchObject({
-      enum: ['preferences', 'entities', 'events', 'profile', 'agent'],
+      enum: [...memoryCategories],
       default: 'agent',
     });
     expect(toJsonSchema(agentTools.context.input).properties.tokens).toMatchObject({

@@ -328,7 +328,7 @@ const refusals: [string, unknown, string, string[]?, string?][] = [
   [
     'add_memory',
     { content: 'Likes tea.', category: 'secrets' },
-    'add_memory: category must be one of preferences, entities, events, profile, agent, not "secrets"',
+    'add_memory: category must be one of preferences, entities, events, profile, identity, soul, cases, trajectories, experiences, tools, skills, agent, not "secrets"',
   ],
   [
     'find',
