@@ -407,7 +407,12 @@ describe('sessions with an LLM', () => {
     );
     const retried = await session.commit();
     expect(retried.extractions).toEqual([
-      { archive: failed.archive, state: 'done', by: 'llm', memories: ['viking://user/default/memories/profile'] },
+      {
+        archive: failed.archive,
+        state: 'done',
+        by: 'llm',
+        memories: ['viking://user/default/memories/profile'],
+      },
     ]);
     expect((await longship.stat(failed.archive!)).meta.extraction).toBe('done');
     expect((await longship.stat(failed.archive!)).meta.extractionError).toBeUndefined();
