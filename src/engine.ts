@@ -36,11 +36,15 @@ import { getSkill, listSkills, type SkillInfo, type SkillSummary } from './inges
 import { extractiveSummarizer } from './ingest/summary/extractive-summarizer.js';
 import { bm25Indexes } from './lexical/bm25-index.js';
 import type { LLM, Reranker } from './llm/llm.js';
+import type { ConsolidateOptions, Consolidation } from './memory/consolidate.js';
+import type { SweepResult } from './memory/expiry.js';
+import { createMemoryLifecycle } from './memory/memory-lifecycle.js';
+import { type MemoryOptions, memoryOptionsSchema } from './memory/memory-options.js';
 import { checkOptions } from './options.js';
 import { createRetriever, type FindResult } from './retrieve/retriever.js';
 import { type ContextSearchOptions, search as runSearch, type SearchResult } from './retrieve/search.js';
 import type { FindOptions } from './retrieve/settings.js';
-import type { RetrievalSources } from './retrieve/sources.js';
+import type { AgeJudge, RetrievalSources } from './retrieve/sources.js';
 import { readDelivered, recordDelivered } from './session/delivered.js';
 import type { DeletedSession, Session, SessionInfo, SessionOptions } from './session/session.js';
 import { createSessions } from './session/sessions.js';
@@ -105,6 +109,8 @@ export interface LongshipOptions {
   reranker?: Reranker;
   /** Writes L0/L1 for ingestion and `write()`. Default: extractive; `llmSummarizer(llm)` for an LLM's. */
   summarizer?: Summarizer;
+  /** How long memories live and how event memories age in ranking (docs/guide/memory-lifecycle.md). */
+  memory?: MemoryOptions;
 }
 
 /** An object with these methods: how the parts a caller plugs in are recognised. */
@@ -152,6 +158,7 @@ export const longshipOptionsSchema = v.strictObject({
   llm: v.optional(withMethods('an LLM', 'complete')),
   reranker: v.optional(withMethods('a Reranker', 'rerank')),
   summarizer: v.optional(withMethods('a Summarizer', 'summarize')),
+  memory: v.optional(memoryOptionsSchema),
 });
 
 /** Options of {@link Longship.addResource}: those of ingestion, with progress for this job only. */
@@ -222,6 +229,24 @@ export interface Longship extends ContextTree {
   onProgress(listener: (progress: QueueProgress) => void): () => void;
   /** Resolves once every queued job has finished. */
   waitProcessed(): Promise<QueueSummary>;
+  /**
+   * Removes the memories that have expired (their `meta.expiresAt`, or their kind's `memory.ttl`), in
+   * one commit; an open does it too. find() leaves them out from the moment they expire
+   * (docs/guide/memory-lifecycle.md).
+   *
+   * @example
+   * const { removed } = await longship.sweepMemories();
+   */
+  sweepMemories(options?: { signal?: AbortSignal }): Promise<SweepResult>;
+  /**
+   * Merges the duplicate memories of each kind: with the LLM, into its rewrite; without one, into
+   * every distinct sentence, newest first. Keeps the newest memory's URI, removes the rest in one
+   * commit, and says what merged into what (docs/guide/memory-lifecycle.md, "Consolidation").
+   *
+   * @example
+   * const { merges } = await longship.consolidateMemories();
+   */
+  consolidateMemories(options?: ConsolidateOptions): Promise<Consolidation>;
   /** The store's invariants, and the indexes' agreement with it. Reads everything: for tests and repair. */
   verify(): Promise<VerifyReport>;
   /** Cancels queued jobs, snapshots the indexes, closes the store. */
@@ -286,9 +311,14 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       }
       return job;
     };
-    const retriever = createRetriever(retrievalSources(indexes, checked));
-    const find = (query: string, findOptions?: FindOptions) => retriever.find(query, findOptions);
     const { llm, reranker } = options;
+    const memory = createMemoryLifecycle(
+      { store: indexes.store, tree, ...(llm ? { llm } : {}) },
+      options.memory,
+    );
+    await memory.sweep();
+    const retriever = createRetriever(retrievalSources(indexes, checked, memory.ageing));
+    const find = (query: string, findOptions?: FindOptions) => retriever.find(query, findOptions);
     const sessions = createSessions({
       store: indexes.store,
       embedder: checked,
@@ -350,6 +380,8 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       },
       onProgress: (listener) => queue.onProgress(listener),
       waitProcessed: () => queue.waitProcessed(),
+      sweepMemories: (sweepOptions) => memory.sweep(sweepOptions),
+      consolidateMemories: (consolidateOptions) => memory.consolidate(consolidateOptions),
       verify: () => indexes.verify(),
       async close() {
         // Jobs first: they are cancelled (ABORTED), what else is embedding is cut short (STORE_CLOSED).
@@ -373,8 +405,13 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
 }
 
 /** What retrieval reads: the store and the derived indexes, and the checked embedder for queries. */
-function retrievalSources(indexes: DerivedIndexes, embedder: Embedder): RetrievalSources {
+function retrievalSources(
+  indexes: DerivedIndexes,
+  embedder: Embedder,
+  ageing: () => AgeJudge,
+): RetrievalSources {
   return {
+    ageing,
     store: indexes.store,
     // Getters: the derived indexes replace their index objects when they rebuild.
     get vectors() {

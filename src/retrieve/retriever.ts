@@ -6,6 +6,7 @@
 import { throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
 import type { NodeKind } from '../store/store.js';
+import { aged } from './ageing.js';
 import {
   calibrated,
   confidenceOf,
@@ -115,7 +116,7 @@ export async function find(
     outcome = settings.mode === 'quick' ? quickSearch(context, filter) : await walk(context, filter);
   }
 
-  const candidates = propagate(outcome.candidates, scope, query, settings);
+  const { candidates, expired } = aged(propagate(outcome.candidates, scope, query, settings), sources);
   const top = rank(candidates, settings);
   const confidence = settings.calibration ? await confidenceOf(sources, query, top, settings.calibration) : 1;
   const ranked = settings.calibration
@@ -136,10 +137,12 @@ export async function find(
       steps: log.steps,
       scored: log.scored,
       stop: { ...outcome.stop, candidates: candidates.length },
+      expired,
       results: ranked.map((item) => ({
         uri: item.node.uri,
         score: round4(item.final),
         ...(item.hotness === undefined ? {} : { hotness: round4(item.hotness) }),
+        ...(item.decay === undefined ? {} : { decay: round4(item.decay) }),
       })),
       elapsedMs: Math.round(performance.now() - started),
     };
