@@ -6,7 +6,10 @@ import { memoryCategories } from '../llm/prompts.js';
 import { functionSchema } from '../options.js';
 
 /** A memory's kind: its `meta.category`. */
-export type MemoryKind = (typeof memoryCategories)[number];
+export type MemoryKind = 'preferences' | 'entities' | 'events' | 'profile' | 'agent';
+
+// The kinds extraction writes; one it adds fails to compile here until MemoryKind has it too.
+const kinds: readonly MemoryKind[] = memoryCategories;
 
 export interface EventDecayOptions {
   /**
@@ -54,9 +57,7 @@ const days = v.pipe(v.number(), v.finite(), v.minValue(0, 'must be 0 or more'));
 
 /** {@link MemoryOptions}, key by key. @internal */
 export const memoryOptionsSchema = v.strictObject({
-  ttl: v.optional(
-    v.strictObject(Object.fromEntries(memoryCategories.map((kind) => [kind, v.optional(positive)]))),
-  ),
+  ttl: v.optional(v.strictObject(Object.fromEntries(kinds.map((kind) => [kind, v.optional(positive)])))),
   decay: v.optional(
     v.union([
       v.literal(false),
