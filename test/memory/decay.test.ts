@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { decayOf } from '../../src/memory/decay.js';
 import { eventDecayDefaults } from '../../src/memory/memory-options.js';
-import type { NodeRecord } from '../../src/store/store.js';
+import type { MemoryFields } from '../../src/memory/memory-time.js';
 import { DAY, NOW, openWithMemory, remember } from './fixture.js';
 
-const event = (occurredAt: number, category = 'events'): NodeRecord =>
-  ({ kind: 'file', contextType: 'memory', meta: { category, occurredAt }, updatedAt: NOW }) as NodeRecord;
+const event = (occurredAt: number, category = 'events'): MemoryFields => ({
+  kind: 'file',
+  contextType: 'memory',
+  meta: { category, occurredAt },
+  updatedAt: NOW,
+});
 
 describe('decayOf', () => {
   const options = { halfLifeDays: 90, protectionDays: 7 };
@@ -28,12 +32,12 @@ describe('decayOf', () => {
   });
 
   it('reads the last update where the event does not say when it happened', () => {
-    const node = { ...event(0), meta: { category: 'events' }, updatedAt: NOW - 97 * DAY } as NodeRecord;
+    const node = { ...event(0), meta: { category: 'events' }, updatedAt: NOW - 97 * DAY };
     expect(decayOf(node, NOW, options)).toBeCloseTo(0.5, 10);
   });
 
-  it('defaults to a 90-day half-life after a week', () => {
-    expect(eventDecayDefaults).toEqual({ halfLifeDays: 90, protectionDays: 7 });
+  it('defaults to a 90-day half-life after a month', () => {
+    expect(eventDecayDefaults).toEqual({ halfLifeDays: 90, protectionDays: 30 });
   });
 });
 
@@ -50,7 +54,7 @@ describe('event decay in find()', () => {
   }
 
   it('multiplies an old event’s score by its decay, shown in the trace and the reason', async () => {
-    const { recent, old, found } = await twoEvents({});
+    const { recent, old, found } = await twoEvents({ decay: { halfLifeDays: 90, protectionDays: 7 } });
     expect(found.memories.map((m) => m.uri)).toEqual([recent, old]);
     const [first, second] = found.memories;
     expect(second!.score / first!.score).toBeCloseTo(0.5, 3);
@@ -68,8 +72,11 @@ describe('event decay in find()', () => {
     expect(found.trace!.results.every((r) => r.decay === undefined)).toBe(true);
   });
 
-  it('follows the half-life and the window given', async () => {
+  it('follows the half-life and the window given, and decays by default', async () => {
     const { found, old } = await twoEvents({ decay: { halfLifeDays: 45, protectionDays: 7 } });
     expect(found.trace!.results.find((r) => r.uri === old)?.decay).toBe(0.25);
+    // The defaults: 90 days of half-life after 30 of protection; 97 days old is 67 past it.
+    const byDefault = await twoEvents({});
+    expect(byDefault.found.trace!.results.find((r) => r.uri === byDefault.old)?.decay).toBe(0.5969);
   });
 });
