@@ -38,7 +38,7 @@ import { bm25Indexes } from './lexical/bm25-index.js';
 import type { LLM, Reranker } from './llm/llm.js';
 import type { ConsolidateOptions, Consolidation } from './memory/consolidate.js';
 import type { SweepResult } from './memory/expiry.js';
-import { createMemoryLifecycle } from './memory/memory-lifecycle.js';
+import { openMemoryLifecycle } from './memory/memory-lifecycle.js';
 import { type MemoryOptions, memoryOptionsSchema } from './memory/memory-options.js';
 import { checkOptions } from './options.js';
 import { createRetriever, type FindResult } from './retrieve/retriever.js';
@@ -312,11 +312,7 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       return job;
     };
     const { llm, reranker } = options;
-    const memory = createMemoryLifecycle(
-      { store: indexes.store, tree, ...(llm ? { llm } : {}) },
-      options.memory,
-    );
-    await memory.sweep();
+    const memory = await openMemoryLifecycle({ store: indexes.store, tree, llm }, options.memory);
     const retriever = createRetriever(retrievalSources(indexes, checked, memory.ageing));
     const find = (query: string, findOptions?: FindOptions) => retriever.find(query, findOptions);
     const sessions = createSessions({
@@ -380,8 +376,7 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       },
       onProgress: (listener) => queue.onProgress(listener),
       waitProcessed: () => queue.waitProcessed(),
-      sweepMemories: (sweepOptions) => memory.sweep(sweepOptions),
-      consolidateMemories: (consolidateOptions) => memory.consolidate(consolidateOptions),
+      ...memory.methods,
       verify: () => indexes.verify(),
       async close() {
         // Jobs first: they are cancelled (ABORTED), what else is embedding is cut short (STORE_CLOSED).

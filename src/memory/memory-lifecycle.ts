@@ -12,36 +12,44 @@ import {
   consolidateMemories,
   consolidateOptionsSchema,
 } from './consolidate.js';
-import { decayOf } from './decay.js';
 import { isExpired, type SweepResult, sweepExpired, sweepOptionsSchema } from './expiry.js';
-import { type MemoryOptions, memorySettings } from './memory-options.js';
+import { type EventDecayOptions, type MemoryOptions, memorySettings } from './memory-options.js';
+import { type MemoryFields, memoryKindOf, memoryTimeOf } from './memory-time.js';
 
 export interface MemoryLifecycle {
   /** The judge of find()'s candidates at this moment: expired memories out, event memories decayed. */
   ageing(): AgeJudge;
-  /** Removes every expired memory, in one commit. */
-  sweep(options?: { signal?: AbortSignal }): Promise<SweepResult>;
-  /** Merges duplicate memories (see consolidate.ts). */
-  consolidate(options?: ConsolidateOptions): Promise<Consolidation>;
+  /** Longship's methods, under their names there. */
+  methods: {
+    /** Removes every expired memory, in one commit. */
+    sweepMemories(options?: { signal?: AbortSignal }): Promise<SweepResult>;
+    /** Merges duplicate memories (see consolidate.ts). */
+    consolidateMemories(options?: ConsolidateOptions): Promise<Consolidation>;
+  };
 }
 
 export interface MemoryLifecycleDeps {
   store: Pick<FullStore, 'descendants' | 'commit'>;
   tree: Pick<ContextTree, 'write'>;
-  llm?: LLM;
+  llm: LLM | undefined;
 }
 
 /**
- * The lifecycle of the memories in `deps.store`, under `options` (already checked by openLongship).
+ * The lifecycle of the memories in `deps.store`, under `options` (already checked by openLongship),
+ * once the memories that expired while the store was closed are swept.
  *
  * @example
- * const memory = createMemoryLifecycle({ store, tree }, { ttl: { events: 30 * 86_400_000 } });
- * await memory.sweep();
+ * const memory = await openMemoryLifecycle({ store, tree, llm }, { ttl: { events: 30 * 86_400_000 } });
+ * await memory.methods.consolidateMemories();
  */
-export function createMemoryLifecycle(deps: MemoryLifecycleDeps, options?: MemoryOptions): MemoryLifecycle {
+export async function openMemoryLifecycle(
+  deps: MemoryLifecycleDeps,
+  options?: MemoryOptions,
+): Promise<MemoryLifecycle> {
   const settings = memorySettings(options);
   const { ttl, decay } = settings;
-  return {
+  const { llm, ...rest } = deps;
+  const lifecycle: MemoryLifecycle = {
     ageing() {
       const now = settings.now();
       return (node) => {
@@ -49,13 +57,42 @@ export function createMemoryLifecycle(deps: MemoryLifecycleDeps, options?: Memor
         return decay === false ? undefined : decayOf(node, now, decay);
       };
     },
-    sweep: async (sweepOptions) => {
-      const { signal } = checkOptions(sweepOptionsSchema, sweepOptions, 'sweepMemories()');
-      return sweepExpired(deps.store, roots.memory, settings, signal);
-    },
-    consolidate: async (consolidateOptions) => {
-      checkOptions(consolidateOptionsSchema, consolidateOptions, 'consolidateMemories()');
-      return consolidateMemories({ ...deps, memoryRoots: roots.memory, settings }, consolidateOptions);
+    methods: {
+      sweepMemories: async (sweepOptions) => {
+        const { signal } = checkOptions(sweepOptionsSchema, sweepOptions, 'sweepMemories()');
+        return sweepExpired(deps.store, roots.memory, settings, signal);
+      },
+      consolidateMemories: async (consolidateOptions) => {
+        checkOptions(consolidateOptionsSchema, consolidateOptions, 'consolidateMemories()');
+        const consolidateDeps = { ...rest, ...(llm ? { llm } : {}), memoryRoots: roots.memory, settings };
+        return consolidateMemories(consolidateDeps, consolidateOptions);
+      },
     },
   };
+  await lifecycle.methods.sweepMemories();
+  return lifecycle;
+}
+
+// Time decay of event memories in ranking (docs/guide/memory-lifecycle.md, "Decay"): what happened
+// long ago matters less to the next prompt than what happened this month, while a preference or a
+// fact about a person does not fade with time. Only kind `events` decays.
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The factor an event memory's score is multiplied by: 1 within `protectionDays` of when it
+ * happened, then halving every `halfLifeDays`. Undefined for anything that does not decay (not an
+ * event memory), so the trace can tell "not decayed" from "decayed by 1".
+ *
+ * @example
+ * decayOf(eventOf97DaysAgo, now, { halfLifeDays: 90, protectionDays: 7 }); // 0.5
+ */
+export function decayOf(
+  node: MemoryFields,
+  now: number,
+  options: Required<EventDecayOptions>,
+): number | undefined {
+  if (memoryKindOf(node) !== 'events') return undefined;
+  const decayedDays = (now - memoryTimeOf(node)) / DAY_MS - options.protectionDays;
+  return decayedDays <= 0 ? 1 : 2 ** (-decayedDays / options.halfLifeDays);
 }

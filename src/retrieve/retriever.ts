@@ -6,8 +6,8 @@
 import { throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
 import type { NodeKind } from '../store/store.js';
-import { aged } from './ageing.js';
 import {
+  type Candidate,
   calibrated,
   confidenceOf,
   listOf,
@@ -148,6 +148,27 @@ export async function find(
     };
   }
   return result;
+}
+
+/**
+ * The candidates the sources' ageing keeps (docs/guide/memory-lifecycle.md): expired memories leave
+ * before the ranking, so the results still fill their limit; a decayed one carries its lower score in.
+ */
+function aged(
+  candidates: readonly Candidate[],
+  sources: Pick<RetrievalSources, 'ageing'>,
+): { candidates: Candidate[]; expired: number } {
+  const judge = sources.ageing?.();
+  if (!judge) return { candidates: [...candidates], expired: 0 };
+  const kept: Candidate[] = [];
+  let expired = 0;
+  for (const candidate of candidates) {
+    const verdict = judge(candidate.node);
+    if (verdict === 'expired') expired++;
+    else if (verdict === undefined) kept.push(candidate);
+    else kept.push({ ...candidate, score: candidate.score * verdict, decay: verdict });
+  }
+  return { candidates: kept, expired };
 }
 
 function fusionTrace(fuser: QueryScorer['fuser'] | undefined, settings: Settings): FindTrace['fusion'] {

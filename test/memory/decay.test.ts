@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decayOf } from '../../src/memory/decay.js';
+import { decayOf } from '../../src/memory/memory-lifecycle.js';
 import { eventDecayDefaults } from '../../src/memory/memory-options.js';
 import type { MemoryFields } from '../../src/memory/memory-time.js';
 import { DAY, NOW, openWithMemory, remember } from './fixture.js';
