@@ -77,6 +77,7 @@ export async function consolidateMemories(
   options: ConsolidateOptions = {},
 ): Promise<Consolidation> {
   const { signal } = options;
+  throwIfAborted(signal, 'consolidateMemories()');
   const similarity = options.similarity ?? defaultSimilarity;
   const now = deps.settings.now();
   const groups = new Map<string, NodeRecord[]>();

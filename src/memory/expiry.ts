@@ -2,6 +2,7 @@
 // its kind's TTL after it happened. Retrieval drops expired memories at once; the sweep removes them
 // from the store.
 import * as v from 'valibot';
+import { throwIfAborted } from '../abort.js';
 import { signalSchema } from '../options.js';
 import type { FullStore } from '../store/full-store.js';
 import type { MemorySettings } from './memory-options.js';
@@ -50,6 +51,7 @@ export async function sweepExpired(
   settings: Pick<MemorySettings, 'ttl' | 'now'>,
   signal?: AbortSignal,
 ): Promise<SweepResult> {
+  throwIfAborted(signal, 'sweepMemories()');
   const now = settings.now();
   const removed: string[] = [];
   for (const root of memoryRoots) {

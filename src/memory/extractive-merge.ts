@@ -2,16 +2,31 @@
 // every distinct sentence of every memory, the newest memory's first. Nothing is rewritten, so
 // nothing said is lost; a sentence said twice is kept once.
 
+// A full stop after these is not the end of a sentence: "Dr. Lee" stays whole, so merging two memories
+// that both name a doctor cannot tear a title from its name.
+const ABBREVIATION = /(?:^|[\s(])(?:\p{Lu}|Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|vs|etc|e\.g|i\.e|No)\.$/u;
+
 /**
- * The sentences of `text`: split after `.`, `!` or `?` followed by a space, and at line breaks;
- * spacing inside a sentence collapsed.
+ * The sentences of `text`: split at line breaks, and after `.`, `!` or `?` followed by a space (not
+ * after an abbreviation or an initial); spacing inside a sentence collapsed.
  *
  * @example
- * sentencesOf('Ana moved. She likes it!\nBye'); // ['Ana moved.', 'She likes it!', 'Bye']
+ * sentencesOf('Dr. Lee moved. She likes it!\nBye'); // ['Dr. Lee moved.', 'She likes it!', 'Bye']
  */
 export function sentencesOf(text: string): string[] {
-  return text
-    .split(/(?<=[.!?])\s+|\n+/u)
+  const sentences: string[] = [];
+  for (const line of text.split(/\n+/u)) {
+    let current = '';
+    for (const piece of line.split(/(?<=[.!?])\s+/u)) {
+      current = current === '' ? piece : `${current} ${piece}`;
+      if (!ABBREVIATION.test(current)) {
+        sentences.push(current);
+        current = '';
+      }
+    }
+    if (current !== '') sentences.push(current);
+  }
+  return sentences
     .map((sentence) => sentence.replace(/\s+/gu, ' ').trim())
     .filter((sentence) => sentence !== '');
 }

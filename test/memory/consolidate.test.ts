@@ -51,6 +51,15 @@ describe('mergeSentences', () => {
     );
   });
 
+  it('keeps a title with its name and an initial with its surname', () => {
+    expect(sentencesOf('Dr. Lee called. J. R. Smith too!  Really?\nYes')).toEqual([
+      'Dr. Lee called.',
+      'J. R. Smith too!',
+      'Really?',
+      'Yes',
+    ]);
+  });
+
   it('never loses a sentence', () => {
     fc.assert(
       fc.property(fc.array(fc.string({ maxLength: 60 }), { maxLength: 6 }), (texts) => {
@@ -181,6 +190,21 @@ describe('consolidateMemories() without an LLM', () => {
       }),
       { numRuns: 15 },
     );
+  });
+
+  it('changes nothing when aborted', async () => {
+    const longship = await openWithMemory({ memory: { now: () => NOW } });
+    const a = await remember(longship, 'events', 'a', 'Dentist on Friday.');
+    const b = await remember(longship, 'events', 'b', 'Dentist on Friday!');
+    const controller = new AbortController();
+    controller.abort();
+    const before = (await longship.store.meta()).seq;
+    await expect(longship.consolidateMemories({ signal: controller.signal })).rejects.toMatchObject({
+      code: 'ABORTED',
+    });
+    expect((await longship.store.meta()).seq).toBe(before);
+    expect([(await longship.stat(a)).uri, (await longship.stat(b)).uri]).toEqual([a, b]);
+    await longship.close();
   });
 
   it('leaves expired memories to the sweep', async () => {

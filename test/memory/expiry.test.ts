@@ -84,6 +84,29 @@ describe('expired memories', () => {
     await longship.close();
   });
 
+  it('are left out of the walk too', async () => {
+    const longship = await openWithMemory({ memory: { now: () => NOW } });
+    const gone = await remember(longship, 'events', 'gone', 'Lunch with Bruno.', { expiresAt: NOW - 1 });
+    const stays = await remember(longship, 'events', 'stays', 'Lunch with Bruno on Friday.');
+    const found = await longship.find('lunch with Bruno', { mode: 'thinking', trace: true });
+    expect(found.memories.map((m) => m.uri)).toEqual([stays]);
+    expect(found.memories.map((m) => m.uri)).not.toContain(gone);
+    expect(found.trace?.expired).toBe(1);
+    await longship.close();
+  });
+
+  it('stay when the sweep is aborted', async () => {
+    const longship = await openWithMemory({ memory: { now: () => NOW } });
+    const uri = await remember(longship, 'events', 'a', 'Call the bank.', { expiresAt: NOW - 1 });
+    const controller = new AbortController();
+    controller.abort();
+    await expect(longship.sweepMemories({ signal: controller.signal })).rejects.toMatchObject({
+      code: 'ABORTED',
+    });
+    expect((await longship.stat(uri)).uri).toBe(uri);
+    await longship.close();
+  });
+
   it('are swept when a store is opened', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'longship-expiry-'));
     try {
