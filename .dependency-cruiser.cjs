@@ -53,8 +53,10 @@ const layers = {
   // The engine chooses the implementations (stores, indexes, embedder) and wires the layers.
   engine: {
     path: ['engine.ts'],
-    imports: ['assemble/', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
+    imports: ['assemble/', 'memory/', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
   },
+  // How memories age: expiry, decay through retrieval's hook, consolidation through the tree.
+  memory: { path: ['memory/'], imports: ['retrieve/', 'ingest/', 'context/', ...belowMiddle] },
   // A session searches and writes memories: over retrieval, ingestion and the tree.
   session: { path: ['session/'], imports: ['retrieve/', 'ingest/', 'context/', ...belowMiddle] },
   // Context assembly (context()): over retrieval; the content hash it shares with ingestion.

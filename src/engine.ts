@@ -46,11 +46,15 @@ import { getSkill, listSkills, type SkillInfo, type SkillSummary } from './inges
 import { extractiveSummarizer } from './ingest/summary/extractive-summarizer.js';
 import { bm25Indexes } from './lexical/bm25-index.js';
 import type { LLM, Reranker } from './llm/llm.js';
+import type { ConsolidateOptions, Consolidation } from './memory/consolidate.js';
+import type { SweepResult } from './memory/expiry.js';
+import { type MemoryLifecycle, openMemoryLifecycle } from './memory/memory-lifecycle.js';
+import { type MemoryOptions, memoryOptionsSchema } from './memory/memory-options.js';
 import { checkOptions } from './options.js';
 import { createRetriever, type FindResult } from './retrieve/retriever.js';
 import { type ContextSearchOptions, search as runSearch, type SearchResult } from './retrieve/search.js';
 import type { FindOptions } from './retrieve/settings.js';
-import type { RetrievalSources } from './retrieve/sources.js';
+import type { AgeJudge, RetrievalSources } from './retrieve/sources.js';
 import { sessionsRootOf } from './session/archive.js';
 import { readDelivered, recordDelivered } from './session/delivered.js';
 import { type Remembered, type RememberOptions, remember } from './session/remember.js';
@@ -124,6 +128,8 @@ export interface LongshipOptions {
   user?: string;
   /** The current agent: its own notes go under `viking://agent/{agent}/memories`. Default `'default'`. */
   agent?: string;
+  /** How long memories live and how event memories age in ranking (docs/guide/memory-lifecycle.md). */
+  memory?: MemoryOptions;
 }
 
 /** An object with these methods: how the parts a caller plugs in are recognised. */
@@ -174,6 +180,7 @@ export const longshipOptionsSchema = v.strictObject({
   // checkNamespace() says what is wrong with an id.
   user: v.optional(v.string('must be a string')),
   agent: v.optional(v.string('must be a string')),
+  memory: v.optional(memoryOptionsSchema),
 });
 
 /** Options of {@link Longship.addResource}: those of ingestion, with progress for this job only. */
@@ -257,6 +264,24 @@ export interface Longship extends ContextTree {
   onProgress(listener: (progress: QueueProgress) => void): () => void;
   /** Resolves once every queued job has finished. */
   waitProcessed(): Promise<QueueSummary>;
+  /**
+   * Removes the memories that have expired (their `meta.expiresAt`, or their kind's `memory.ttl`), in
+   * one commit; an open does it too. find() leaves them out from the moment they expire
+   * (docs/guide/memory-lifecycle.md).
+   *
+   * @example
+   * const { removed } = await longship.sweepMemories();
+   */
+  sweepMemories(options?: { signal?: AbortSignal }): Promise<SweepResult>;
+  /**
+   * Merges the duplicate memories of each kind: with the LLM, into its rewrite; without one, into
+   * every distinct sentence, newest first. Keeps the newest memory's URI, removes the rest in one
+   * commit, and says what merged into what (docs/guide/memory-lifecycle.md, "Consolidation").
+   *
+   * @example
+   * const { merges } = await longship.consolidateMemories();
+   */
+  consolidateMemories(options?: ConsolidateOptions): Promise<Consolidation>;
   /** The store's invariants, and the indexes' agreement with it. Reads everything: for tests and repair. */
   verify(): Promise<VerifyReport>;
   /** Cancels queued jobs, snapshots the indexes, closes the store. */
@@ -317,6 +342,10 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
     const jobId = counter();
     const ingestor = createIngestor({ store: indexes.store, embedder: checked, summarizer });
     const queue = createIngestQueue(ingestor, { nextId: jobId });
+    const memory = await openMemoryLifecycle(
+      { store: indexes.store, tree: treeOf(writer), llm: options.llm },
+      options.memory,
+    );
     const viewOf = engineViews({
       indexes,
       persistent: store.persistent,
@@ -325,7 +354,8 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       writer,
       queue,
       jobId,
-      sources: (roots) => retrievalSources(indexes, checked, roots),
+      sources: (roots) => retrievalSources(indexes, checked, roots, memory.ageing),
+      memory,
       llm: options.llm,
       reranker: options.reranker,
       made: (view) => indexesByLongship.set(view, indexes),
@@ -354,8 +384,10 @@ function retrievalSources(
   indexes: DerivedIndexes,
   embedder: Embedder,
   roots: RetrievalSources['roots'],
+  ageing: () => AgeJudge,
 ): RetrievalSources {
   return {
+    ageing,
     store: indexes.store,
     ...(roots ? { roots } : {}),
     // Getters: the derived indexes replace their index objects when they rebuild.
@@ -582,6 +614,8 @@ interface EngineParts {
   sources(roots: RetrievalSources['roots']): RetrievalSources;
   llm?: LLM | undefined;
   reranker?: Reranker | undefined;
+  /** How memories age: find()'s judge, the sweep, and consolidation per namespace. */
+  memory: MemoryLifecycle;
   /** Called with each view made, before it is handed out. */
   made(view: Longship): void;
   /** Closes the engine: the queue, the sessions of every view, the indexes, the store. */
@@ -722,6 +756,7 @@ function makeView(parts: EngineParts, namespace: Namespace, shared: Shared): Lon
     },
     onProgress: (listener) => queue.onProgress(listener),
     waitProcessed: () => queue.waitProcessed(),
+    ...parts.memory.methods(namespaceRoots(namespace).memory),
     verify: () => indexes.verify(),
     close: shared.close,
   };

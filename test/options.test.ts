@@ -43,6 +43,9 @@ import {
 } from '../src/ingest/summary/llm-summarizer.js';
 import { openAiCompatibleLlm } from '../src/llm/openai-compatible.js';
 import { remoteReranker } from '../src/llm/remote-reranker.js';
+import { type ConsolidateOptions, consolidateOptionsSchema } from '../src/memory/consolidate.js';
+import { sweepOptionsSchema } from '../src/memory/expiry.js';
+import type { MemoryOptions, memoryOptionsSchema } from '../src/memory/memory-options.js';
 import { checkOptions, type OptionsSchema, optionNames } from '../src/options.js';
 import { type EndpointOptions, endpointOptionsSchema } from '../src/remote/json-endpoint.js';
 import { type ContextSearchOptions, searchOptionsSchema } from '../src/retrieve/search.js';
@@ -82,6 +85,8 @@ it('each schema names exactly the keys of its options type', () => {
   expectTypeOf<Keys<typeof endpointOptionsSchema>>().toEqualTypeOf<keyof EndpointOptions>();
   expectTypeOf<Keys<typeof remoteEmbedderOptionsSchema>>().toEqualTypeOf<keyof RemoteEmbedderOptions>();
   expectTypeOf<Keys<typeof llmSummarizerOptionsSchema>>().toEqualTypeOf<keyof LlmSummarizerOptions>();
+  expectTypeOf<Keys<typeof consolidateOptionsSchema>>().toEqualTypeOf<keyof ConsolidateOptions>();
+  expectTypeOf<Keys<typeof memoryOptionsSchema>>().toEqualTypeOf<keyof MemoryOptions>();
 });
 
 /** A valid value for every option name any schema has; a new option needs one here (checked). */
@@ -101,6 +106,11 @@ const samples: Record<string, unknown> = {
   llm: { complete: fn },
   reranker: { rerank: fn },
   summarizer: { summarize: fn },
+  user: 'alice',
+  agent: 'coder',
+  memory: { ttl: { events: 1000 }, decay: { halfLifeDays: 30, protectionDays: 1 }, now: fn },
+  // consolidateMemories()
+  similarity: 0.9,
   // find and search
   targetUri: 'viking://resources',
   limit: 5,
@@ -206,6 +216,8 @@ const schemas: Record<string, OptionsSchema> = {
   openAiCompatibleLlm: endpointOptionsSchema,
   remoteEmbedder: remoteEmbedderOptionsSchema,
   'llmSummarizer()': llmSummarizerOptionsSchema,
+  'sweepMemories()': sweepOptionsSchema,
+  'consolidateMemories()': consolidateOptionsSchema,
 };
 
 describe.each(Object.entries(schemas))('the options of %s', (what, schema) => {

@@ -7,8 +7,6 @@
 //   npm run bench:memory -- --format locomo --file <conversation json or folder> --json out.json
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { Embedder } from '../../src/embed/embedder.js';
-import { functionEmbedder } from '../../src/embed/function-embedder.js';
 import { transformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { openLongship } from '../../src/engine.js';
 import { openAiCompatibleLlm } from '../../src/llm/openai-compatible.js';
@@ -20,6 +18,7 @@ import { quantile } from '../lib/stats.js';
 import { writeReport } from '../lib/write-report.js';
 import { cachedEmbedder, EmbeddingCache } from '../quality/embedding-cache.js';
 import { type Conversation, conversationFiles, type EvidenceCounts, loadConversations } from './locomo.js';
+import { wordsEmbedder } from './words-embedder.js';
 
 const usage = `usage:
   npm run bench:memory -- --format locomo --file FILE|DIR [options]
@@ -56,26 +55,6 @@ const conversations = conversationFiles(args.file!)
   .flatMap(loadConversations)
   .slice(0, args.conversations ? Number(args.conversations) : undefined);
 if (conversations.length === 0) fail(`no conversations in ${args.file}`);
-
-function wordsEmbedder(): Embedder {
-  const dimensions = 256;
-  return functionEmbedder({
-    id: 'bench/hashed-words',
-    dimensions,
-    embed: async (texts) =>
-      texts.map((text) => {
-        const vector = new Float32Array(dimensions);
-        for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
-          let h = 2166136261;
-          for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 16777619);
-          vector[(h >>> 0) % dimensions]! += 1;
-        }
-        vector[0]! += 0.01;
-        const norm = Math.hypot(...vector);
-        return vector.map((x) => x / norm);
-      }),
-  });
-}
 
 const model = args.embedder === 'words' ? wordsEmbedder() : transformersEmbedder();
 const embedder = cachedEmbedder(

@@ -91,6 +91,8 @@ export interface Candidate {
   score: number;
   /** The directory it was scored under in the walk, with that directory's score. */
   via?: { uri: string; score: number };
+  /** An event memory's time decay, already in `score` (docs/guide/memory-lifecycle.md, "Decay"). */
+  decay?: number;
 }
 
 export interface Ranked extends Candidate {
@@ -286,6 +288,7 @@ function reasonOf(item: Ranked): string {
   if (item.raw.vector !== undefined) parts.push(`similarity ${round4(item.raw.vector)}`);
   let reason = `${parts.join(', ')} → fused ${round4(item.fused)}`;
   if (item.via) reason += `; under ${item.via.uri} (${round4(item.via.score)}) → ${round4(item.score)}`;
+  if (item.decay !== undefined) reason += `; decay ${round4(item.decay)} → ${round4(item.score)}`;
   if (item.hotness !== undefined) {
     const blended = item.confidence === undefined ? item.final : item.final / item.confidence;
     reason += `; hotness ${round4(item.hotness)} → ${round4(blended)}`;

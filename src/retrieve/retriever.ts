@@ -7,6 +7,7 @@ import { throwIfAborted } from '../abort.js';
 import { LongshipError } from '../errors.js';
 import type { NodeKind } from '../store/store.js';
 import {
+  type Candidate,
   calibrated,
   confidenceOf,
   listOf,
@@ -115,7 +116,7 @@ export async function find(
     outcome = settings.mode === 'quick' ? quickSearch(context, filter) : await walk(context, filter);
   }
 
-  const candidates = propagate(outcome.candidates, scope, query, settings);
+  const { candidates, expired } = aged(propagate(outcome.candidates, scope, query, settings), sources);
   const top = rank(candidates, settings);
   const confidence = settings.calibration ? await confidenceOf(sources, query, top, settings.calibration) : 1;
   const ranked = settings.calibration
@@ -136,15 +137,38 @@ export async function find(
       steps: log.steps,
       scored: log.scored,
       stop: { ...outcome.stop, candidates: candidates.length },
+      expired,
       results: ranked.map((item) => ({
         uri: item.node.uri,
         score: round4(item.final),
         ...(item.hotness === undefined ? {} : { hotness: round4(item.hotness) }),
+        ...(item.decay === undefined ? {} : { decay: round4(item.decay) }),
       })),
       elapsedMs: Math.round(performance.now() - started),
     };
   }
   return result;
+}
+
+/**
+ * The candidates the sources' ageing keeps (docs/guide/memory-lifecycle.md): expired memories leave
+ * before the ranking, so the results still fill their limit; a decayed one carries its lower score in.
+ */
+function aged(
+  candidates: readonly Candidate[],
+  sources: Pick<RetrievalSources, 'ageing'>,
+): { candidates: Candidate[]; expired: number } {
+  const judge = sources.ageing?.();
+  if (!judge) return { candidates: [...candidates], expired: 0 };
+  const kept: Candidate[] = [];
+  let expired = 0;
+  for (const candidate of candidates) {
+    const verdict = judge(candidate.node);
+    if (verdict === 'expired') expired++;
+    else if (verdict === undefined) kept.push(candidate);
+    else kept.push({ ...candidate, score: candidate.score * verdict, decay: verdict });
+  }
+  return { candidates: kept, expired };
 }
 
 function fusionTrace(fuser: QueryScorer['fuser'] | undefined, settings: Settings): FindTrace['fusion'] {

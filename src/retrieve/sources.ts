@@ -5,7 +5,7 @@ import type { NodeCatalogueView } from '../derived/node-catalogue.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { LexicalIndex } from '../lexical/lexical-index.js';
 import type { FullStore } from '../store/full-store.js';
-import type { ContextType } from '../store/store.js';
+import type { ContextType, NodeRecord } from '../store/store.js';
 import type { VectorIndex } from '../vector/vector-index.js';
 
 /** The store methods retrieval calls: reads only. */
@@ -47,7 +47,15 @@ export interface RetrievalSources {
   readonly nodes?: NodeCatalogueView;
   /** Where each context type is searched without a `targetUri`; default the default namespace's. */
   readonly roots?: Readonly<Record<ContextType, readonly VikingUri[]>>;
+  /**
+   * How memories age (docs/guide/memory-lifecycle.md): called once per find(), it gives the judge of
+   * each candidate at that moment. Optional: without it nothing expires or decays.
+   */
+  ageing?(): AgeJudge;
 }
+
+/** A candidate's age: `'expired'` drops it, a number multiplies its score, undefined leaves it be. */
+export type AgeJudge = (node: NodeRecord) => 'expired' | number | undefined;
 
 /**
  * A lookup of the vector keys of the given nodes: the sources' own map when they have one,

@@ -63,8 +63,13 @@ export interface FindTrace {
   /** QUICK: every candidate scored. */
   scored: TraceScore[];
   stop: { reason: StopReason; rounds: number; directoriesVisited: number; candidates: number };
-  /** The returned results with their final scores (after the hotness blend). */
-  results: { uri: string; score: number; hotness?: number }[];
+  /** Memories left out because they had expired (docs/guide/memory-lifecycle.md, "Expiry"). */
+  expired: number;
+  /**
+   * The returned results with their final scores (after the hotness blend); `decay`: an event
+   * memory's time decay, already in its score.
+   */
+  results: { uri: string; score: number; hotness?: number; decay?: number }[];
   elapsedMs: number;
 }
 

@@ -75,6 +75,7 @@ export const remoteApi = {
       ...each('value', 'grep', 'glob', 'link', 'relations', 'unlink', 'find', 'search', 'context', 'verify'),
       ...each('value', 'listSessions', 'sessionInfo', 'sessionExists', 'deleteSession', 'waitProcessed'),
       ...each('value', 'listSkills', 'getSkill', 'lsPage', 'treePage', 'remember'),
+      ...each('value', 'sweepMemories', 'consolidateMemories'),
       ...each('job', 'addResource', 'addSkill', 'removeSkill'),
       session: 'session',
       onProgress: 'function',

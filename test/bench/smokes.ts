@@ -116,6 +116,27 @@ export const smokes: Smoke[] = [
     },
   },
   {
+    script: 'bench:memory:lifecycle',
+    flags:
+      '--file bench/fixtures/eval/locomo.json --embedder words --sessions 3 --thresholds 0.8 ' +
+      '--json OUT/memory-lifecycle.json',
+    writes: ['memory-lifecycle.json', 'memory-lifecycle.md'],
+    check: (report) => {
+      expect([report.conversations, report.questions]).toEqual([1, 4]);
+      expect(report.conditions.map((c: { name: string }) => c.name)).toEqual([
+        'before, decay off',
+        'before, decay on',
+        'before, decay, 7-day window',
+        'after 0.8, decay off',
+        'after 0.8, decay on',
+        'after 0.8, decay, 7-day window',
+      ]);
+      expect(report.conditions[0].recall10).toBeGreaterThan(0);
+      expect(report.conditions[3].second_run_merges).toBe(0);
+      expect(report.growth.with_ttl.length).toBeGreaterThan(0);
+    },
+  },
+  {
     script: 'bench:install',
     // The package as built (npm ci built it), and none of the peers: they would be downloaded.
     flags: '--only longship --no-prepare --json OUT/install.json',
