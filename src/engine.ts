@@ -47,6 +47,9 @@ import { createSessions } from './session/sessions.js';
 import { openFileStore } from './store/file/file-open.js';
 import { type FullStore, fullStore } from './store/full-store.js';
 import { openIdbStore } from './store/idb/idb-open.js';
+import { exportPack } from './ovpack/export-pack.js';
+import { importPack } from './ovpack/import-pack.js';
+import type { ExportOptions, ImportOptions, ImportResult, PackInput } from './ovpack/pack-options.js';
 import { openMemoryStore } from './store/memory/memory-store.js';
 import { STORE_METHODS, type Store, type VerifyReport } from './store/store.js';
 import { usearchIndexes } from './vector/usearch-index.js';
@@ -222,6 +225,10 @@ export interface Longship extends ContextTree {
   onProgress(listener: (progress: QueueProgress) => void): () => void;
   /** Resolves once every queued job has finished. */
   waitProcessed(): Promise<QueueSummary>;
+  /** The directory `uri` and all below it as an OVPack (a ZIP), streamed as read (docs/guide/ovpack.md). */
+  export(uri: string, options?: ExportOptions): Promise<ReadableStream<Uint8Array>>;
+  /** Checks the OVPack whole, then writes it under `parentUri` as `parentUri/<its root name>`. */
+  import(pack: PackInput, parentUri: string, options?: ImportOptions): Promise<ImportResult>;
   /** The store's invariants, and the indexes' agreement with it. Reads everything: for tests and repair. */
   verify(): Promise<VerifyReport>;
   /** Cancels queued jobs, snapshots the indexes, closes the store. */
@@ -350,6 +357,8 @@ export async function openLongship(options: LongshipOptions = {}): Promise<Longs
       },
       onProgress: (listener) => queue.onProgress(listener),
       waitProcessed: () => queue.waitProcessed(),
+      export: (uri, o) => exportPack({ store: indexes.store, embedder: checked }, uri, o),
+      import: (pack, parent, o) => importPack({ store: indexes.store, embedder: checked }, pack, parent, o),
       verify: () => indexes.verify(),
       async close() {
         // Jobs first: they are cancelled (ABORTED), what else is embedding is cut short (STORE_CLOSED).

@@ -51,10 +51,10 @@ type Entry<T, Served extends MethodKeys<T>> = {
 
 /**
  * The engine's `close` is not in it: a page closes its own connection (the engine closes with the
- * last one), never the engine under another tab.
+ * last one), never the engine under another tab. Nor `export`: its stream cannot be copied to the page.
  */
 type RemoteApi = {
-  readonly longship: Entry<Longship, Exclude<MethodKeys<Longship>, 'close'>>;
+  readonly longship: Entry<Longship, Exclude<MethodKeys<Longship>, 'close' | 'export'>>;
   readonly session: Entry<Session, MethodKeys<Session>>;
 };
 
@@ -73,7 +73,7 @@ export const remoteApi = {
       ...each('value', 'mkdir', 'write', 'ls', 'tree', 'stat', 'read', 'abstract', 'overview', 'rm', 'mv'),
       ...each('value', 'grep', 'glob', 'link', 'relations', 'unlink', 'find', 'search', 'context', 'verify'),
       ...each('value', 'listSessions', 'sessionInfo', 'sessionExists', 'deleteSession', 'waitProcessed'),
-      ...each('value', 'listSkills', 'getSkill'),
+      ...each('value', 'listSkills', 'getSkill', 'import'),
       ...each('job', 'addResource', 'addSkill', 'removeSkill'),
       session: 'session',
       onProgress: 'function',

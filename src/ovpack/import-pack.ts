@@ -1,0 +1,277 @@
+// OVPack → Longship. Two reads of the pack: the first checks everything and writes nothing
+// (check-pack.ts); the second writes the nodes in commits of a few hundred, directories first, so
+// memory holds one commit's nodes, never the pack (docs/guide/ovpack.md).
+
+import { throwIfAborted } from '../abort.js';
+import { directoriesBatch, fileSummaries } from '../context/tree-batches.js';
+import { deepestFirst, missingParents, writable } from '../context/tree-lookup.js';
+import { basename, contextTypeOf, join, parentOf, parseUri, segments, type VikingUri } from '../context/uri.js';
+import { LongshipError } from '../errors.js';
+import { defaultChunkTokens, embeddingTexts } from '../ingest/commit/write-batch.js';
+import { checkOptions } from '../options.js';
+import type { NodeRecord, PostingRecord, WriteBatch } from '../store/store.js';
+import { ABSTRACT_FILE, corrupt, EXCLUDED_FILE, memberOf, OVERVIEW_FILE } from './format.js';
+import {
+  DEFAULT_MAX_BYTES,
+  type ImportOptions,
+  type ImportResult,
+  importOptionsSchema,
+  MAX_RATIO,
+  type PackInput,
+  type PackParts,
+} from './pack-options.js';
+import { defaultPosting, packedNode } from './pack-records.js';
+import type { IndexRecord } from './records.js';
+import { sha256Hex } from './sha256.js';
+import { type CheckedPack, checkPack, fileText, leaf } from './validate-pack.js';
+import { zipEntries } from './zip-read.js';
+
+/** Nodes written in one commit. */
+const BATCH = 256;
+
+/** A node ready to write but for its key: its record, lexical document and vectors if it brings them. */
+interface Planned {
+  node: Omit<NodeRecord, 'key'>;
+  posting: Omit<PostingRecord, 'key'> | null;
+  vectors?: Float32Array[];
+}
+
+/**
+ * Imports the pack under `parentUri`: it becomes `parentUri/<the pack's root name>`. Every check
+ * runs before the first write; a pack that fails one writes nothing.
+ */
+export async function importPack(
+  parts: PackParts,
+  pack: PackInput,
+  parentUri: string,
+  options?: ImportOptions,
+): Promise<ImportResult> {
+  const o = checkOptions(importOptionsSchema, options, 'import()');
+  const parent = parseUri(parentUri);
+  if (parent === 'viking://') {
+    throw new LongshipError('INVALID_ARGUMENT', 'import() needs a parent directory inside a root, not viking://');
+  }
+  const blob = await packBlob(pack);
+  const limits = { maxBytes: o.maxBytes ?? DEFAULT_MAX_BYTES, maxRatio: MAX_RATIO };
+  const checked = await checkPack(blob, limits, o.signal);
+  const rootUri = targetOf(checked, parent);
+  const restore = vectorChoice(parts, checked, o.vectors ?? 'auto');
+  const existing = await parts.store.node(rootUri);
+  if (existing && o.onConflict === 'skip') return { uri: rootUri, skipped: true, nodes: 0, vectors: 'none' };
+  if (existing && o.onConflict !== 'overwrite') {
+    throw new LongshipError('ALREADY_EXISTS', `${rootUri} already exists (pass onConflict: 'overwrite' or 'skip')`);
+  }
+  const writer = packWriter(parts, checked, rootUri, restore, o.signal);
+  try {
+    const replaced = existing ? deepestFirst([existing, ...(await parts.store.descendants(rootUri))]) : [];
+    const made = await missingParents(parts.store, rootUri, true);
+    const first: WriteBatch = made.length
+      ? await directoriesBatch({ ...parts, time: Date.now() }, made, { signal: o.signal }, undefined)
+      : {};
+    await writer.directories({ ...first, deleteNodes: replaced });
+    for await (const { name, data } of zipEntries(blob, limits, o.signal)) {
+      const member = memberOf(name, checked.root);
+      if (member.kind !== 'file' || leaf(member.path) === ABSTRACT_FILE || leaf(member.path) === OVERVIEW_FILE) continue;
+      if (sha256Hex(data) !== checked.entries.get(member.path)?.sha256?.toLowerCase()) {
+        corrupt(`${member.path} changed between the two reads of the pack`);
+      }
+      await writer.file(member.path, fileText(member.path, data));
+    }
+    await writer.flush();
+  } catch (error) {
+    await writer.undo();
+    throw error;
+  }
+  return { uri: rootUri, skipped: false, nodes: writer.written(), vectors: restore ? 'restored' : 'recomputed' };
+}
+
+/** A Blob to read twice: a stream is read into one first. */
+async function packBlob(pack: PackInput): Promise<Blob> {
+  if (pack instanceof Blob) return pack;
+  if (pack instanceof Uint8Array || pack instanceof ArrayBuffer) return new Blob([pack as BlobPart]);
+  if (pack && typeof (pack as ReadableStream).getReader === 'function') {
+    return new Response(pack as ReadableStream<Uint8Array>).blob();
+  }
+  throw new LongshipError('INVALID_ARGUMENT', 'import() takes the pack as bytes, a Blob or a ReadableStream');
+}
+
+/** Where the pack goes, checked as OpenViking checks it: the same scope, URIs Longship can hold. */
+function targetOf(checked: CheckedPack, parent: VikingUri): VikingUri {
+  const scope = checked.manifest.root.scope;
+  if (segments(parent)[0] !== scope) {
+    throw new LongshipError(
+      'INVALID_ARGUMENT',
+      `ovpack: the pack's scope is ${scope}, the parent ${parent} is not in it`,
+    );
+  }
+  const rootUri = writable(join(parent, checked.root));
+  if (!contextTypeOf(rootUri)) {
+    throw new LongshipError('INVALID_ARGUMENT', `${rootUri} is a root: import into a directory below it`);
+  }
+  for (const path of checked.entries.keys()) {
+    if (leaf(path) === EXCLUDED_FILE) throw new LongshipError('INVALID_ARGUMENT', `ovpack: cannot import ${path}`);
+    if (path !== '') parseUri(join(rootUri, path));
+  }
+  return rootUri;
+}
+
+/** Whether the pack's vectors are reused (true) or the nodes embedded again (false). */
+function vectorChoice(parts: PackParts, checked: CheckedPack, mode: 'auto' | 'recompute' | 'require'): boolean {
+  if (mode === 'recompute') return false;
+  const dense = checked.manifest.index.dense;
+  if (!dense || !checked.dense) {
+    if (mode === 'require') throw new LongshipError('INVALID_ARGUMENT', 'ovpack: the pack carries no vectors');
+    return false;
+  }
+  const e = dense.embedding;
+  const { id, dimensions } = parts.embedder;
+  const same = e?.provider === 'longship' && e.model === id && e.dimensions === dimensions && dense.dimensions === dimensions;
+  if (!same) {
+    if (mode === 'require') {
+      throw new LongshipError(
+        'EMBEDDER_MISMATCH',
+        `ovpack: the pack's vectors come from ${e?.provider ?? '?'}/${e?.model ?? '?'} (${dense.dimensions} dimensions), not ${id} (${dimensions})`,
+      );
+    }
+    return false;
+  }
+  if (mode === 'require') {
+    const withVectors = new Set(checked.records.filter((r) => r.vector).map((r) => r.path));
+    const missing = [...checked.entries.values()].find(
+      (e) => !withVectors.has(e.path) && !(e.kind === 'file' && isSidecar(e.path)),
+    );
+    if (missing) throw new LongshipError('INVALID_ARGUMENT', `ovpack: ${missing.path || 'the root'} has no vector in the pack`);
+  }
+  return true;
+}
+
+const isSidecar = (path: string) => leaf(path) === ABSTRACT_FILE || leaf(path) === OVERVIEW_FILE;
+
+/** Plans and commits the pack's nodes, a batch at a time, and can take them back out. */
+function packWriter(parts: PackParts, checked: CheckedPack, rootUri: VikingUri, restore: boolean, signal?: AbortSignal) {
+  const byPath = new Map<string, IndexRecord[]>();
+  for (const r of checked.records) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
+  const now = Date.now();
+  let pending: Planned[] = [];
+  let written = 0;
+  let started = false;
+
+  const plan = async (path: string, kind: 'dir' | 'file', content?: string): Promise<Planned> => {
+    const uri = path === '' ? rootUri : join(rootUri, path);
+    const packed = packedNode(byPath.get(path) ?? [], kind);
+    const f = packed.fields;
+    const side = checked.sidecars.get(path);
+    let l0 = side?.abstract ?? packed.l0;
+    let l1 = side?.overview ?? packed.l1;
+    let summaryKind = packed.summaryKind ?? (l0 !== undefined ? 'llm' : 'extractive');
+    if (kind === 'file') {
+      const made = await fileSummaries(undefined, uri, content ?? '', {
+        ...(l0 !== undefined ? { abstract: l0 } : {}),
+        ...(l1 !== undefined ? { overview: l1 } : {}),
+      });
+      [l0, l1] = [made.l0, made.l1];
+      summaryKind = packed.summaryKind ?? made.kind;
+    }
+    const node: Omit<NodeRecord, 'key'> = {
+      uri,
+      parent: parentOf(uri)!,
+      name: basename(uri),
+      kind,
+      contextType: contextTypeOf(uri)!,
+      l0: l0 ?? basename(uri),
+      ...(l1 !== undefined ? { l1 } : {}),
+      ...(kind === 'file' ? { l2: content ?? '' } : {}),
+      summaryKind,
+      ...(f.hash !== undefined ? { hash: f.hash } : {}),
+      meta: f.meta ?? {},
+      createdAt: f.created_at ?? now,
+      updatedAt: f.updated_at ?? now,
+      useCount: f.use_count ?? 0,
+      ...(f.last_used_at !== undefined ? { lastUsedAt: f.last_used_at } : {}),
+    };
+    const usual = defaultPosting(node);
+    const p = f.posting;
+    const posting =
+      p === null
+        ? null
+        : {
+            ...(p?.title === null ? {} : { title: p?.title ?? usual.title }),
+            ...(p?.headings ? { headings: p.headings } : {}),
+            body: p?.body ?? usual.body,
+          };
+    const vectors =
+      restore && packed.vectorRecords.length > 0
+        ? packed.vectorRecords.map((r) => {
+            const { offset, dimensions } = r.vector!.dense;
+            return checked.dense!.slice(offset, offset + dimensions);
+          })
+        : undefined;
+    return { node, posting, ...(vectors ? { vectors } : {}) };
+  };
+
+  const commit = async (planned: Planned[], extra: WriteBatch = {}) => {
+    throwIfAborted(signal, 'import()');
+    const chunking = { maxTokens: defaultChunkTokens };
+    const texts = planned.map((p) =>
+      p.vectors
+        ? []
+        : embeddingTexts(
+            { ...p.node, uri: p.node.uri as VikingUri, title: p.node.name, headings: [], content: p.node.l2 ?? '', l1: p.node.l1 ?? '', contentHash: '' },
+            chunking,
+          ),
+    );
+    const flat = texts.flat();
+    const embedded = flat.length > 0 ? await parts.embedder.embed(flat, signal ? { signal } : {}) : [];
+    let at = 0;
+    const vectorsOf = planned.map((p, i) => p.vectors ?? embedded.slice(at, (at += texts[i]!.length)));
+    const count = vectorsOf.reduce((n, v) => n + v.length, 0);
+    let key = await parts.store.allocateKeys(planned.length + count);
+    const batch: Required<Pick<WriteBatch, 'putNodes' | 'putVectors' | 'putPostings'>> = {
+      putNodes: [...(extra.putNodes ?? [])],
+      putVectors: [...(extra.putVectors ?? [])],
+      putPostings: [...(extra.putPostings ?? [])],
+    };
+    planned.forEach((p, i) => {
+      const nodeKey = key++;
+      batch.putNodes.push({ ...p.node, key: nodeKey });
+      if (p.posting) batch.putPostings.push({ ...p.posting, key: nodeKey });
+      vectorsOf[i]!.forEach((vector, chunk) => batch.putVectors.push({ key: key++, nodeKey, chunk, vector }));
+    });
+    started = true;
+    await parts.store.commit({ ...extra, ...batch }, signal);
+    written += planned.length;
+  };
+
+  return {
+    /** The pack's directories, parents first, the first commit also carrying `first`. */
+    async directories(first: WriteBatch) {
+      const dirs = [...checked.entries.values()]
+        .filter((e) => e.kind === 'directory')
+        .map((e) => e.path)
+        .sort((a, b) => (a === '' ? 0 : a.split('/').length) - (b === '' ? 0 : b.split('/').length));
+      let extra = first;
+      for (let at = 0; at < dirs.length; at += BATCH) {
+        const planned = await Promise.all(dirs.slice(at, at + BATCH).map((d) => plan(d, 'dir')));
+        await commit(planned, extra);
+        extra = {};
+      }
+    },
+    async file(path: string, content: string) {
+      pending.push(await plan(path, 'file', content));
+      if (pending.length >= BATCH) await this.flush();
+    },
+    async flush() {
+      if (pending.length > 0) await commit(pending);
+      pending = [];
+    },
+    written: () => written,
+    /** Takes back what was written, if anything was. */
+    async undo() {
+      if (!started) return;
+      const there = await parts.store.node(rootUri).catch(() => undefined);
+      if (!there) return;
+      const below = await parts.store.descendants(rootUri);
+      await parts.store.commit({ deleteNodes: deepestFirst([there, ...below]) }).catch(() => undefined);
+    },
+  };
+}
