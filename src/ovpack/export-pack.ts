@@ -117,7 +117,8 @@ async function* packChunks(
   add(`${root}/${INTERNAL_DIR}/`, new Uint8Array(0));
   const recordBytes = utf8.encode(records.lines());
   add(`${root}/${RECORDS_PATH}`, recordBytes);
-  const dense = records.vectorKeys.length > 0
+  const dense =
+    records.vectorKeys.length > 0
       ? denseFile(root, parts.store, records.vectorKeys, parts.embedder.dimensions, zip, signal)
       : undefined;
   if (dense) {
@@ -140,7 +141,11 @@ async function* packChunks(
               byte_order: 'little' as const,
               dimensions: parts.embedder.dimensions,
               sha256: dense.sha256(),
-              embedding: { provider: 'longship', model: parts.embedder.id, dimensions: parts.embedder.dimensions },
+              embedding: {
+                provider: 'longship',
+                model: parts.embedder.id,
+                dimensions: parts.embedder.dimensions,
+              },
             },
           }
         : {}),
@@ -179,7 +184,8 @@ function denseFile(
       let offset = 0;
       for (const key of batch) {
         const vector = byKey.get(key);
-        if (vector?.length !== dimensions) throw new LongshipError('NOT_FOUND', 'a vector was removed or replaced while the pack was written');
+        if (vector?.length !== dimensions)
+          throw new LongshipError('NOT_FOUND', 'a vector was removed or replaced while the pack was written');
         for (const value of vector) {
           view.setFloat32(offset, value, true);
           offset += 4;

@@ -5,7 +5,15 @@
 import { throwIfAborted } from '../abort.js';
 import { directoriesBatch, fileSummaries } from '../context/tree-batches.js';
 import { deepestFirst, missingParents, writable } from '../context/tree-lookup.js';
-import { basename, contextTypeOf, join, parentOf, parseUri, segments, type VikingUri } from '../context/uri.js';
+import {
+  basename,
+  contextTypeOf,
+  join,
+  parentOf,
+  parseUri,
+  segments,
+  type VikingUri,
+} from '../context/uri.js';
 import { LongshipError } from '../errors.js';
 import { defaultChunkTokens, embeddingTexts } from '../ingest/commit/write-batch.js';
 import { checkOptions } from '../options.js';
@@ -49,7 +57,10 @@ export async function importPack(
   const o = checkOptions(importOptionsSchema, options, 'import()');
   const parent = parseUri(parentUri);
   if (parent === 'viking://') {
-    throw new LongshipError('INVALID_ARGUMENT', 'import() needs a parent directory inside a root, not viking://');
+    throw new LongshipError(
+      'INVALID_ARGUMENT',
+      'import() needs a parent directory inside a root, not viking://',
+    );
   }
   const blob = await packBlob(pack);
   const limits = { maxBytes: o.maxBytes ?? DEFAULT_MAX_BYTES, maxRatio: MAX_RATIO };
@@ -59,7 +70,10 @@ export async function importPack(
   const existing = await parts.store.node(rootUri);
   if (existing && o.onConflict === 'skip') return { uri: rootUri, skipped: true, nodes: 0, vectors: 'none' };
   if (existing && o.onConflict !== 'overwrite') {
-    throw new LongshipError('ALREADY_EXISTS', `${rootUri} already exists (pass onConflict: 'overwrite' or 'skip')`);
+    throw new LongshipError(
+      'ALREADY_EXISTS',
+      `${rootUri} already exists (pass onConflict: 'overwrite' or 'skip')`,
+    );
   }
   const writer = packWriter(parts, checked, rootUri, restore, o.signal);
   try {
@@ -71,7 +85,12 @@ export async function importPack(
     await writer.directories({ ...first, deleteNodes: replaced });
     for await (const { name, data } of zipEntries(blob, limits, o.signal)) {
       const member = memberOf(name, checked.root);
-      if (member.kind !== 'file' || leaf(member.path) === ABSTRACT_FILE || leaf(member.path) === OVERVIEW_FILE) continue;
+      if (
+        member.kind !== 'file' ||
+        leaf(member.path) === ABSTRACT_FILE ||
+        leaf(member.path) === OVERVIEW_FILE
+      )
+        continue;
       if (sha256Hex(data) !== checked.entries.get(member.path)?.sha256?.toLowerCase()) {
         corrupt(`${member.path} changed between the two reads of the pack`);
       }
@@ -82,7 +101,12 @@ export async function importPack(
     await writer.undo();
     throw error;
   }
-  return { uri: rootUri, skipped: false, nodes: writer.written(), vectors: restore ? 'restored' : 'recomputed' };
+  return {
+    uri: rootUri,
+    skipped: false,
+    nodes: writer.written(),
+    vectors: restore ? 'restored' : 'recomputed',
+  };
 }
 
 /** A Blob to read twice: a stream is read into one first. */
@@ -109,23 +133,33 @@ function targetOf(checked: CheckedPack, parent: VikingUri): VikingUri {
     throw new LongshipError('INVALID_ARGUMENT', `${rootUri} is a root: import into a directory below it`);
   }
   for (const path of checked.entries.keys()) {
-    if (leaf(path) === EXCLUDED_FILE) throw new LongshipError('INVALID_ARGUMENT', `ovpack: cannot import ${path}`);
+    if (leaf(path) === EXCLUDED_FILE)
+      throw new LongshipError('INVALID_ARGUMENT', `ovpack: cannot import ${path}`);
     if (path !== '') parseUri(join(rootUri, path));
   }
   return rootUri;
 }
 
 /** Whether the pack's vectors are reused (true) or the nodes embedded again (false). */
-function vectorChoice(parts: PackParts, checked: CheckedPack, mode: 'auto' | 'recompute' | 'require'): boolean {
+function vectorChoice(
+  parts: PackParts,
+  checked: CheckedPack,
+  mode: 'auto' | 'recompute' | 'require',
+): boolean {
   if (mode === 'recompute') return false;
   const dense = checked.manifest.index.dense;
   if (!dense || !checked.dense) {
-    if (mode === 'require') throw new LongshipError('INVALID_ARGUMENT', 'ovpack: the pack carries no vectors');
+    if (mode === 'require')
+      throw new LongshipError('INVALID_ARGUMENT', 'ovpack: the pack carries no vectors');
     return false;
   }
   const e = dense.embedding;
   const { id, dimensions } = parts.embedder;
-  const same = e?.provider === 'longship' && e.model === id && e.dimensions === dimensions && dense.dimensions === dimensions;
+  const same =
+    e?.provider === 'longship' &&
+    e.model === id &&
+    e.dimensions === dimensions &&
+    dense.dimensions === dimensions;
   if (!same) {
     if (mode === 'require') {
       throw new LongshipError(
@@ -140,7 +174,11 @@ function vectorChoice(parts: PackParts, checked: CheckedPack, mode: 'auto' | 're
     const missing = [...checked.entries.values()].find(
       (e) => !withVectors.has(e.path) && !(e.kind === 'file' && isSidecar(e.path)),
     );
-    if (missing) throw new LongshipError('INVALID_ARGUMENT', `ovpack: ${missing.path || 'the root'} has no vector in the pack`);
+    if (missing)
+      throw new LongshipError(
+        'INVALID_ARGUMENT',
+        `ovpack: ${missing.path || 'the root'} has no vector in the pack`,
+      );
   }
   return true;
 }
@@ -148,7 +186,13 @@ function vectorChoice(parts: PackParts, checked: CheckedPack, mode: 'auto' | 're
 const isSidecar = (path: string) => leaf(path) === ABSTRACT_FILE || leaf(path) === OVERVIEW_FILE;
 
 /** Plans and commits the pack's nodes, a batch at a time, and can take them back out. */
-function packWriter(parts: PackParts, checked: CheckedPack, rootUri: VikingUri, restore: boolean, signal?: AbortSignal) {
+function packWriter(
+  parts: PackParts,
+  checked: CheckedPack,
+  rootUri: VikingUri,
+  restore: boolean,
+  signal?: AbortSignal,
+) {
   const byPath = new Map<string, IndexRecord[]>();
   for (const r of checked.records) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
   const now = Date.now();
@@ -216,14 +260,26 @@ function packWriter(parts: PackParts, checked: CheckedPack, rootUri: VikingUri, 
       p.vectors
         ? []
         : embeddingTexts(
-            { ...p.node, uri: p.node.uri as VikingUri, title: p.node.name, headings: [], content: p.node.l2 ?? '', l1: p.node.l1 ?? '', contentHash: '' },
+            {
+              ...p.node,
+              uri: p.node.uri as VikingUri,
+              title: p.node.name,
+              headings: [],
+              content: p.node.l2 ?? '',
+              l1: p.node.l1 ?? '',
+              contentHash: '',
+            },
             chunking,
           ),
     );
     const flat = texts.flat();
     const embedded = flat.length > 0 ? await parts.embedder.embed(flat, signal ? { signal } : {}) : [];
     let at = 0;
-    const vectorsOf = planned.map((p, i) => p.vectors ?? embedded.slice(at, (at += texts[i]!.length)));
+    const vectorsOf = planned.map((p, i) => {
+      if (p.vectors) return p.vectors;
+      at += texts[i]!.length;
+      return embedded.slice(at - texts[i]!.length, at);
+    });
     const count = vectorsOf.reduce((n, v) => n + v.length, 0);
     let key = await parts.store.allocateKeys(planned.length + count);
     const batch: Required<Pick<WriteBatch, 'putNodes' | 'putVectors' | 'putPostings'>> = {
@@ -235,7 +291,9 @@ function packWriter(parts: PackParts, checked: CheckedPack, rootUri: VikingUri, 
       const nodeKey = key++;
       batch.putNodes.push({ ...p.node, key: nodeKey });
       if (p.posting) batch.putPostings.push({ ...p.posting, key: nodeKey });
-      vectorsOf[i]!.forEach((vector, chunk) => batch.putVectors.push({ key: key++, nodeKey, chunk, vector }));
+      vectorsOf[i]!.forEach((vector, chunk) => {
+        batch.putVectors.push({ key: key++, nodeKey, chunk, vector });
+      });
     });
     started = true;
     await parts.store.commit({ ...extra, ...batch }, signal);
@@ -245,13 +303,20 @@ function packWriter(parts: PackParts, checked: CheckedPack, rootUri: VikingUri, 
   return {
     /** The pack's directories, parents first, the first commit also carrying `first`. */
     async directories(first: WriteBatch) {
-      const dirs = [...checked.entries.values()]
-        .filter((e) => e.kind === 'directory')
-        .map((e) => e.path)
-        .sort((a, b) => (a === '' ? 0 : a.split('/').length) - (b === '' ? 0 : b.split('/').length));
+      // Every directory listed, and those a file's path implies: OpenViking's import makes a file's
+      // parents, so its packs need not list them.
+      const dirs = new Set<string>();
+      for (const { path, kind } of checked.entries.values()) {
+        const steps = path === '' ? [] : path.split('/');
+        for (let n = kind === 'directory' ? steps.length : steps.length - 1; n >= 0; n--) {
+          dirs.add(steps.slice(0, n).join('/'));
+        }
+      }
+      const depth = (path: string) => (path === '' ? 0 : path.split('/').length);
+      const ordered = [...dirs].sort((a, b) => depth(a) - depth(b));
       let extra = first;
-      for (let at = 0; at < dirs.length; at += BATCH) {
-        const planned = await Promise.all(dirs.slice(at, at + BATCH).map((d) => plan(d, 'dir')));
+      for (let at = 0; at < ordered.length; at += BATCH) {
+        const planned = await Promise.all(ordered.slice(at, at + BATCH).map((d) => plan(d, 'dir')));
         await commit(planned, extra);
         extra = {};
       }

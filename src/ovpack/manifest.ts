@@ -92,7 +92,8 @@ function checkRoot(root: unknown, rootName: string): void {
   if (root.name !== rootName) {
     corrupt(`the manifest's root name ${JSON.stringify(root.name)} is not the ZIP's root folder ${rootName}`);
   }
-  if (typeof root.uri !== 'string' || !root.uri.startsWith('viking://')) corrupt('the manifest has no root uri');
+  if (typeof root.uri !== 'string' || !root.uri.startsWith('viking://'))
+    corrupt('the manifest has no root uri');
   if (root.uri.replace(/\/+$/, '').split('/').at(-1) !== root.name) {
     corrupt(`the manifest's root uri ${root.uri} does not end in its name ${root.name}`);
   }
@@ -117,7 +118,8 @@ function checkIndex(index: unknown): void {
   if (!isObject(index) || !isObject(index.records)) corrupt('the manifest has no index records');
   const { records, dense } = index;
   if (records.path !== RECORDS_PATH) corrupt(`the index records are not at ${RECORDS_PATH}`);
-  if (!isCount(records.count) || !isSha256(records.sha256)) corrupt('the index records have no count or sha256');
+  if (!isCount(records.count) || !isSha256(records.sha256))
+    corrupt('the index records have no count or sha256');
   if (dense === undefined || dense === null) return;
   if (!isObject(dense) || dense.path !== DENSE_PATH) corrupt(`the dense vectors are not at ${DENSE_PATH}`);
   if (!isCount(dense.count)) corrupt('the dense vectors have no count');
@@ -126,5 +128,6 @@ function checkIndex(index: unknown): void {
     corrupt('the dense vectors are not little-endian float32');
   }
   if (!isSha256(dense.sha256)) corrupt('the dense vectors have no sha256');
-  if (dense.embedding !== undefined && !isObject(dense.embedding)) corrupt('the dense embedding is not an object');
+  if (dense.embedding !== undefined && !isObject(dense.embedding))
+    corrupt('the dense embedding is not an object');
 }

@@ -56,11 +56,21 @@ export function packRecords(dimensions: number) {
       return lines.length;
     },
     /** The records of `node` at `path`, with its vectors (sorted by chunk) when the pack carries them. */
-    add(path: string, node: NodeRecord, posting: PostingRecord | undefined, vectors: readonly VectorRecord[]) {
+    add(
+      path: string,
+      node: NodeRecord,
+      posting: PostingRecord | undefined,
+      vectors: readonly VectorRecord[],
+    ) {
       const kind = node.kind === 'dir' ? 'directory' : 'file';
       const sorted = [...vectors].sort((a, b) => a.chunk - b.chunk);
       const level = node.kind === 'dir' ? 0 : 2;
-      const scalars = (at: number) => ({ abstract: node.l0, context_type: node.contextType, level: at, name: node.name });
+      const scalars = (at: number) => ({
+        abstract: node.l0,
+        context_type: node.contextType,
+        level: at,
+        name: node.name,
+      });
       push(
         {
           path,
@@ -96,11 +106,13 @@ export interface PackedNode {
 
 /** Reads a node's records: its first one carries Longship's fields, levels 0-2 its layers. */
 export function packedNode(records: readonly IndexRecord[], kind: 'dir' | 'file'): PackedNode {
-  const fields = (records.find((r) => r.longship && r.longship.chunk === undefined)?.longship ?? {}) as LongshipFields;
+  const fields = (records.find((r) => r.longship && r.longship.chunk === undefined)?.longship ??
+    {}) as LongshipFields;
   const at = (level: number) => records.find((r) => r.level === level);
   const abstractOf = (r: IndexRecord | undefined) =>
     typeof r?.scalars?.abstract === 'string' ? r.scalars.abstract : undefined;
-  const l0 = kind === 'dir' ? (at(0)?.text ?? abstractOf(at(0))) : (abstractOf(at(2)) ?? abstractOf(records[0]));
+  const l0 =
+    kind === 'dir' ? (at(0)?.text ?? abstractOf(at(0))) : (abstractOf(at(2)) ?? abstractOf(records[0]));
   const l1 = kind === 'dir' ? at(1)?.text : fields.l1;
   const vectorRecords = records
     .filter((r) => r.vector)
@@ -110,7 +122,9 @@ export function packedNode(records: readonly IndexRecord[], kind: 'dir' | 'file'
   return {
     ...(l0 !== undefined ? { l0 } : {}),
     ...(l1 !== undefined ? { l1 } : {}),
-    ...(fields.summary_kind === 'llm' || fields.summary_kind === 'extractive' ? { summaryKind: fields.summary_kind } : {}),
+    ...(fields.summary_kind === 'llm' || fields.summary_kind === 'extractive'
+      ? { summaryKind: fields.summary_kind }
+      : {}),
     fields,
     vectorRecords,
   };

@@ -55,7 +55,8 @@ export function parseRecords(
     corrupt('the index records are not UTF-8', { cause: error });
   }
   const lines = text === '' ? [] : text.replace(/\n$/, '').split('\n');
-  if (lines.length !== count) corrupt(`the manifest counts ${count} index records, the file has ${lines.length}`);
+  if (lines.length !== count)
+    corrupt(`the manifest counts ${count} index records, the file has ${lines.length}`);
   const ids = new Set<string>();
   const records = lines.map((line, i) => {
     let record: unknown;
@@ -79,14 +80,20 @@ function checkRecord(
   entries: ReadonlyMap<string, ManifestEntry>,
 ): asserts record is IndexRecord {
   if (!isObject(record)) corrupt(`index record ${line} is not an object`);
-  if (typeof record.record_id !== 'string' || record.record_id === '') corrupt(`index record ${line} has no id`);
+  if (typeof record.record_id !== 'string' || record.record_id === '')
+    corrupt(`index record ${line} has no id`);
   const entry = typeof record.path === 'string' ? entries.get(record.path) : undefined;
   if (!entry) corrupt(`index record ${line} names a path the manifest does not list`);
-  if (record.kind !== entry.kind) corrupt(`index record ${line} is a ${record.kind}, the manifest says ${entry.kind}`);
-  if (typeof record.level !== 'number' || !Number.isInteger(record.level)) corrupt(`index record ${line} has no level`);
-  if (record.text !== undefined && typeof record.text !== 'string') corrupt(`index record ${line}'s text is not a string`);
-  if (record.scalars !== undefined && !isObject(record.scalars)) corrupt(`index record ${line}'s scalars are not an object`);
-  if (record.longship !== undefined && !isObject(record.longship)) corrupt(`index record ${line}'s longship fields are not an object`);
+  if (record.kind !== entry.kind)
+    corrupt(`index record ${line} is a ${record.kind}, the manifest says ${entry.kind}`);
+  if (typeof record.level !== 'number' || !Number.isInteger(record.level))
+    corrupt(`index record ${line} has no level`);
+  if (record.text !== undefined && typeof record.text !== 'string')
+    corrupt(`index record ${line}'s text is not a string`);
+  if (record.scalars !== undefined && !isObject(record.scalars))
+    corrupt(`index record ${line}'s scalars are not an object`);
+  if (record.longship !== undefined && !isObject(record.longship))
+    corrupt(`index record ${line}'s longship fields are not an object`);
   if (record.vector !== undefined) {
     const dense = isObject(record.vector) ? record.vector.dense : undefined;
     if (!isObject(dense) || !isCount(dense.offset) || !isCount(dense.dimensions) || dense.dimensions === 0) {
@@ -95,7 +102,11 @@ function checkRecord(
   }
 }
 
-function checkDenseRefs(records: readonly IndexRecord[], dense: DenseInfo | undefined, denseBytes: number): void {
+function checkDenseRefs(
+  records: readonly IndexRecord[],
+  dense: DenseInfo | undefined,
+  denseBytes: number,
+): void {
   const refs = records.flatMap((r) => (r.vector ? [r.vector.dense] : [])).sort((a, b) => a.offset - b.offset);
   if (refs.length === 0) {
     if (dense) corrupt('the pack has dense vectors that no index record refers to');
@@ -104,10 +115,14 @@ function checkDenseRefs(records: readonly IndexRecord[], dense: DenseInfo | unde
   if (!dense) corrupt('index records refer to dense vectors the pack does not have');
   let expected = 0;
   for (const ref of refs) {
-    if (ref.offset !== expected) corrupt(`dense vector offsets are not contiguous (expected ${expected}, found ${ref.offset})`);
-    if (ref.dimensions !== dense.dimensions) corrupt(`a dense vector has ${ref.dimensions} dimensions, the manifest says ${dense.dimensions}`);
+    if (ref.offset !== expected)
+      corrupt(`dense vector offsets are not contiguous (expected ${expected}, found ${ref.offset})`);
+    if (ref.dimensions !== dense.dimensions)
+      corrupt(`a dense vector has ${ref.dimensions} dimensions, the manifest says ${dense.dimensions}`);
     expected += ref.dimensions;
   }
-  if (dense.count !== refs.length) corrupt(`the manifest counts ${dense.count} dense vectors, the records ${refs.length}`);
-  if (denseBytes !== expected * 4) corrupt(`dense.f32 has ${denseBytes} bytes, the records need ${expected * 4}`);
+  if (dense.count !== refs.length)
+    corrupt(`the manifest counts ${dense.count} dense vectors, the records ${refs.length}`);
+  if (denseBytes !== expected * 4)
+    corrupt(`dense.f32 has ${denseBytes} bytes, the records need ${expected * 4}`);
 }

@@ -92,12 +92,18 @@ export async function checkPack(pack: Blob, limits: ZipLimits, signal?: AbortSig
   checkInternal(manifest, internal);
   const { records: recordsInfo, dense: denseInfo } = manifest.index;
   const recordBytes = internal.get(RECORDS_PATH)!;
-  if (sha256Hex(recordBytes) !== recordsInfo.sha256.toLowerCase()) corrupt('the index records do not match their sha256');
+  if (sha256Hex(recordBytes) !== recordsInfo.sha256.toLowerCase())
+    corrupt('the index records do not match their sha256');
   const denseBytes = denseInfo ? internal.get(DENSE_PATH)! : undefined;
   if (denseInfo && sha256Hex(denseBytes!) !== denseInfo.sha256.toLowerCase()) {
     corrupt('the dense vectors do not match their sha256');
   }
   const records = parseRecords(recordBytes, recordsInfo.count, entries, denseInfo, denseBytes?.length ?? 0);
+  for (const path of entries.keys()) {
+    for (let up = parentPath(path); up !== ''; up = parentPath(up)) {
+      if (entries.get(up)?.kind === 'file') corrupt(`${path} lies below ${up}, which is a file`);
+    }
+  }
   for (const path of sidecars.keys()) {
     if (entries.get(path)?.kind !== 'directory') corrupt(`${path}/${ABSTRACT_FILE} lies in no directory`);
   }
@@ -119,7 +125,10 @@ function checkInventory(
   dirs: Set<string>,
 ): void {
   const listed = [...entries.values()];
-  const differs = (kind: ManifestEntry['kind'], found: ReadonlySet<string> | ReadonlyMap<string, unknown>) => {
+  const differs = (
+    kind: ManifestEntry['kind'],
+    found: ReadonlySet<string> | ReadonlyMap<string, unknown>,
+  ) => {
     const paths = listed.filter((e) => e.kind === kind).map((e) => e.path);
     return paths.length !== found.size || paths.some((p) => !found.has(p));
   };
@@ -132,11 +141,12 @@ function checkInventory(
   }
   const listedFiles = listed.filter((e) => e.kind === 'file') as Required<ManifestEntry>[];
   if (contentSha256(listedFiles) !== manifest.content_sha256.toLowerCase()) {
-    corrupt('content_sha256 does not match the manifest\'s files');
+    corrupt("content_sha256 does not match the manifest's files");
   }
   for (const entry of listedFiles) {
     const found = files.get(entry.path)!;
-    if (found.size !== entry.size) corrupt(`${entry.path} has ${found.size} bytes, the manifest says ${entry.size}`);
+    if (found.size !== entry.size)
+      corrupt(`${entry.path} has ${found.size} bytes, the manifest says ${entry.size}`);
     if (found.sha256 !== entry.sha256.toLowerCase()) corrupt(`${entry.path} does not match its sha256`);
   }
 }
@@ -146,7 +156,9 @@ function checkInternal(manifest: Manifest, internal: Map<string, Uint8Array>): v
   const missing = expected.filter((p) => !internal.has(p));
   const extra = [...internal.keys()].filter((p) => !expected.includes(p));
   if (missing.length > 0 || extra.length > 0) {
-    corrupt(`the internal entries do not match the manifest (missing: ${missing.join(', ') || 'none'}; not listed: ${extra.join(', ') || 'none'})`);
+    corrupt(
+      `the internal entries do not match the manifest (missing: ${missing.join(', ') || 'none'}; not listed: ${extra.join(', ') || 'none'})`,
+    );
   }
 }
 

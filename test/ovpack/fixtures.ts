@@ -1,10 +1,10 @@
 // Packs for the OVPack tests: built here to OpenViking's format as its own server tests build them,
 // and taken apart and put back together to make hostile ones.
 import { createHash } from 'node:crypto';
-import { Zip, ZipPassThrough, unzipSync } from 'fflate';
+import { unzipSync, Zip, ZipPassThrough } from 'fflate';
+import type { Embedder } from '../../src/embed/embedder.js';
 import type { Longship } from '../../src/engine.js';
 import { openLongship } from '../../src/engine.js';
-import type { Embedder } from '../../src/embed/embedder.js';
 import { openMemoryStore } from '../../src/store/memory/memory-store.js';
 import { hashEmbedder } from '../context/fixtures.js';
 
@@ -86,7 +86,10 @@ export async function nodesBelow(longship: Longship, uri: string) {
     all.map(async ({ key, ...node }) => ({
       node,
       posting: await longship.store.posting(key).then((p) => p && { ...p, key: undefined }),
-      vectors: (await longship.store.vectorsOfNode(key)).map((v) => ({ chunk: v.chunk, vector: [...v.vector] })),
+      vectors: (await longship.store.vectorsOfNode(key)).map((v) => ({
+        chunk: v.chunk,
+        vector: [...v.vector],
+      })),
     })),
   );
 }

@@ -10,7 +10,11 @@ const P = 'viking://resources/project';
 /** A project written with mkdir() and write() only: each record written once, as an import writes it. */
 async function written(): Promise<Longship> {
   const longship = await open();
-  await longship.mkdir(P, { abstract: 'The project', overview: 'Notes and docs of the project.', meta: { team: 'a' } });
+  await longship.mkdir(P, {
+    abstract: 'The project',
+    overview: 'Notes and docs of the project.',
+    meta: { team: 'a' },
+  });
   await longship.write(`${P}/notes/today.md`, 'Met Ana about the Q3 plan. Sails arrive Monday.', {
     parents: true,
     meta: { tags: ['q3'], score: 1.5 },
@@ -26,10 +30,13 @@ async function written(): Promise<Longship> {
  */
 async function filled(): Promise<Longship> {
   const longship = await written();
-  await longship.addResource('# Rigging\n\n## Halyards\n\nHalyards raise sails.\n\n## Sheets\n\nSheets trim them.\n', {
-    name: 'rigging.md',
-    target: `${P}/docs`,
-  });
+  await longship.addResource(
+    '# Rigging\n\n## Halyards\n\nHalyards raise sails.\n\n## Sheets\n\nSheets trim them.\n',
+    {
+      name: 'rigging.md',
+      target: `${P}/docs`,
+    },
+  );
   await longship.waitProcessed();
   return longship;
 }
@@ -65,7 +72,8 @@ describe('an OVPack round trip', () => {
     const target = await open();
     const result = await target.import(await exported(source, P), 'viking://resources');
     expect(result.vectors).toBe('recomputed');
-    const strip = (rows: Awaited<ReturnType<typeof nodesBelow>>) => rows.map(({ node, posting }) => ({ node, posting }));
+    const strip = (rows: Awaited<ReturnType<typeof nodesBelow>>) =>
+      rows.map(({ node, posting }) => ({ node, posting }));
     expect(strip(await nodesBelow(target, P))).toEqual(strip(await nodesBelow(source, P)));
     expect((await target.find('Q3 plan with Ana')).resources[0]?.uri).toBe(`${P}/notes/today.md`);
   });
@@ -87,13 +95,15 @@ describe('an OVPack round trip', () => {
 });
 
 describe('import conflicts', () => {
-  it("fails with ALREADY_EXISTS, skips, or overwrites, as onConflict says", async () => {
+  it('fails with ALREADY_EXISTS, skips, or overwrites, as onConflict says', async () => {
     const source = await filled();
     const pack = await exported(source, P);
     const target = await open();
     await target.write(`${P}/other.md`, 'already here', { parents: true });
     await expectCode(target.import(pack, 'viking://resources'), 'ALREADY_EXISTS');
-    expect(await target.import(pack, 'viking://resources', { onConflict: 'skip' })).toMatchObject({ skipped: true });
+    expect(await target.import(pack, 'viking://resources', { onConflict: 'skip' })).toMatchObject({
+      skipped: true,
+    });
     expect(await target.read(`${P}/other.md`)).toBe('already here');
     await target.import(pack, 'viking://resources', { onConflict: 'overwrite' });
     await expectCode(target.read(`${P}/other.md`), 'NOT_FOUND');
@@ -107,9 +117,15 @@ describe('import vectors', () => {
   it("'require' fails without vectors (INVALID_ARGUMENT) and from another embedder (EMBEDDER_MISMATCH)", async () => {
     const source = await filled();
     const target = await open(other);
-    await expectCode(target.import(await exported(source, P), 'viking://resources', { vectors: 'require' }), 'INVALID_ARGUMENT');
+    await expectCode(
+      target.import(await exported(source, P), 'viking://resources', { vectors: 'require' }),
+      'INVALID_ARGUMENT',
+    );
     const withVectors = await exported(source, P, true);
-    await expectCode(target.import(withVectors, 'viking://resources', { vectors: 'require' }), 'EMBEDDER_MISMATCH');
+    await expectCode(
+      target.import(withVectors, 'viking://resources', { vectors: 'require' }),
+      'EMBEDDER_MISMATCH',
+    );
     expect(await target.store.node(P)).toBeUndefined();
     expect(await target.import(withVectors, 'viking://resources')).toMatchObject({ vectors: 'recomputed' });
   });
@@ -117,7 +133,9 @@ describe('import vectors', () => {
   it("'recompute' embeds again even when the vectors fit", async () => {
     const source = await filled();
     const target = await open();
-    const result = await target.import(await exported(source, P, true), 'viking://resources', { vectors: 'recompute' });
+    const result = await target.import(await exported(source, P, true), 'viking://resources', {
+      vectors: 'recompute',
+    });
     expect(result.vectors).toBe('recomputed');
   });
 });
@@ -129,6 +147,9 @@ describe('export', () => {
     await expectCode(longship.export(`${P}/empty.md`), 'NOT_A_DIRECTORY');
     await expectCode(longship.export('viking://resources'), 'INVALID_ARGUMENT');
     await expectCode(longship.export(P, { vectors: true } as never), 'INVALID_ARGUMENT');
-    await expectCode(longship.import(new Uint8Array(), 'viking://resources', { force: true } as never), 'INVALID_ARGUMENT');
+    await expectCode(
+      longship.import(new Uint8Array(), 'viking://resources', { force: true } as never),
+      'INVALID_ARGUMENT',
+    );
   });
 });
