@@ -37,6 +37,14 @@ export type { FolderEntry, LocalPath, ResourceInput } from '../ingest/input.js';
 export type { JobOutcome, QueueProgress, QueueSummary } from '../ingest/queue.js';
 export type { SkillInput } from '../ingest/skill/skill.js';
 export type { SkillInfo, SkillSummary } from '../ingest/skill/skill-reads.js';
+export type {
+  ExportOptions,
+  ImportOptions,
+  ImportResult,
+  OnConflict,
+  PackInput,
+  VectorMode,
+} from '../ovpack/pack-options.js';
 export type { ConversationContext, IntentOptions, QueryPlan, TypedQuery } from '../retrieve/intent.js';
 export type { RerankOptions, RerankReport } from '../retrieve/rerank.js';
 export type { PageRange, RelatedContext } from '../retrieve/results.js';
