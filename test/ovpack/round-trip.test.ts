@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Longship } from '../../src/engine.js';
 import { expectCode, hashEmbedder } from '../context/fixtures.js';
-import { exported, nodesBelow, open } from './fixtures.js';
+import { everything, exported, nodesBelow, open } from './fixtures.js';
 
 const P = 'viking://resources/project';
 
@@ -151,5 +151,41 @@ describe('export', () => {
       longship.import(new Uint8Array(), 'viking://resources', { force: true } as never),
       'INVALID_ARGUMENT',
     );
+  });
+});
+
+describe('an import that fails while it writes', () => {
+  it('takes back what it wrote: the store is as it was', async () => {
+    const source = await written();
+    const pack = await exported(source, P);
+    let calls = 0;
+    let armed = false;
+    const failing = {
+      id: hashEmbedder.id,
+      dimensions: hashEmbedder.dimensions,
+      async embed(texts: readonly string[]) {
+        // The directories' commit embeds first; the files' commit after it fails.
+        if (armed && ++calls === 2) throw new Error('the model went away');
+        return hashEmbedder.embed(texts);
+      },
+    };
+    const target = await open(failing);
+    const before = await everything(target);
+    armed = true;
+    await expect(target.import(pack, 'viking://resources')).rejects.toThrow('the model went away');
+    expect(calls).toBe(2);
+    expect(await everything(target)).toEqual({ ...before, meta: expect.anything() });
+    expect(await target.store.node(P)).toBeUndefined();
+  });
+
+  it('stops on an aborted signal, having written nothing', async () => {
+    const source = await written();
+    const target = await open();
+    const before = await everything(target);
+    const signal = AbortSignal.abort(new Error('stop'));
+    await expectCode(target.import(await exported(source, P), 'viking://resources', { signal }), 'ABORTED');
+    expect(await everything(target)).toEqual(before);
+    const stream = await source.export(P, { signal });
+    await expectCode(new Response(stream).arrayBuffer(), 'ABORTED');
   });
 });
