@@ -13,7 +13,16 @@ const base = ['env/', 'remote/', ...shared];
 const bottom = ['vector/', 'lexical/', 'embed/', 'llm/', 'store/'];
 const belowMiddle = ['derived/', ...bottom, ...base];
 /** What the agent tools stand on, and the surfaces over them (MCP, the AI SDK) too: a Longship's parts. */
-const overEngine = ['engine.ts', 'ovpack/', 'assemble/', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle];
+const overEngine = [
+  'engine.ts',
+  'ovpack/',
+  'assemble/',
+  'session/',
+  'retrieve/',
+  'ingest/',
+  'context/',
+  ...belowMiddle,
+];
 
 /**
  * A layer: its modules (paths under src/) and the paths it may import besides its own. A folder is a
@@ -24,7 +33,17 @@ const layers = {
   // and the MCP server, as an app is. Nothing imports it.
   cli: {
     path: ['cli/'],
-    imports: ['engine.ts', 'mcp/', 'tools/', 'ovpack/', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
+    imports: [
+      'engine.ts',
+      'mcp/',
+      'tools/',
+      'ovpack/',
+      'session/',
+      'retrieve/',
+      'ingest/',
+      'context/',
+      ...belowMiddle,
+    ],
   },
   // The AI SDK's tools (longship/ai): over a Longship, beside the client and the worker.
   ai: {

@@ -12,7 +12,6 @@ import type { FullStore } from '../store/full-store.js';
 import type { NodeRecord } from '../store/store.js';
 import {
   ABSTRACT_FILE,
-  canonicalJson,
   contentName,
   contentSha256,
   DENSE_PATH,

@@ -3,21 +3,14 @@
 // memory holds one commit's nodes, never the pack (docs/guide/ovpack.md).
 
 import { throwIfAborted } from '../abort.js';
-import { directoriesBatch, fileSummaries } from '../context/tree-batches.js';
+import { directoriesBatch } from '../context/tree-batches.js';
 import { deepestFirst, missingParents, writable } from '../context/tree-lookup.js';
-import {
-  basename,
-  contextTypeOf,
-  join,
-  parentOf,
-  parseUri,
-  segments,
-  type VikingUri,
-} from '../context/uri.js';
+import { contextTypeOf, join, parseUri, segments, type VikingUri } from '../context/uri.js';
 import { LongshipError } from '../errors.js';
 import { defaultChunkTokens, embeddingTexts } from '../ingest/commit/write-batch.js';
 import { checkOptions } from '../options.js';
-import type { NodeRecord, PostingRecord, WriteBatch } from '../store/store.js';
+import type { WriteBatch } from '../store/store.js';
+import { type CheckedPack, checkPack, fileText, leaf } from './check-pack.js';
 import { ABSTRACT_FILE, corrupt, EXCLUDED_FILE, memberOf, OVERVIEW_FILE } from './format.js';
 import {
   DEFAULT_MAX_BYTES,
@@ -28,21 +21,13 @@ import {
   type PackInput,
   type PackParts,
 } from './pack-options.js';
-import { defaultPosting, packedNode } from './pack-records.js';
+import { type Planned, planNode } from './plan-node.js';
 import type { IndexRecord } from './records.js';
 import { sha256Hex } from './sha256.js';
-import { type CheckedPack, checkPack, fileText, leaf } from './validate-pack.js';
 import { zipEntries } from './zip-read.js';
 
 /** Nodes written in one commit. */
 const BATCH = 256;
-
-/** A node ready to write but for its key: its record, lexical document and vectors if it brings them. */
-interface Planned {
-  node: Omit<NodeRecord, 'key'>;
-  posting: Omit<PostingRecord, 'key'> | null;
-  vectors?: Float32Array[];
-}
 
 /**
  * Imports the pack under `parentUri`: it becomes `parentUri/<the pack's root name>`. Every check
@@ -200,103 +185,12 @@ function packWriter(
   let written = 0;
   let started = false;
 
-  const plan = async (path: string, kind: 'dir' | 'file', content?: string): Promise<Planned> => {
-    const uri = path === '' ? rootUri : join(rootUri, path);
-    const packed = packedNode(byPath.get(path) ?? [], kind);
-    const f = packed.fields;
-    const side = checked.sidecars.get(path);
-    let l0 = side?.abstract ?? packed.l0;
-    let l1 = side?.overview ?? packed.l1;
-    let summaryKind = packed.summaryKind ?? (l0 !== undefined ? 'llm' : 'extractive');
-    if (kind === 'file') {
-      const made = await fileSummaries(undefined, uri, content ?? '', {
-        ...(l0 !== undefined ? { abstract: l0 } : {}),
-        ...(l1 !== undefined ? { overview: l1 } : {}),
-      });
-      [l0, l1] = [made.l0, made.l1];
-      summaryKind = packed.summaryKind ?? made.kind;
-    }
-    const node: Omit<NodeRecord, 'key'> = {
-      uri,
-      parent: parentOf(uri)!,
-      name: basename(uri),
-      kind,
-      contextType: contextTypeOf(uri)!,
-      l0: l0 ?? basename(uri),
-      ...(l1 !== undefined ? { l1 } : {}),
-      ...(kind === 'file' ? { l2: content ?? '' } : {}),
-      summaryKind,
-      ...(f.hash !== undefined ? { hash: f.hash } : {}),
-      meta: f.meta ?? {},
-      createdAt: f.created_at ?? now,
-      updatedAt: f.updated_at ?? now,
-      useCount: f.use_count ?? 0,
-      ...(f.last_used_at !== undefined ? { lastUsedAt: f.last_used_at } : {}),
-    };
-    const usual = defaultPosting(node);
-    const p = f.posting;
-    const posting =
-      p === null
-        ? null
-        : {
-            ...(p?.title === null ? {} : { title: p?.title ?? usual.title }),
-            ...(p?.headings ? { headings: p.headings } : {}),
-            body: p?.body ?? usual.body,
-          };
-    const vectors =
-      restore && packed.vectorRecords.length > 0
-        ? packed.vectorRecords.map((r) => {
-            const { offset, dimensions } = r.vector!.dense;
-            return checked.dense!.slice(offset, offset + dimensions);
-          })
-        : undefined;
-    return { node, posting, ...(vectors ? { vectors } : {}) };
-  };
+  const plan = (path: string, kind: 'dir' | 'file', content?: string) =>
+    planNode({ checked, rootUri, records: byPath.get(path) ?? [], restore, now }, path, kind, content);
 
   const commit = async (planned: Planned[], extra: WriteBatch = {}) => {
-    throwIfAborted(signal, 'import()');
-    const chunking = { maxTokens: defaultChunkTokens };
-    const texts = planned.map((p) =>
-      p.vectors
-        ? []
-        : embeddingTexts(
-            {
-              ...p.node,
-              uri: p.node.uri as VikingUri,
-              title: p.node.name,
-              headings: [],
-              content: p.node.l2 ?? '',
-              l1: p.node.l1 ?? '',
-              contentHash: '',
-            },
-            chunking,
-          ),
-    );
-    const flat = texts.flat();
-    const embedded = flat.length > 0 ? await parts.embedder.embed(flat, signal ? { signal } : {}) : [];
-    let at = 0;
-    const vectorsOf = planned.map((p, i) => {
-      if (p.vectors) return p.vectors;
-      at += texts[i]!.length;
-      return embedded.slice(at - texts[i]!.length, at);
-    });
-    const count = vectorsOf.reduce((n, v) => n + v.length, 0);
-    let key = await parts.store.allocateKeys(planned.length + count);
-    const batch: Required<Pick<WriteBatch, 'putNodes' | 'putVectors' | 'putPostings'>> = {
-      putNodes: [...(extra.putNodes ?? [])],
-      putVectors: [...(extra.putVectors ?? [])],
-      putPostings: [...(extra.putPostings ?? [])],
-    };
-    planned.forEach((p, i) => {
-      const nodeKey = key++;
-      batch.putNodes.push({ ...p.node, key: nodeKey });
-      if (p.posting) batch.putPostings.push({ ...p.posting, key: nodeKey });
-      vectorsOf[i]!.forEach((vector, chunk) => {
-        batch.putVectors.push({ key: key++, nodeKey, chunk, vector });
-      });
-    });
     started = true;
-    await parts.store.commit({ ...extra, ...batch }, signal);
+    await commitPlanned(parts, planned, extra, signal);
     written += planned.length;
   };
 
@@ -339,4 +233,50 @@ function packWriter(
       await parts.store.commit({ deleteNodes: deepestFirst([there, ...below]) }).catch(() => undefined);
     },
   };
+}
+
+/** Embeds what brings no vectors, gives the nodes keys, and commits them with `extra` in one batch. */
+async function commitPlanned(parts: PackParts, planned: Planned[], extra: WriteBatch, signal?: AbortSignal) {
+  throwIfAborted(signal, 'import()');
+  const chunking = { maxTokens: defaultChunkTokens };
+  const texts = planned.map((p) =>
+    p.vectors
+      ? []
+      : embeddingTexts(
+          {
+            ...p.node,
+            uri: p.node.uri as VikingUri,
+            title: p.node.name,
+            headings: [],
+            content: p.node.l2 ?? '',
+            l1: p.node.l1 ?? '',
+            contentHash: '',
+          },
+          chunking,
+        ),
+  );
+  const flat = texts.flat();
+  const embedded = flat.length > 0 ? await parts.embedder.embed(flat, signal ? { signal } : {}) : [];
+  let at = 0;
+  const vectorsOf = planned.map((p, i) => {
+    if (p.vectors) return p.vectors;
+    at += texts[i]!.length;
+    return embedded.slice(at - texts[i]!.length, at);
+  });
+  const count = vectorsOf.reduce((n, v) => n + v.length, 0);
+  let key = await parts.store.allocateKeys(planned.length + count);
+  const batch: Required<Pick<WriteBatch, 'putNodes' | 'putVectors' | 'putPostings'>> = {
+    putNodes: [...(extra.putNodes ?? [])],
+    putVectors: [...(extra.putVectors ?? [])],
+    putPostings: [...(extra.putPostings ?? [])],
+  };
+  planned.forEach((p, i) => {
+    const nodeKey = key++;
+    batch.putNodes.push({ ...p.node, key: nodeKey });
+    if (p.posting) batch.putPostings.push({ ...p.posting, key: nodeKey });
+    vectorsOf[i]!.forEach((vector, chunk) => {
+      batch.putVectors.push({ key: key++, nodeKey, chunk, vector });
+    });
+  });
+  await parts.store.commit({ ...extra, ...batch }, signal);
 }

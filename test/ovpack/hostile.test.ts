@@ -21,8 +21,12 @@ const P = 'viking://resources/project';
 type Members = [string, Uint8Array][];
 const changed = (pack: Uint8Array, change: (members: Members) => Members) => zipOf(change(membersOf(pack)));
 
+/** The pack's manifest, as JSON.parse gives it: read and rewritten as a test pleases. */
+// biome-ignore lint/suspicious/noExplicitAny: a hostile manifest has whatever shape a test gives it
+type AnyJson = any;
+
 /** The pack's manifest, rewritten by `edit`. */
-const withManifest = (pack: Uint8Array, edit: (m: Record<string, any>) => void) =>
+const withManifest = (pack: Uint8Array, edit: (m: AnyJson) => void) =>
   changed(pack, (members) =>
     members.map(([name, data]) => {
       if (!name.endsWith('_ovpack/manifest.json')) return [name, data];
@@ -84,7 +88,7 @@ const cases: [string, string, (pack: Uint8Array) => Uint8Array][] = [
   [
     'a size that lies',
     'CORRUPT_INPUT',
-    (p) => withManifest(p, (m) => (m.entries.find((e: any) => e.path === 'a.md').size = 3)),
+    (p) => withManifest(p, (m) => (m.entries.find((e: AnyJson) => e.path === 'a.md').size = 3)),
   ],
   [
     'a content_sha256 that lies',
