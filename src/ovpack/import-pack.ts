@@ -61,9 +61,10 @@ export async function importPack(
     );
   }
   const writer = packWriter(parts, checked, rootUri, restore, o.signal);
+  let made: VikingUri[] = [];
   try {
     const replaced = existing ? deepestFirst([existing, ...(await parts.store.descendants(rootUri))]) : [];
-    const made = await missingParents(parts.store, rootUri, true);
+    made = await missingParents(parts.store, rootUri, true);
     const first: WriteBatch = made.length
       ? await directoriesBatch({ ...parts, time: Date.now() }, made, { signal: o.signal }, undefined)
       : {};
@@ -83,7 +84,7 @@ export async function importPack(
     }
     await writer.flush();
   } catch (error) {
-    await writer.undo();
+    await writer.undo(made);
     throw error;
   }
   return {
@@ -189,8 +190,9 @@ function packWriter(
     planNode({ checked, rootUri, records: byPath.get(path) ?? [], restore, now }, path, kind, content);
 
   const commit = async (planned: Planned[], extra: WriteBatch = {}) => {
-    started = true;
+    // A commit is all or nothing: one that failed changed nothing to take back.
     await commitPlanned(parts, planned, extra, signal);
+    started = true;
     written += planned.length;
   };
 
@@ -224,13 +226,17 @@ function packWriter(
       pending = [];
     },
     written: () => written,
-    /** Takes back what was written, if anything was. */
-    async undo() {
+    /** Takes back what was written, if anything was: the pack's nodes and the parents made for them. */
+    async undo(made: readonly VikingUri[]) {
       if (!started) return;
       const there = await parts.store.node(rootUri).catch(() => undefined);
-      if (!there) return;
-      const below = await parts.store.descendants(rootUri);
-      await parts.store.commit({ deleteNodes: deepestFirst([there, ...below]) }).catch(() => undefined);
+      const below = there ? await parts.store.descendants(rootUri) : [];
+      const gone = there ? deepestFirst([there, ...below]) : [];
+      await parts.store.commit({ deleteNodes: gone }).catch(() => undefined);
+      for (const uri of [...made].reverse()) {
+        if ((await parts.store.children(uri).catch(() => [undefined])).length > 0) break;
+        await parts.store.commit({ deleteNodes: [uri] }).catch(() => undefined);
+      }
     },
   };
 }

@@ -164,18 +164,39 @@ describe('an import that fails while it writes', () => {
       id: hashEmbedder.id,
       dimensions: hashEmbedder.dimensions,
       async embed(texts: readonly string[]) {
-        // The directories' commit embeds first; the files' commit after it fails.
-        if (armed && ++calls === 2) throw new Error('the model went away');
+        // The parents made, then the pack's directories (one commit), then its files: that one fails.
+        if (armed && ++calls === 3) throw new Error('the model went away');
         return hashEmbedder.embed(texts);
       },
     };
     const target = await open(failing);
     const before = await everything(target);
     armed = true;
-    await expect(target.import(pack, 'viking://resources')).rejects.toThrow('the model went away');
-    expect(calls).toBe(2);
+    await expect(target.import(pack, 'viking://resources/archive/2026')).rejects.toThrow(
+      'the model went away',
+    );
+    expect(calls).toBe(3);
+    // Gone too: the parents it made (archive, archive/2026).
     expect(await everything(target)).toEqual({ ...before, meta: expect.anything() });
-    expect(await target.store.node(P)).toBeUndefined();
+  });
+
+  it('that fails at its first commit, keeps the directory it would overwrite', async () => {
+    const pack = await exported(await written(), P);
+    let armed = false;
+    const failing = {
+      id: hashEmbedder.id,
+      dimensions: hashEmbedder.dimensions,
+      async embed(texts: readonly string[]) {
+        if (armed) throw new Error('the model went away');
+        return hashEmbedder.embed(texts);
+      },
+    };
+    const target = await open(failing);
+    await target.write(`${P}/other.md`, 'already here', { parents: true });
+    armed = true;
+    const overwrite = target.import(pack, 'viking://resources', { onConflict: 'overwrite' });
+    await expect(overwrite).rejects.toThrow('the model went away');
+    expect(await target.read(`${P}/other.md`)).toBe('already here');
   });
 
   it('stops on an aborted signal, having written nothing', async () => {
