@@ -72,7 +72,7 @@ export interface Row {
   nodesPerS: number;
   packMb: number;
   peakHeapGrowthMb: number;
-  /** The heap after a full collection, every 250 ms: what the phase holds, without its garbage. */
+  /** The heap after a full collection, every second: what the phase holds, without its garbage. */
   peakLiveHeapGrowthMb: number;
   peakRssGrowthMb: number;
 }
@@ -92,7 +92,7 @@ async function measured(work: () => Promise<void>) {
   const collect = setInterval(() => {
     gc?.();
     live = Math.max(live, process.memoryUsage().heapUsed);
-  }, 250);
+  }, 1000);
   const started = performance.now();
   try {
     await work();
@@ -183,7 +183,7 @@ ${table}
 A directory of files (100 to a subdirectory, about 1 KB of text each, ${DIMENSIONS}-dimension vectors), exported
 to a file on disk and imported from it into a fresh store. Peak growth: the most the heap and RSS
 rose over their level before each phase, sampled every 5 ms (garbage included); live heap: the most
-it rose as measured after a full collection every 250 ms, which is what the phase holds.
+it rose as measured after a full collection every second, which is what the phase holds.
 ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}, load average ${cell(machine.loadAverage, 2)}.
 `;
 }

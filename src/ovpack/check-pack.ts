@@ -162,7 +162,13 @@ function checkInternal(manifest: Manifest, internal: Map<string, Uint8Array>): v
   }
 }
 
+const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** The floats of `dense.f32`: a view of its bytes where the platform is little-endian, as all are now. */
 function littleEndianFloats(bytes: Uint8Array): Float32Array {
+  if (littleEndian && bytes.byteOffset % 4 === 0) {
+    return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
+  }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out = new Float32Array(bytes.length / 4);
   for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);

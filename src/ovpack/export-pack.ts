@@ -95,7 +95,10 @@ async function* packChunks(
   add(`${root}/`, new Uint8Array(0));
   add(contentName(root, '', true), new Uint8Array(0));
   yield* out.splice(0);
-  const records = packRecords(parts.embedder.dimensions);
+  // The walk is made twice: the files first, then (their entries written) the index records, so
+  // that neither is held whole. Each node's key and time, kept from the first, show that the second
+  // finds the same nodes.
+  const seen: [key: number, updatedAt: number][] = [];
   for await (const node of walk(parts.store, top.uri as VikingUri)) {
     throwIfAborted(signal, 'export()');
     const path = relativeTo(node.uri as VikingUri, top.uri as VikingUri)!;
@@ -109,13 +112,33 @@ async function* packChunks(
     } else {
       addFile(path, node.l2 ?? '');
     }
+    seen.push([node.key, node.updatedAt]);
+    yield* out.splice(0);
+  }
+  add(`${root}/${INTERNAL_DIR}/`, new Uint8Array(0));
+  const recordsFile = new ZipDeflate(`${root}/${RECORDS_PATH}`, { level: 6 });
+  recordsFile.mtime = MTIME;
+  zip.add(recordsFile);
+  const recordsHash = new Sha256();
+  const records = packRecords(parts.embedder.dimensions, (lines) => {
+    const data = utf8.encode(lines);
+    recordsHash.update(data);
+    recordsFile.push(data);
+  });
+  let at = 0;
+  for await (const node of walk(parts.store, top.uri as VikingUri)) {
+    throwIfAborted(signal, 'export()');
+    const [key, updatedAt] = seen[at++] ?? [];
+    if (node.key !== key || node.updatedAt !== updatedAt) changed(top.uri);
+    const path = relativeTo(node.uri as VikingUri, top.uri as VikingUri)!;
     const vectors = includeVectors ? await parts.store.vectorsOfNode(node.key) : [];
     records.add(path, node, await parts.store.posting(node.key), vectors);
     yield* out.splice(0);
   }
-  add(`${root}/${INTERNAL_DIR}/`, new Uint8Array(0));
-  const recordBytes = utf8.encode(records.lines());
-  add(`${root}/${RECORDS_PATH}`, recordBytes);
+  if (at !== seen.length) changed(top.uri);
+  recordsFile.push(new Uint8Array(0), true);
+  if (failure) throw failure;
+  yield* out.splice(0);
   const dense =
     records.vectorKeys.length > 0
       ? denseFile(root, parts.store, records.vectorKeys, parts.embedder.dimensions, zip, signal)
@@ -130,7 +153,7 @@ async function* packChunks(
     entries,
     content_sha256: contentSha256(entries.filter((e) => e.kind === 'file') as Required<ManifestEntry>[]),
     index: {
-      records: { path: RECORDS_PATH, count: records.count, sha256: new Sha256().update(recordBytes).hex() },
+      records: { path: RECORDS_PATH, count: records.count, sha256: recordsHash.hex() },
       ...(dense
         ? {
             dense: {
@@ -154,6 +177,11 @@ async function* packChunks(
   zip.end();
   if (failure) throw failure;
   yield* out.splice(0);
+}
+
+/** A node below `uri` was written or removed between the export's two walks of it. */
+function changed(uri: string): never {
+  throw new LongshipError('STORE_ERROR', `${uri} changed while it was exported: export it again`);
 }
 
 /**

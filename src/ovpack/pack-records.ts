@@ -39,21 +39,17 @@ function longshipFields(node: NodeRecord, posting: PostingRecord | undefined): L
   return p === undefined ? fields : { ...fields, posting: p };
 }
 
-/** Collects the index records of an export, node by node, and the keys of their vectors in order. */
-export function packRecords(dimensions: number) {
-  const lines: string[] = [];
+/**
+ * Writes the index records of an export, node by node, as JSONL lines to `emit`, and keeps the keys
+ * of their vectors in order (dense.f32 is written from them after).
+ */
+export function packRecords(dimensions: number, emit: (lines: string) => void) {
   const vectorKeys: number[] = [];
-  const push = (record: Omit<IndexRecord, 'record_id'>, vector?: VectorRecord) => {
-    const withVector: Omit<IndexRecord, 'record_id'> = vector
-      ? { ...record, vector: { dense: { offset: vectorKeys.length * dimensions, dimensions } } }
-      : record;
-    if (vector) vectorKeys.push(vector.key);
-    lines.push(canonicalJson({ record_id: `r${String(lines.length + 1).padStart(6, '0')}`, ...withVector }));
-  };
+  let count = 0;
   return {
     vectorKeys,
     get count() {
-      return lines.length;
+      return count;
     },
     /** The records of `node` at `path`, with its vectors (sorted by chunk) when the pack carries them. */
     add(
@@ -62,6 +58,15 @@ export function packRecords(dimensions: number) {
       posting: PostingRecord | undefined,
       vectors: readonly VectorRecord[],
     ) {
+      const lines: string[] = [];
+      const push = (record: Omit<IndexRecord, 'record_id'>, vector?: VectorRecord) => {
+        const withVector: Omit<IndexRecord, 'record_id'> = vector
+          ? { ...record, vector: { dense: { offset: vectorKeys.length * dimensions, dimensions } } }
+          : record;
+        if (vector) vectorKeys.push(vector.key);
+        count++;
+        lines.push(canonicalJson({ record_id: `r${String(count).padStart(6, '0')}`, ...withVector }));
+      };
       const kind = node.kind === 'dir' ? 'directory' : 'file';
       const sorted = [...vectors].sort((a, b) => a.chunk - b.chunk);
       const level = node.kind === 'dir' ? 0 : 2;
@@ -88,9 +93,8 @@ export function packRecords(dimensions: number) {
       for (const vector of sorted.slice(1)) {
         push({ path, kind, level, longship: { chunk: vector.chunk } }, vector);
       }
+      emit(`${lines.join('\n')}\n`);
     },
-    /** index_records.jsonl: one line per record, each ending in a newline. */
-    lines: () => (lines.length === 0 ? '' : `${lines.join('\n')}\n`),
   };
 }
 

@@ -50,7 +50,7 @@ describe('an OVPack streams', () => {
       await source.write(`${P}/entry-${i}.md`, text(i).join(' '), { parents: true });
     const bytes = await exported(source, P);
     expect(bytes.length).toBeGreaterThan(300 * 1024);
-    const blob = new Blob([bytes]);
+    const blob = new Blob([bytes as BlobPart]);
     const sizes: number[] = [];
     const slice = blob.slice.bind(blob);
     blob.slice = (start?: number, end?: number) => {
@@ -69,5 +69,23 @@ describe('an OVPack streams', () => {
     expect(Math.max(...sizes)).toBeLessThanOrEqual(256 * 1024);
     // Twice through: once to check, once to write.
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(2 * bytes.length);
+  });
+});
+
+describe('an export whose directory changes while it streams', () => {
+  it('fails with STORE_ERROR rather than pack records that disagree with the files', async () => {
+    const longship = await open();
+    for (let i = 0; i < 20; i++) await longship.write(`${P}/entry-${i}.md`, `Entry ${i}.`, { parents: true });
+    const reader = (await longship.export(P)).getReader();
+    // Past the first file: each node's entry comes out in a few pieces.
+    for (let i = 0; i < 12; i++) await reader.read();
+    await longship.write(`${P}/entry-0.md`, 'Rewritten while the pack was written.');
+    let error: unknown;
+    try {
+      for (let next = await reader.read(); !next.done; next = await reader.read());
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: 'STORE_ERROR' });
   });
 });
