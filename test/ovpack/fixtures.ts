@@ -45,8 +45,16 @@ export function zipOf(members: readonly (readonly [string, Uint8Array])[]): Uint
 /** The members of a ZIP, in order. */
 export const membersOf = (bytes: Uint8Array): [string, Uint8Array][] => Object.entries(unzipSync(bytes));
 
-/** A pack as ovpack_test_helpers.build_ovpack_bytes makes one: files, no index records. */
-export function openVikingPack(root = 'pkg', files: Record<string, string> = { 'content.md': '# Demo\n' }) {
+/**
+ * A pack as ovpack_test_helpers.build_ovpack_bytes makes one: files, and index records if given
+ * (none there), written as OpenViking's jsonl_bytes writes them.
+ */
+export function openVikingPack(
+  root = 'pkg',
+  files: Record<string, string> = { 'content.md': '# Demo\n' },
+  records: Record<string, unknown>[] = [],
+) {
+  const recordBytes = utf8(records.length ? `${records.map(pythonJson).join('\n')}\n` : '');
   const entries: Record<string, unknown>[] = [{ path: '', kind: 'directory' }];
   const inventory: Record<string, unknown>[] = [];
   for (const [path, text] of Object.entries(files).sort()) {
@@ -60,13 +68,15 @@ export function openVikingPack(root = 'pkg', files: Record<string, string> = { '
     root: { name: root, uri: `viking://resources/${root}`, scope: 'resources' },
     entries,
     content_sha256: sha256(pythonJson(inventory)),
-    index: { records: { path: '_ovpack/index_records.jsonl', count: 0, sha256: sha256('') } },
+    index: {
+      records: { path: '_ovpack/index_records.jsonl', count: records.length, sha256: sha256(recordBytes) },
+    },
   };
   return zipOf([
     [`${root}/`, new Uint8Array()],
     [`${root}/files/`, new Uint8Array()],
     [`${root}/_ovpack/`, new Uint8Array()],
-    [`${root}/_ovpack/index_records.jsonl`, new Uint8Array()],
+    [`${root}/_ovpack/index_records.jsonl`, recordBytes],
     [`${root}/_ovpack/manifest.json`, utf8(JSON.stringify(manifest))],
     ...Object.entries(files).map(([path, text]) => [`${root}/files/${path}`, utf8(text)] as const),
   ]);

@@ -24,6 +24,38 @@ describe('an OpenViking pack', () => {
   });
 });
 
+describe('an OpenViking pack with index records and summaries', () => {
+  it('gives its nodes the L0 and L1 the pack holds', async () => {
+    const longship = await open();
+    const pack = openVikingPack(
+      'pkg',
+      { '.overview.md': 'Everything about the demo.', 'notes.txt': 'hello' },
+      [
+        {
+          record_id: 'r000001',
+          path: '',
+          kind: 'directory',
+          level: 0,
+          text: 'root abstract',
+          scalars: { abstract: 'root abstract', context_type: 'resource', level: 0 },
+        },
+        {
+          record_id: 'r000002',
+          path: 'notes.txt',
+          kind: 'file',
+          level: 2,
+          scalars: { abstract: 'note summary', tags: 'demo' },
+        },
+      ],
+    );
+    expect((await longship.import(pack, 'viking://resources')).nodes).toBe(2);
+    expect(await longship.abstract('viking://resources/pkg')).toBe('root abstract');
+    expect(await longship.overview('viking://resources/pkg')).toBe('Everything about the demo.');
+    expect(await longship.abstract('viking://resources/pkg/notes.txt')).toBe('note summary');
+    expect(await longship.read('viking://resources/pkg/notes.txt')).toBe('hello');
+  });
+});
+
 describe('a pack Longship exports', () => {
   it('passes OpenViking’s checks', async () => {
     const longship = await open();
