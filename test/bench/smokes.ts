@@ -191,6 +191,7 @@ export const smokes: Smoke[] = [
             row.packMb,
             row.peakHeapGrowthMb,
             row.peakLiveHeapGrowthMb,
+            row.heldAfterMb,
             row.peakRssGrowthMb,
           ].every(finite),
         ).toBe(true);
