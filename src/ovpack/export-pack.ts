@@ -1,6 +1,7 @@
 // Longship → OVPack: a directory and everything below it as a ZIP stream, produced as it is read
-// (docs/guide/ovpack.md). Memory holds one node's content at a time, the index records, and the
-// URIs of the directories being walked; vectors are read again, in order, when dense.f32 is written.
+// (docs/guide/ovpack.md). Memory holds one node's content at a time, the manifest's entries, the
+// nodes' and vectors' keys, and the URIs of the directories being walked: the directory is walked
+// once for the files, again for the index records, and the vectors read a third time, in order.
 
 import { ZipDeflate, Zip as ZipStream } from 'fflate';
 import { throwIfAborted } from '../abort.js';
