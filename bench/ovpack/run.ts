@@ -170,6 +170,7 @@ function markdown(report: { rows: Row[]; machine: ReturnType<typeof measureMachi
       'pack MB',
       'peak heap growth MB',
       'live heap MB',
+      'held after MB',
       'peak RSS growth MB',
     ],
     report.rows.map((r) => [
