@@ -46,8 +46,8 @@ export function zipOf(members: readonly (readonly [string, Uint8Array])[]): Uint
 export const membersOf = (bytes: Uint8Array): [string, Uint8Array][] => Object.entries(unzipSync(bytes));
 
 /**
- * A pack as ovpack_test_helpers.build_ovpack_bytes makes one: files, and index records if given
- * (none there), written as OpenViking's jsonl_bytes writes them.
+ * A pack as OpenViking's own server tests build one: files, no index records unless given (written
+ * one JSON object a line, keys sorted, as OpenViking writes them).
  */
 export function openVikingPack(
   root = 'pkg',
