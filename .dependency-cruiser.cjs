@@ -13,7 +13,16 @@ const base = ['env/', 'remote/', ...shared];
 const bottom = ['vector/', 'lexical/', 'embed/', 'llm/', 'store/'];
 const belowMiddle = ['derived/', ...bottom, ...base];
 /** What the agent tools stand on, and the surfaces over them (MCP, the AI SDK) too: a Longship's parts. */
-const overEngine = ['engine.ts', 'assemble/', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle];
+const overEngine = [
+  'engine.ts',
+  'ovpack/',
+  'assemble/',
+  'session/',
+  'retrieve/',
+  'ingest/',
+  'context/',
+  ...belowMiddle,
+];
 
 /**
  * A layer: its modules (paths under src/) and the paths it may import besides its own. A folder is a
@@ -24,7 +33,17 @@ const layers = {
   // and the MCP server, as an app is. Nothing imports it.
   cli: {
     path: ['cli/'],
-    imports: ['engine.ts', 'mcp/', 'tools/', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
+    imports: [
+      'engine.ts',
+      'mcp/',
+      'tools/',
+      'ovpack/',
+      'session/',
+      'retrieve/',
+      'ingest/',
+      'context/',
+      ...belowMiddle,
+    ],
   },
   // The AI SDK's tools (longship/ai): over a Longship, beside the client and the worker.
   ai: {
@@ -53,12 +72,23 @@ const layers = {
   // The engine chooses the implementations (stores, indexes, embedder) and wires the layers.
   engine: {
     path: ['engine.ts'],
-    imports: ['assemble/', 'memory/', 'session/', 'retrieve/', 'ingest/', 'context/', ...belowMiddle],
+    imports: [
+      'ovpack/',
+      'assemble/',
+      'memory/',
+      'session/',
+      'retrieve/',
+      'ingest/',
+      'context/',
+      ...belowMiddle,
+    ],
   },
   // How memories age: expiry, decay through retrieval's hook, consolidation through the tree.
   memory: { path: ['memory/'], imports: ['retrieve/', 'ingest/', 'context/', ...belowMiddle] },
   // A session searches and writes memories: over retrieval, ingestion and the tree.
   session: { path: ['session/'], imports: ['retrieve/', 'ingest/', 'context/', ...belowMiddle] },
+  // OVPack export and import: the tree's records as a ZIP and back, over the tree and ingestion's embedding.
+  ovpack: { path: ['ovpack/'], imports: ['ingest/', 'context/', ...belowMiddle] },
   // Context assembly (context()): over retrieval; the content hash it shares with ingestion.
   assemble: { path: ['assemble/'], imports: ['retrieve/', 'ingest/', 'context/', ...belowMiddle] },
   retrieve: { path: ['retrieve/'], imports: ['context/', ...belowMiddle] },

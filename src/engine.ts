@@ -51,6 +51,9 @@ import type { SweepResult } from './memory/expiry.js';
 import { type MemoryLifecycle, openMemoryLifecycle } from './memory/memory-lifecycle.js';
 import { type MemoryOptions, memoryOptionsSchema } from './memory/memory-options.js';
 import { checkOptions } from './options.js';
+import { exportPack } from './ovpack/export-pack.js';
+import { importPack } from './ovpack/import-pack.js';
+import type { ExportOptions, ImportOptions, ImportResult, PackInput } from './ovpack/pack-options.js';
 import { createRetriever, type FindResult } from './retrieve/retriever.js';
 import { type ContextSearchOptions, search as runSearch, type SearchResult } from './retrieve/search.js';
 import type { FindOptions } from './retrieve/settings.js';
@@ -282,6 +285,10 @@ export interface Longship extends ContextTree {
    * const { merges } = await longship.consolidateMemories();
    */
   consolidateMemories(options?: ConsolidateOptions): Promise<Consolidation>;
+  /** The directory `uri` and all below it as an OVPack (a ZIP), streamed as read (docs/guide/ovpack.md). */
+  export(uri: string, options?: ExportOptions): Promise<ReadableStream<Uint8Array>>;
+  /** Checks the OVPack whole, then writes it under `parentUri` as `parentUri/<its root name>`. */
+  import(pack: PackInput, parentUri: string, options?: ImportOptions): Promise<ImportResult>;
   /** The store's invariants, and the indexes' agreement with it. Reads everything: for tests and repair. */
   verify(): Promise<VerifyReport>;
   /** Cancels queued jobs, snapshots the indexes, closes the store. */
@@ -757,6 +764,8 @@ function makeView(parts: EngineParts, namespace: Namespace, shared: Shared): Lon
     onProgress: (listener) => queue.onProgress(listener),
     waitProcessed: () => queue.waitProcessed(),
     ...parts.memory.methods(namespaceRoots(namespace).memory),
+    export: async (uri, o) => exportPack({ store, embedder: parts.checked }, home(uri), o),
+    import: async (pack, parent, o) => importPack({ store, embedder: parts.checked }, pack, home(parent), o),
     verify: () => indexes.verify(),
     close: shared.close,
   };

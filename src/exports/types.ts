@@ -43,6 +43,14 @@ export type { SkillInfo, SkillSummary } from '../ingest/skill/skill-reads.js';
 export type { ConsolidateOptions, Consolidation, MemoryMerge } from '../memory/consolidate.js';
 export type { SweepResult } from '../memory/expiry.js';
 export type { EventDecayOptions, MemoryKind, MemoryOptions } from '../memory/memory-options.js';
+export type {
+  ExportOptions,
+  ImportOptions,
+  ImportResult,
+  OnConflict,
+  PackInput,
+  VectorMode,
+} from '../ovpack/pack-options.js';
 export type { ConversationContext, IntentOptions, QueryPlan, TypedQuery } from '../retrieve/intent.js';
 export type { RerankOptions, RerankReport } from '../retrieve/rerank.js';
 export type { PageRange, RelatedContext } from '../retrieve/results.js';

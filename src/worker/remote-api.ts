@@ -51,11 +51,12 @@ type Entry<T, Served extends MethodKeys<T>> = {
 
 /**
  * The engine's `close` is not in it: a page closes its own connection (the engine closes with the
- * last one), never the engine under another tab.
+ * last one), never the engine under another tab. Nor `export`: its stream cannot be copied to the page.
  */
 type RemoteApi = {
-  // as(): a page opens its worker for one user and agent (worker options `user`, `agent`).
-  readonly longship: Entry<Longship, Exclude<MethodKeys<Longship>, 'close' | 'as'>>;
+  // as() and export() stay in the worker: a page's worker serves one user and agent, and a stream
+  // cannot cross threads.
+  readonly longship: Entry<Longship, Exclude<MethodKeys<Longship>, 'close' | 'as' | 'export'>>;
   readonly session: Entry<Session, MethodKeys<Session>>;
 };
 
@@ -74,7 +75,7 @@ export const remoteApi = {
       ...each('value', 'mkdir', 'write', 'ls', 'tree', 'stat', 'read', 'abstract', 'overview', 'rm', 'mv'),
       ...each('value', 'grep', 'glob', 'link', 'relations', 'unlink', 'find', 'search', 'context', 'verify'),
       ...each('value', 'listSessions', 'sessionInfo', 'sessionExists', 'deleteSession', 'waitProcessed'),
-      ...each('value', 'listSkills', 'getSkill', 'lsPage', 'treePage', 'remember'),
+      ...each('value', 'listSkills', 'getSkill', 'lsPage', 'treePage', 'remember', 'import'),
       ...each('value', 'sweepMemories', 'consolidateMemories'),
       ...each('job', 'addResource', 'addSkill', 'removeSkill'),
       session: 'session',

@@ -194,6 +194,31 @@ export const smokes: Smoke[] = [
     },
   },
   {
+    script: 'bench:ovpack',
+    flags: '--sizes 20,60 --json OUT/ovpack.json',
+    writes: ['ovpack.json', 'ovpack.md'],
+    check: (report) => {
+      // 20 files: 1 subdirectory and the root; 60: 1 and the root.
+      expect(report.rows.map((row: { nodes: number; phase: string }) => [row.nodes, row.phase])).toEqual([
+        [22, 'export'],
+        [22, 'import'],
+        [62, 'export'],
+        [62, 'import'],
+      ]);
+      for (const row of report.rows)
+        expect(
+          [
+            row.seconds,
+            row.packMb,
+            row.peakHeapGrowthMb,
+            row.peakLiveHeapGrowthMb,
+            row.heldAfterMb,
+            row.peakRssGrowthMb,
+          ].every(finite),
+        ).toBe(true);
+    },
+  },
+  {
     script: 'bench:documents',
     // The smallest report the fixture makes (4 pages); the baseline is HEAD, there in any clone.
     flags:
