@@ -186,6 +186,12 @@ export const longshipOptionsSchema = v.strictObject({
   memory: v.optional(memoryOptionsSchema),
 });
 
+/** What as() takes: the ids to change. @internal */
+const asOptionsSchema = v.strictObject({
+  user: v.optional(v.string('must be a string')),
+  agent: v.optional(v.string('must be a string')),
+});
+
 /** Options of {@link Longship.addResource}: those of ingestion, with progress for this job only. */
 export type AddOptions<T extends AddResourceOptions | AddSkillOptions> = Omit<T, 'onProgress'> & {
   onProgress?: (progress: QueueProgress) => void;
@@ -717,7 +723,8 @@ function makeView(parts: EngineParts, namespace: Namespace, shared: Shared): Lon
     ...tree,
     namespace,
     async as(other) {
-      const next = checkNamespace({ ...namespace, ...other }, 'as()');
+      const given = checkOptions(asOptionsSchema, other, 'as()');
+      const next = checkNamespace({ ...namespace, ...given }, 'as()');
       await ensureRoots(store, parts.writer.now, next);
       return shared.viewOf(next);
     },

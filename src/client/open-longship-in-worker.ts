@@ -56,7 +56,19 @@ export async function openLongshipInWorker(
   return longship;
 }
 
-const optionKeys = ['store', 'assets', 'usearch', 'embedder', 'llm', 'worker', 'shared', 'onWait', 'signal'];
+const optionKeys = [
+  'store',
+  'assets',
+  'usearch',
+  'embedder',
+  'llm',
+  'user',
+  'agent',
+  'worker',
+  'shared',
+  'onWait',
+  'signal',
+];
 /** The keys these options had before issue 34, and what took their place. */
 const renamed: Record<string, string> = {
   name: "store: { indexedDB: 'name' }",

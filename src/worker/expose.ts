@@ -152,6 +152,12 @@ function engineSlot(open: (options: WorkerOptions) => Promise<Longship>, locks: 
   };
 }
 
+/** The engine as the page's user and agent; as it is when the page names neither. */
+function asNamed(longship: Longship, { user, agent }: WorkerOptions): Promise<Longship> {
+  if (user === undefined && agent === undefined) return Promise.resolve(longship);
+  return longship.as({ ...(user === undefined ? {} : { user }), ...(agent === undefined ? {} : { agent }) });
+}
+
 /**
  * Takes the lock and keeps it until the returned function is called. `onWait` hears that another
  * holder (another tab's worker) has it, before this one starts to wait.
@@ -246,7 +252,13 @@ function openConnection(engine: EngineSlot): { open: Fn; close: Fn } {
         if (state !== 'new') throw new LongshipError('INVALID_ARGUMENT', 'this connection is already open');
         state = 'opening';
         const heard = typeof onWait === 'function' ? () => void onWait() : undefined;
-        const longship = await engine.join((options ?? {}) as WorkerOptions, heard);
+        const given = (options ?? {}) as WorkerOptions;
+        const joined = await engine.join(given, heard);
+        // Each page as its own user and agent, in the one engine (docs/guide/namespaces.md).
+        const longship = await asNamed(joined, given).catch(async (error: unknown) => {
+          await engine.leave();
+          throw error;
+        });
         if ((state as string) === 'closed') {
           await engine.leave();
           throw new LongshipError('STORE_CLOSED', 'closed while opening');

@@ -38,6 +38,12 @@ export interface WorkerOptions {
    * go from the worker to `baseUrl`, an absolute URL. Default: none, and everything works offline.
    */
   llm?: { openAiCompatible: WorkerLlmOptions };
+  /**
+   * The user and agent this page works as (docs/guide/namespaces.md): its `viking://~`, memories and
+   * sessions. Tabs sharing a worker may each name their own; default the engine's (`'default'`).
+   */
+  user?: string;
+  agent?: string;
 }
 
 /** The IndexedDB database `options` name: the one the worker opens, and its tabs share it by. */

@@ -161,6 +161,7 @@ describe('an engine per namespace', () => {
     expect((await bob.session('chat').messages())[0]!.parts).toMatchObject([{ text: 'Hello from Bob.' }]);
     expect((await alice.listSessions()).map((s) => s.id)).toEqual(['chat']);
     expect((await failure(() => alice.as({ user: 'memories' }))).code).toBe('INVALID_ARGUMENT');
+    expect((await failure(() => alice.as({ usr: 'carol' } as never))).message).toContain('usr');
     expect((await alice.verify()).problems).toEqual([]);
     await bob.close();
     await expect(alice.find('garden')).rejects.toThrow();

@@ -28,11 +28,14 @@ async function connected(open: ExposeLongshipOptions['open'] = openTestLongship)
   return { host, longship: await connectTo(host) };
 }
 
-async function connectTo(host: ReturnType<typeof createLongshipHost>): Promise<RemoteLongship> {
+async function connectTo(
+  host: ReturnType<typeof createLongshipHost>,
+  options: { user?: string; agent?: string } = {},
+): Promise<RemoteLongship> {
   const { port1, port2 } = new MessageChannel();
   ports.push(port1, port2);
   host.connect(port1);
-  return connectLongship(port2, { dispose: () => port2.close() });
+  return connectLongship(port2, { ...options, dispose: () => port2.close() });
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -45,6 +48,32 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe('connectLongship', () => {
+  it('serves each page as the user it names, in the one engine', async () => {
+    const host = createLongshipHost({ open: openTestLongship, locks: null });
+    const alice = await connectTo(host, { user: 'alice' });
+    const bob = await connectTo(host, { user: 'bob', agent: 'helper' });
+    const plain = await connectTo(host);
+    expect(alice.namespace).toEqual({ user: 'alice', agent: 'default' });
+    expect(bob.namespace).toEqual({ user: 'bob', agent: 'helper' });
+    expect(plain.namespace).toEqual({ user: 'default', agent: 'default' });
+    const written = await alice.write(
+      'viking://~/memories/events/trip',
+      'Alice sails to the island in May.',
+      {
+        parents: true,
+      },
+    );
+    expect(written.uri).toBe('viking://user/alice/memories/events/trip');
+    expect((await alice.find('sails island May')).memories.map((m) => m.uri)).toEqual([written.uri]);
+    expect((await bob.find('sails island May')).memories).toEqual([]);
+    // A page that names a reserved id is refused at open, and the others go on.
+    const error = await rejection(connectTo(host, { user: 'memories' }));
+    expect(error).toBeInstanceOf(LongshipError);
+    expect((error as LongshipError).code).toBe('INVALID_ARGUMENT');
+    expect(await plain.read(written.uri)).toContain('island');
+    for (const page of [alice, bob, plain]) await page.close();
+  });
+
   it('says whether the worker keeps its store: a folder does, memory does not', async () => {
     const path = await mkdtemp(join(tmpdir(), 'longship-connect-'));
     const { longship } = await connected(async () =>
