@@ -6,9 +6,28 @@ import { type MemoryCategory, memoryCategories } from '../llm/prompts.js';
 import { functionSchema } from '../options.js';
 
 /** A memory's kind: its `meta.category` (docs/guide/retrieval.md, "Memory kinds"). */
-export type MemoryKind = MemoryCategory;
+export type MemoryKind =
+  | 'preferences'
+  | 'entities'
+  | 'events'
+  | 'profile'
+  | 'identity'
+  | 'soul'
+  | 'cases'
+  | 'trajectories'
+  | 'experiences'
+  | 'tools'
+  | 'skills'
+  | 'agent';
 
+// The kinds extraction writes: a kind added there fails to compile here until MemoryKind has it.
 const kinds: readonly MemoryKind[] = memoryCategories;
+const sameKinds: [MemoryCategory] extends [MemoryKind]
+  ? [MemoryKind] extends [MemoryCategory]
+    ? true
+    : never
+  : never = true;
+void sameKinds;
 
 export interface EventDecayOptions {
   /**
