@@ -23,7 +23,7 @@ export const suggestedQueries = [
 
 /** A URI without its scheme and the type's root, for reading: `npm-docs/commands/npm-install.md`. */
 export function shortUri(uri: string): string {
-  return uri.replace(/^viking:\/\/(resources|agent\/skills|user\/memories|agent\/memories)\//, '');
+  return uri.replace(/^viking:\/\/(resources|agent\/skills|(user|agent)\/[^/]+\/(memories|sessions))\//, '');
 }
 
 const parentOf = (uri: string) => uri.slice(0, uri.lastIndexOf('/'));

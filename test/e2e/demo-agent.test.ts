@@ -132,7 +132,7 @@ describe('the demo, from an agent’s side', () => {
       await page.keyboard.press('Enter');
       await page.waitForSelector('#agent .agent-committed', { timeout: 60_000 });
       const archive = (await page.getAttribute('#agent .agent-committed', 'data-archive'))!;
-      expect(archive).toMatch(/^viking:\/\/agent\/memories\/sessions\/demo-[a-z0-9]+\/0001$/);
+      expect(archive).toMatch(/^viking:\/\/user\/default\/sessions\/demo-[a-z0-9]+\/0001$/);
       const memories = await page.$$eval('#agent .agent-memory', (all) =>
         all.map((m) => (m as HTMLElement).dataset.uri ?? ''),
       );

@@ -170,5 +170,5 @@ export async function sessions(client: Client): Promise<void> {
   expect(searched.intent.source).toBe('fallback'); // no LLM
   const committed = await data(client, 'session_commit', { sessionId: 'chat-1' });
   expect(committed.messages).toBe(2);
-  expect(committed.archive).toMatch(/^viking:\/\/agent\/memories\/sessions\/chat-1\//);
+  expect(committed.archive).toMatch(/^viking:\/\/user\/default\/sessions\/chat-1\//);
 }
