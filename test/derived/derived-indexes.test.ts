@@ -770,10 +770,17 @@ describe('catching up', () => {
     const { indexes, tree } = await openParts(raw, usearch);
     await tree.write(`${R}/a.md`, 'river');
     await tree.write(`${R}/b.md`, 'ocean');
+    // verify() spot-checks BM25 on every seventh posting: with the roots before them, these seven
+    // files hold one it checks, whatever the number of roots.
+    const words = ['lake', 'delta', 'creek', 'bay', 'fjord', 'lagoon', 'strait'];
+    for (const word of words) await tree.write(`${R}/${word}.md`, word);
     const node = (await raw.node(`${R}/a.md`))!;
     const [record] = await raw.vectorsOfNode(node.key);
     indexes.vectors.remove(record!.key);
-    indexes.lexical.replace({ key: node.key, body: 'something else entirely' });
+    for (const word of words) {
+      const key = (await raw.node(`${R}/${word}.md`))!.key;
+      indexes.lexical.replace({ key, body: 'something else entirely' });
+    }
     indexes.vectors.add(999_999, new Float32Array(record!.vector));
     const { ok, problems } = await indexes.verify();
     expect(ok).toBe(false);
