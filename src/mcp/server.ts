@@ -19,9 +19,10 @@ import type { Longship } from '../engine.js';
 import { LongshipError } from '../errors.js';
 import { checkOptions, wholeNumber } from '../options.js';
 import { toJsonSchema } from '../tools/json-schema.js';
-import { type AgentTool, outputText } from '../tools/tool.js';
+import { type AgentTool, outputText, type ToolInputSchema } from '../tools/tool.js';
 import { checkToolInput } from '../tools/tool-input.js';
 import { agentToolNamed, agentToolNames } from '../tools/tools.js';
+import { exportPackResult, packToolNamed, packToolNames } from './pack-result.js';
 import { listResources, readResource, resourceTemplate } from './resources.js';
 
 export interface McpServerOptions {
@@ -40,6 +41,11 @@ export interface McpServerOptions {
    * INPUT_TOO_LARGE until the session is committed. Default `{ messages: 100, bytes: 1048576 }`.
    */
   maxPending?: { messages?: number; bytes?: number };
+  /**
+   * Offer `export_pack` and `import_pack` (docs/guide/ovpack.md, "MCP"): `true`, or `{ maxBytes }`,
+   * the largest pack either carries (default 7 MiB; more is INPUT_TOO_LARGE). Default `false`.
+   */
+  packs?: boolean | { maxBytes?: number };
 }
 
 export const mcpServerOptionsSchema = v.strictObject({
@@ -56,6 +62,12 @@ export const mcpServerOptionsSchema = v.strictObject({
   ),
   maxPending: v.optional(
     v.strictObject({ messages: v.optional(wholeNumber(1)), bytes: v.optional(wholeNumber(1)) }),
+  ),
+  packs: v.optional(
+    v.union(
+      [v.boolean(), v.strictObject({ maxBytes: v.optional(wholeNumber(1)) })],
+      'must be true, false or { maxBytes? }',
+    ),
   ),
 });
 
@@ -77,21 +89,30 @@ const instructions =
  */
 export function createMcpServer(longship: Longship, options: McpServerOptions = {}): Server {
   const checked = checkOptions(mcpServerOptionsSchema, options, 'createMcpServer()');
-  const { name = 'longship', version = packageVersion, autoCommit, maxPending } = checked;
+  const { name = 'longship', version = packageVersion, autoCommit, maxPending, packs = false } = checked;
   const sessions = {
     ...(autoCommit === undefined ? {} : { autoCommit }),
     ...(maxPending === undefined ? {} : { maxPending }),
   };
+  const maxPackBytes = typeof packs === 'object' ? packs.maxBytes : undefined;
+  const toolNamed = (tool: string): AgentTool<ToolInputSchema, object, Longship> | undefined =>
+    agentToolNamed(tool) ?? (packs ? packToolNamed(tool) : undefined);
+  const toolNames = packs ? [...agentToolNames, ...packToolNames] : agentToolNames;
   const server = new Server({ name, version }, { capabilities: { tools: {}, resources: {} }, instructions });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: agentToolNames.map((tool) => describeTool(agentToolNamed(tool)!)),
+    tools: toolNames.map((tool) => describeTool(toolNamed(tool)!)),
   }));
   server.setRequestHandler(CallToolRequestSchema, async ({ params }, { signal }) => {
-    const tool = agentToolNamed(params.name);
+    const tool = toolNamed(params.name);
     if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `no tool named ${params.name}`);
     try {
       const input = checkToolInput(tool, params.arguments ?? {});
-      return toolResult(tool, await tool.run(longship, input, { signal, sessions }));
+      const output = await tool.run(longship, input, {
+        signal,
+        sessions,
+        ...(maxPackBytes === undefined ? {} : { maxPackBytes }),
+      });
+      return exportPackResult(tool, output) ?? toolResult(tool, output);
     } catch (error) {
       return toolError(error);
     }

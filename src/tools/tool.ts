@@ -23,6 +23,8 @@ export interface ToolContext {
   session?: string;
   /** How session_add_message commits and caps a session (session-tools.ts has the defaults). */
   sessions?: SessionPolicy;
+  /** The largest pack export_pack gives and import_pack takes, in bytes (pack-tools.ts has the default). */
+  maxPackBytes?: number;
 }
 
 /** A session's auto-commit and the most it may hold uncommitted (docs/guide/mcp.md, "Sessions"). */
@@ -33,7 +35,15 @@ export interface SessionPolicy {
   maxPending?: { messages?: number; bytes?: number };
 }
 
-export interface AgentTool<S extends ToolInputSchema = ToolInputSchema, O extends object = object> {
+/**
+ * A tool. `L` is what it needs of a Longship: the ToolsLongship every surface has, by default; the
+ * pack tools need export() and import(), which only the MCP server offers (pack-tools.ts).
+ */
+export interface AgentTool<
+  S extends ToolInputSchema = ToolInputSchema,
+  O extends object = object,
+  L extends object = ToolsLongship,
+> {
   /** snake_case, as MCP clients and models know tools. */
   name: string;
   title: string;
@@ -43,7 +53,7 @@ export interface AgentTool<S extends ToolInputSchema = ToolInputSchema, O extend
   /** True for tools that only read: clients may run them without asking. */
   readOnly: boolean;
   /** Runs on input the schema accepted; the output is plain JSON. */
-  run(longship: ToolsLongship, input: v.InferOutput<S>, context: ToolContext): Promise<O>;
+  run(longship: L, input: v.InferOutput<S>, context: ToolContext): Promise<O>;
   /** The output as the text a model reads where a result is text (MCP); default its JSON. */
   text?(output: O): string;
 }
@@ -53,13 +63,16 @@ export type ToolInput<T> = T extends AgentTool<infer S> ? v.InferInput<S> : neve
 export type ToolOutput<T> = T extends AgentTool<ToolInputSchema, infer O> ? O : never;
 
 /** Keeps a tool's input and output types tied to its schema (the identity, typed). */
-export function defineTool<S extends ToolInputSchema, O extends object>(
-  tool: AgentTool<S, O>,
-): AgentTool<S, O> {
+export function defineTool<S extends ToolInputSchema, O extends object, L extends object = ToolsLongship>(
+  tool: AgentTool<S, O, L>,
+): AgentTool<S, O, L> {
   return tool;
 }
 
 /** The text of an output for a model that reads text. */
-export function outputText<O extends object>(tool: AgentTool<ToolInputSchema, O>, output: O): string {
+export function outputText<O extends object, L extends object>(
+  tool: AgentTool<ToolInputSchema, O, L>,
+  output: O,
+): string {
   return tool.text ? tool.text(output) : JSON.stringify(output, null, 2);
 }

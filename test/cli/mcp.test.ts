@@ -99,3 +99,23 @@ it('says what to install when the MCP SDK is missing, and makes no store', async
   );
   expect(existsSync(join(cwd, 'unserved'))).toBe(false);
 });
+
+it('offers export_pack and import_pack with --packs, and only then', async () => {
+  const names = async (flags: string[]) => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [...cliArgs, 'mcp', '--store', 'packs', ...flags],
+      cwd,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'cli-test', version: '1' });
+    await client.connect(transport);
+    try {
+      return (await client.listTools()).tools.map((tool) => tool.name);
+    } finally {
+      await client.close();
+    }
+  };
+  expect(await names([])).not.toContain('export_pack');
+  expect((await names(['--packs'])).slice(-2)).toEqual(['export_pack', 'import_pack']);
+}, 120_000);

@@ -14,14 +14,17 @@ export const mcp: Command = {
     'For clients that start a server as a command (Claude Code, Claude Desktop, Cursor):\n' +
     '  claude mcp add longship -- npx longship mcp --store /abs/path/to/store\n' +
     "stdout is the protocol's; messages go to stderr. Needs @modelcontextprotocol/sdk and zod installed\n" +
-    'beside longship (optional peer dependencies). The tools and resources are those of docs/guide/mcp.md.',
-  options: {},
+    'beside longship (optional peer dependencies). The tools and resources are those of docs/guide/mcp.md;\n' +
+    'with --packs, export_pack and import_pack too (OVPacks of up to 7 MiB, as base64).',
+  options: {
+    packs: { type: 'boolean', help: 'offer export_pack and import_pack (docs/guide/ovpack.md, "MCP")' },
+  },
   positionals: { min: 0, max: 0, name: '' },
   json: false,
-  async run({ io, signal, storePath, open }) {
+  async run({ io, values, signal, storePath, open }) {
     const { serveMcpStdio } = await loadServer();
     const longship = await open('create');
-    const { server, closed } = await serveMcpStdio(longship);
+    const { server, closed } = await serveMcpStdio(longship, { packs: values.packs === true });
     const stop = () => void server.close();
     signal.addEventListener('abort', stop, { once: true });
     io.stderr.write(`longship: serving ${storePath} over MCP on stdio\n`);
