@@ -144,7 +144,7 @@ export async function runOvpackScenario(setup: OvpackSetup): Promise<OvpackResul
   }
 }
 
-async function writeFolder(longship: Longship): Promise<void> {
+export async function writeFolder(longship: Longship): Promise<void> {
   await longship.mkdir(FOLDER, {
     abstract: 'The harbour',
     overview: 'Tides, knots and the crew of the harbour.',
@@ -235,7 +235,7 @@ async function everything(longship: Longship): Promise<string> {
   return JSON.stringify(nodes.sort((a, b) => (a.uri < b.uri ? -1 : 1)));
 }
 
-async function contentBelow(longship: Longship, uri: string): Promise<NodeContent[]> {
+export async function contentBelow(longship: Longship, uri: string): Promise<NodeContent[]> {
   const top = await longship.store.node(uri);
   const all = top ? [top, ...(await longship.store.descendants(uri))] : [];
   return all

@@ -1,5 +1,5 @@
-// OVPack export and import, and namespaces, in a Chromium module Worker (docs/guide/ovpack.md): the
-// scenario of ../edge/ovpack-scenario.ts between two IndexedDB databases.
+// OVPack export and import, and namespaces, in Chromium (docs/guide/ovpack.md): the scenario of
+// ../edge/ovpack-scenario.ts between two IndexedDB databases, in a module Worker and on a page.
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ beforeAll(async () => {
   server = await serveFiles(root, {
     '/': { body: '<!doctype html><title>Longship</title>', type: 'text/html' },
     '/bundle/ovpack-worker.js': { body: await bundleForBrowser(here('./ovpack-worker.ts')) },
+    '/bundle/ovpack-page.js': { body: await bundleForBrowser(here('./ovpack-page.ts')) },
   });
   browser = await launchChromium();
 });
@@ -26,7 +27,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-it('exports a folder with its vectors, imports it into another IndexedDB store, refuses tampered packs', async () => {
+it('in a module Worker: exports a folder with its vectors, imports it into another IndexedDB store, refuses tampered packs', async () => {
   const page = await browser.newPage();
   try {
     await page.goto(`${server.origin}/`);
@@ -43,6 +44,23 @@ it('exports a folder with its vectors, imports it into another IndexedDB store, 
     expect(answer.isWorker).toBe(true);
     expect(answer.result!.persistent).toEqual([true, true]);
     await expectOvpackRoundTrip(answer.result!);
+  } finally {
+    await page.close();
+  }
+}, 120_000);
+
+it('on a page: the same', async () => {
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${server.origin}/`);
+    // A string, not a function: vitest would rewrite a function's import() for Node.
+    await page.evaluate(`import('${server.origin}/bundle/ovpack-page.js')`);
+    const result = (await page.evaluate(`globalThis.ovpackPage.run(
+      ['ovpack-page-source', 'ovpack-page-target'],
+      new URL('/wasm/dist/usearch.wasm', location.href).href,
+    )`)) as OvpackResult;
+    expect(result.persistent).toEqual([true, true]);
+    await expectOvpackRoundTrip(result);
   } finally {
     await page.close();
   }
