@@ -51,8 +51,6 @@ import type { SweepResult } from './memory/expiry.js';
 import { type MemoryLifecycle, openMemoryLifecycle } from './memory/memory-lifecycle.js';
 import { type MemoryOptions, memoryOptionsSchema } from './memory/memory-options.js';
 import { checkOptions } from './options.js';
-import { exportPack } from './ovpack/export-pack.js';
-import { importPack } from './ovpack/import-pack.js';
 import type { ExportOptions, ImportOptions, ImportResult, PackInput } from './ovpack/pack-options.js';
 import { createRetriever, type FindResult } from './retrieve/retriever.js';
 import { type ContextSearchOptions, search as runSearch, type SearchResult } from './retrieve/search.js';
@@ -771,8 +769,16 @@ function makeView(parts: EngineParts, namespace: Namespace, shared: Shared): Lon
     onProgress: (listener) => queue.onProgress(listener),
     waitProcessed: () => queue.waitProcessed(),
     ...parts.memory.methods(namespaceRoots(namespace).memory),
-    export: async (uri, o) => exportPack({ store, embedder: parts.checked }, home(uri), o),
-    import: async (pack, parent, o) => importPack({ store, embedder: parts.checked }, pack, home(parent), o),
+    // Loaded on first use, as the document readers are: a zip library is no part of every app.
+    export: async (uri, o) =>
+      (await import('./ovpack/export-pack.js')).exportPack({ store, embedder: parts.checked }, home(uri), o),
+    import: async (pack, parent, o) =>
+      (await import('./ovpack/import-pack.js')).importPack(
+        { store, embedder: parts.checked },
+        pack,
+        home(parent),
+        o,
+      ),
     verify: () => indexes.verify(),
     close: shared.close,
   };
