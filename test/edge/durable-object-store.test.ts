@@ -2,8 +2,11 @@
 // a SQLite-backed Durable Object under Miniflare (workerd), each test in an object of its own.
 
 import type { Miniflare } from 'miniflare';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeLogContract } from '../../src/testing/change-log-contract.js';
+import { opened } from '../../src/testing/harness.js';
+import { codeOf, EMBEDDER, merge, node, withContent } from '../../src/testing/records.js';
+import { observe, R, seed } from '../../src/testing/sample-tree.js';
 import { storeContract } from '../../src/testing/store-contract.js';
 import { startStoreObjects } from './durable-object-miniflare.js';
 import { openRemoteStore, remoteTamper, sender } from './durable-object-remote.js';
@@ -23,3 +26,44 @@ const harness = () => {
 
 storeContract('DurableObjectStore', harness);
 changeLogContract('DurableObjectStore', harness);
+
+describe('DurableObjectStore in its object', () => {
+  const fresh = () => {
+    const send = sender(() => miniflare!, crypto.randomUUID());
+    return { send, open: (options?: object) => openRemoteStore(send, options) };
+  };
+
+  it('refuses an unknown option, and tables a newer Longship wrote', async () => {
+    const h = fresh();
+    expect(await codeOf(h.open({ embeder: EMBEDDER }))).toBe('INVALID_ARGUMENT');
+    await (await h.open()).close();
+    await h.send('sql', 'UPDATE longship_meta SET version = 99');
+    const refused = await h.open().catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'SCHEMA_MISMATCH' });
+    expect((refused as Error).message).toContain('version 99');
+  });
+
+  it('fails a commit past the 2 MB a row may hold with STORE_ERROR, and writes none of it', async () => {
+    const { store } = await opened(fresh(), { embedder: EMBEDDER });
+    const k = await seed(store);
+    const before = await observe(store);
+    const big = merge(
+      withContent(node(`${R}/small`, k.free)),
+      withContent(node(`${R}/big`, k.free + 1, { l2: 'x'.repeat(3 * 1024 * 1024) })),
+    );
+    expect(await codeOf(store.commit(big))).toBe('STORE_ERROR');
+    expect(await observe(store)).toEqual(before);
+    expect(await store.verify()).toEqual({ ok: true, problems: [] });
+  });
+
+  it('gets more records at once than a statement may bind values', async () => {
+    const { raw, store } = await opened(fresh(), { embedder: EMBEDDER });
+    const k = await seed(store);
+    const asked = Array.from({ length: 300 }, (_, i) => `${R}/none${i}`);
+    asked[150] = `${R}/a/x`;
+    const got = await raw.get('nodes', asked);
+    expect(got.length).toBe(300);
+    expect(got.filter(Boolean).map((n) => n?.key)).toEqual([k.x]);
+    expect(got[150]?.uri).toBe(`${R}/a/x`);
+  });
+});

@@ -107,6 +107,7 @@ export class StoreObject {
     if (op === 'snapshotInto') return this.#snapshotInto(args[0] as number, args[1] as string);
     if (op.startsWith('upload')) return this.#upload(op, args);
     if (op === 'chunkIds') return this.#chunkIds();
+    if (op === 'sql') return this.#storage.sql.exec(...(args as [string])).toArray();
     if (op === 'corrupt') return this.#corrupt(...(args as [string, string, number]));
     throw new Error(`no such op ${op}`);
   }
