@@ -11,7 +11,11 @@ export async function startStoreObjects(persist?: string): Promise<Miniflare> {
   return new Miniflare({
     compatibilityDate: '2026-04-01',
     modules: [{ type: 'ESModule', path: 'worker.mjs', contents: await bundleWorker(worker) }],
-    durableObjects: { STORE: { className: 'StoreObject', useSQLite: true } },
+    // The same class without SQLite too, to open a store where there is no SQL storage.
+    durableObjects: {
+      STORE: { className: 'StoreObject', useSQLite: true },
+      KV_STORE: { className: 'KvStoreObject' },
+    },
     ...(persist ? { durableObjectsPersist: persist } : {}),
   });
 }

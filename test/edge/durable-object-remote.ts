@@ -22,9 +22,10 @@ import { decodeWire, encodeWire } from './durable-object-wire.js';
 /** Sends one op to the Durable Object called `name`, and answers with its result or throws its error. */
 export type Send = (op: string, ...args: unknown[]) => Promise<unknown>;
 
-export function sender(miniflare: () => Miniflare, name: string): Send {
+/** `host` 'kv' reaches the class declared without SQLite storage. */
+export function sender(miniflare: () => Miniflare, name: string, host = 'store'): Send {
   return async (op, ...args) => {
-    const response = await miniflare().dispatchFetch(`http://store/${name}`, {
+    const response = await miniflare().dispatchFetch(`http://${host}/${name}`, {
       method: 'POST',
       body: encodeWire({ op, args }),
     });

@@ -3,6 +3,7 @@
 
 import type { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDurableObjectStore } from '../../src/store/durable-object/open-durable-object-store.js';
 import { changeLogContract } from '../../src/testing/change-log-contract.js';
 import { opened } from '../../src/testing/harness.js';
 import { codeOf, EMBEDDER, merge, node, withContent } from '../../src/testing/records.js';
@@ -41,6 +42,13 @@ describe('DurableObjectStore in its object', () => {
     const refused = await h.open().catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: 'SCHEMA_MISMATCH' });
     expect((refused as Error).message).toContain('version 99');
+  });
+
+  it('refuses storage without SQL: none at all, or a Durable Object class without SQLite', async () => {
+    expect(await codeOf(openDurableObjectStore({} as never))).toBe('INVALID_ARGUMENT');
+    const kv = sender(() => miniflare!, crypto.randomUUID(), 'kv');
+    const refused = await openRemoteStore(kv).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'STORE_ERROR' });
   });
 
   it('fails a commit past the 2 MB a row may hold with STORE_ERROR, and writes none of it', async () => {

@@ -8,11 +8,14 @@ import { openDurableObjectStore } from '../../src/store/durable-object/open-dura
 import type { DurableObjectSqlStorage } from '../../src/store/durable-object/sql-storage.js';
 import { decodeWire, encodeWire } from './durable-object-wire.js';
 
+interface Namespace {
+  idFromName(name: string): unknown;
+  get(id: unknown): { fetch(request: Request): Promise<Response> };
+}
+
 interface Env {
-  STORE: {
-    idFromName(name: string): unknown;
-    get(id: unknown): { fetch(request: Request): Promise<Response> };
-  };
+  STORE: Namespace;
+  KV_STORE: Namespace;
 }
 
 /** The methods Node may call as they are; the rest take a hand here. */
@@ -186,9 +189,13 @@ export class StoreObject {
   }
 }
 
+/** The same, in a Durable Object class declared without SQLite storage. */
+export class KvStoreObject extends StoreObject {}
+
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
-    const name = new URL(request.url).pathname.slice(1);
-    return env.STORE.get(env.STORE.idFromName(name)).fetch(request);
+    const { host, pathname } = new URL(request.url);
+    const namespace = host === 'kv' ? env.KV_STORE : env.STORE;
+    return namespace.get(namespace.idFromName(pathname.slice(1))).fetch(request);
   },
 };

@@ -5,6 +5,7 @@
 // (docs/guide/durable-objects.md).
 
 import { LongshipError } from '../../errors.js';
+import { storeError } from './do-errors.js';
 import type { DurableObjectSqlStorage } from './sql-storage.js';
 
 /** The version of these tables; a database written by a newer one is refused. */
@@ -73,9 +74,14 @@ INSERT OR IGNORE INTO longship_meta (id, version, seq, next_key) VALUES (1, ${DO
  * Fails with `SCHEMA_MISMATCH` for tables a newer Longship wrote.
  */
 export function createSchema(storage: DurableObjectSqlStorage): void {
-  storage.transactionSync(() => storage.sql.exec(CREATE));
-  const [row] = storage.sql.exec('SELECT version FROM longship_meta WHERE id = 1').toArray();
-  const version = Number(row?.version);
+  let version: number;
+  try {
+    storage.transactionSync(() => storage.sql.exec(CREATE));
+    const [row] = storage.sql.exec('SELECT version FROM longship_meta WHERE id = 1').toArray();
+    version = Number(row?.version);
+  } catch (error) {
+    throw storeError(error, "creating the store's tables");
+  }
   if (version > DO_SCHEMA_VERSION) {
     throw new LongshipError(
       'SCHEMA_MISMATCH',
