@@ -35,7 +35,7 @@ import { parseTagged, stringifyTagged } from './tagged-json.js';
 
 type Row = Record<string, SqlValue>;
 
-/** Each table: its name, its primary key's columns, and how a row becomes a record. */
+/** Each table: its name, the column get() reads it by (relations: none), its order, and its records. */
 const TABLE = {
   nodes: { name: 'longship_nodes', key: 'uri', order: 'uri', of: nodeOf },
   vectors: { name: 'longship_vectors', key: 'key', order: 'key', of: vectorOf },
@@ -76,7 +76,7 @@ export class DurableObjectStore implements Store, ChangeLog {
         .sql.exec(query, ...bindings)
         .toArray();
     } catch (error) {
-      throw storeError(error, 'a read');
+      throw storeError(error, 'a statement');
     }
   }
 
