@@ -215,6 +215,11 @@ const entries: Record<string, { source: string; values: string[]; types: string[
       'WriteBatch',
     ],
   },
+  './cloudflare': {
+    source: 'src/exports/cloudflare.ts',
+    values: ['openDurableObjectStore'],
+    types: ['DurableObjectSqlStorage', 'DurableObjectStore', 'SqlCursor', 'SqlStorage', 'SqlValue'],
+  },
   './extend': {
     source: 'src/exports/extend.ts',
     values: ['bundledModel', 'findDefaults', 'parseSkillMd'],

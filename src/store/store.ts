@@ -227,7 +227,7 @@ export interface OpenStoreOptions {
  *
  * @example
  * // A store of your own (docs/internals/store.md has what each method does, in SQL and key-value terms):
- * const store: Store = openDurableObjectStore(ctx.storage.sql);
+ * const store: Store = await openDurableObjectStore(ctx.storage);
  * const longship = await openLongship({ store, embedder });
  */
 export interface Store extends Partial<StoreOperations> {
