@@ -215,6 +215,11 @@ const entries: Record<string, { source: string; values: string[]; types: string[
       'WriteBatch',
     ],
   },
+  './deno-kv': {
+    source: 'src/exports/deno-kv.ts',
+    values: ['openDenoKvStore'],
+    types: ['DenoKv', 'DenoKvStoreOptions', 'KvAtomicOperation', 'KvEntry', 'KvEntryMaybe', 'KvKey', 'KvKeyPart'],
+  },
   './extend': {
     source: 'src/exports/extend.ts',
     values: ['bundledModel', 'findDefaults', 'parseSkillMd'],

@@ -170,6 +170,7 @@ describe('the entry points, as a project imports them', () => {
         '.',
         './ai',
         './client',
+        './deno-kv',
         './extend',
         './extension',
         './lexical',

@@ -1,7 +1,6 @@
 // The Deno KV store against Deno's own KV engine in Node (@deno/kv, in memory): both contract suites,
 // each test on a KV of its own.
-import { openKv } from '@deno/kv';
-import type { KvKey } from '../../src/store/deno-kv/kv-handle.js';
+import { type KvKey, openKv } from '@deno/kv';
 import { KvKeys } from '../../src/store/deno-kv/kv-keys.js';
 import { openDenoKvStore } from '../../src/store/deno-kv/open-deno-kv-store.js';
 import type { OpenStoreOptions } from '../../src/store/store.js';
@@ -16,7 +15,8 @@ const keys = new KvKeys('longship');
 function tamper(kv: Promise<Kv>): SnapshotTamper {
   const pieces = async () => {
     const found: { key: KvKey; value: Uint8Array }[] = [];
-    for await (const e of (await kv).list<Uint8Array>({ prefix: keys.snapshotPieces() })) found.push(e);
+    for await (const e of (await kv).list<Uint8Array>({ prefix: keys.snapshotPieces() as KvKey }))
+      found.push(e);
     return found;
   };
   return {

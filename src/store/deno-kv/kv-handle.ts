@@ -2,7 +2,7 @@
 // package's (the same engine in Node) both fit, and neither is imported (docs/guide/deno-kv.md).
 
 /** A part of a KV key. */
-export type KvKeyPart = Uint8Array | string | number | bigint | boolean;
+export type KvKeyPart = Uint8Array | string | number | bigint | boolean | symbol;
 /** A KV key: its parts, ordered part by part. */
 export type KvKey = readonly KvKeyPart[];
 
