@@ -1,11 +1,14 @@
 // The Deno KV store against Deno's own KV engine in Node (@deno/kv, in memory): both contract suites,
 // each test on a KV of its own.
 import { type KvKey, openKv } from '@deno/kv';
+import { describe, expect, it } from 'vitest';
 import { KvKeys } from '../../src/store/deno-kv/kv-keys.js';
 import { openDenoKvStore } from '../../src/store/deno-kv/open-deno-kv-store.js';
 import type { OpenStoreOptions } from '../../src/store/store.js';
 import { changeLogContract } from '../../src/testing/change-log-contract.js';
 import type { SnapshotTamper } from '../../src/testing/harness.js';
+import { codeOf, EMBEDDER, node, withContent } from '../../src/testing/records.js';
+import { R, seed } from '../../src/testing/sample-tree.js';
 import { storeContract } from '../../src/testing/store-contract.js';
 
 type Kv = Awaited<ReturnType<typeof openKv>>;
@@ -52,3 +55,35 @@ function harness() {
 
 storeContract('DenoKvStore', harness);
 changeLogContract('DenoKvStore', harness);
+
+describe('openDenoKvStore', () => {
+  it('refuses an unknown option, an empty prefix and a handle that is not a KV', async () => {
+    const kv = await openKv(':memory:');
+    expect(await codeOf(openDenoKvStore(kv, { prefixes: 'a' } as never))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(openDenoKvStore(kv, { prefix: '' }))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(openDenoKvStore({ get() {} } as never))).toBe('INVALID_ARGUMENT');
+  });
+
+  it('keeps stores under two prefixes of one KV apart', async () => {
+    const kv = await openKv(':memory:');
+    const a = await openDenoKvStore(kv, { prefix: 'a', embedder: EMBEDDER });
+    const b = await openDenoKvStore(kv, { prefix: 'b', embedder: EMBEDDER });
+    await seed(a);
+    expect(await b.stats()).toMatchObject({ nodes: 0, vectors: 0, changes: 1 });
+    await b.destroy();
+    expect(await a.stats()).toMatchObject({ nodes: 5, vectors: 4 });
+    expect(await a.verify()).toEqual({ ok: true, problems: [] });
+  });
+
+  it('refuses a node whose meta alone is past what a value holds, writing nothing', async () => {
+    const store = await openDenoKvStore(await openKv(':memory:'), { embedder: EMBEDDER });
+    await seed(store);
+    const { seq } = await store.meta();
+    const key = await store.allocateKeys(1);
+    const huge = node(`${R}/huge`, key, { meta: { notes: 'x'.repeat(40_000) } });
+    expect(await codeOf(store.commit(withContent(huge)))).toBe('STORE_ERROR');
+    expect((await store.meta()).seq).toBe(seq);
+    expect(await store.node(`${R}/huge`)).toBeUndefined();
+    expect(await store.verify()).toEqual({ ok: true, problems: [] });
+  });
+});
