@@ -34,7 +34,7 @@ export async function readMeta(kv: DenoKv, k: KvKeys): Promise<MetaEntry> {
 
 /**
  * Makes `mutations` and sets meta to `next`, unless meta has changed since `meta` was read: then
- * writes nothing and resolves false. `onJournal` sees the apply of a published journal start.
+ * writes nothing and resolves false. One atomic batch where they fit; else a journal, published, applied.
  */
 export async function commitWrites(
   kv: DenoKv,
