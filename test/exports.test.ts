@@ -220,6 +220,19 @@ const entries: Record<string, { source: string; values: string[]; types: string[
     values: ['openDurableObjectStore'],
     types: ['DurableObjectSqlStorage', 'DurableObjectStore', 'SqlCursor', 'SqlStorage', 'SqlValue'],
   },
+  './deno-kv': {
+    source: 'src/exports/deno-kv.ts',
+    values: ['openDenoKvStore'],
+    types: [
+      'DenoKv',
+      'DenoKvStoreOptions',
+      'KvAtomicOperation',
+      'KvEntry',
+      'KvEntryMaybe',
+      'KvKey',
+      'KvKeyPart',
+    ],
+  },
   './extend': {
     source: 'src/exports/extend.ts',
     values: ['bundledModel', 'findDefaults', 'parseSkillMd'],

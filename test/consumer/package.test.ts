@@ -171,6 +171,7 @@ describe('the entry points, as a project imports them', () => {
         './ai',
         './client',
         './cloudflare',
+        './deno-kv',
         './extend',
         './extension',
         './lexical',
