@@ -6,14 +6,18 @@
 import type { FullStore } from '../store/full-store.js';
 import type { NodeRecord } from '../store/store.js';
 
+/** Where memories are: below these, never under viking://resources. */
+const SPACES = ['viking://user', 'viking://agent'];
+
 export interface DerivedMemoryChanges {
   deleteNodes: string[];
   putNodes: NodeRecord[];
 }
 
 /**
- * The changes to the memories derived from `removed` (the nodes an rm() takes out). It reads every
- * node once, and only when a resource is among them: an rm() of no resource costs nothing more.
+ * The changes to the memories derived from `removed` (the nodes an rm() takes out). It reads the
+ * users' and agents' spaces, where every memory lies (docs/guide/namespaces.md), and only when a
+ * resource is among them: an rm() of no resource costs nothing more, and no resource is read.
  */
 export async function derivedMemoryChanges(
   store: FullStore,
@@ -24,8 +28,8 @@ export async function derivedMemoryChanges(
   const gone = new Set(removed.filter((n) => n.contextType === 'resource').map((n) => n.uri));
   if (gone.size === 0) return changes;
   const alsoRemoved = new Set(removed.map((n) => n.uri));
-  for await (const batch of store.scan('nodes', 500)) {
-    for (const node of batch) {
+  for (const space of SPACES) {
+    for (const node of await store.descendants(space)) {
       if (node.contextType !== 'memory' || node.kind !== 'file' || alsoRemoved.has(node.uri)) continue;
       const sources = Array.isArray(node.meta.sources) ? (node.meta.sources as unknown[]) : [];
       const lost = sources.filter((s) => typeof s === 'string' && gone.has(s)) as string[];
