@@ -69,6 +69,12 @@ const layers = {
     path: ['worker/'],
     imports: overEngine,
   },
+  // A corpus over shards (longship/shard): each shard answers from a Longship's retrieval sources,
+  // the corpus ranks their answers with retrieval's own code.
+  shard: {
+    path: ['shard/'],
+    imports: overEngine,
+  },
   // The engine chooses the implementations (stores, indexes, embedder) and wires the layers.
   engine: {
     path: ['engine.ts'],

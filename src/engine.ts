@@ -315,6 +315,22 @@ export function indexesOf(longship: Longship): DerivedIndexes {
   return indexes;
 }
 
+/** What each view's find() reads: not part of its public face either. */
+const sourcesByLongship = new WeakMap<Longship, RetrievalSources>();
+
+/**
+ * What `longship.find()` reads (its store, indexes and embedder, searching its namespace's roots):
+ * a shard of a corpus answers from it (src/shard/). Not exported by the package.
+ *
+ * @internal
+ */
+export function retrievalSourcesOf(longship: Longship): RetrievalSources {
+  const sources = sourcesByLongship.get(longship);
+  if (!sources)
+    throw new LongshipError('INVALID_ARGUMENT', 'retrievalSourcesOf() needs a Longship openLongship() made');
+  return sources;
+}
+
 /**
  * Opens Longship in this thread (a worker, Node, Deno, workerd).
  *
@@ -673,7 +689,8 @@ function makeView(parts: EngineParts, namespace: Namespace, shared: Shared): Lon
   const store = indexes.store;
   const home = (uri: string) => expandHome(uri, namespace);
   const tree = treeOf({ ...parts.writer, namespace });
-  const retriever = createRetriever(parts.sources(namespaceRoots(namespace)));
+  const sources = parts.sources(namespaceRoots(namespace));
+  const retriever = createRetriever(sources);
   const find = async (query: string, options?: FindOptions) =>
     retriever.find(
       query,
@@ -717,7 +734,7 @@ function makeView(parts: EngineParts, namespace: Namespace, shared: Shared): Lon
     }
     return job;
   };
-  return {
+  const view: Longship = {
     ...tree,
     namespace,
     async as(other) {
@@ -782,4 +799,6 @@ function makeView(parts: EngineParts, namespace: Namespace, shared: Shared): Lon
     verify: () => indexes.verify(),
     close: shared.close,
   };
+  sourcesByLongship.set(view, sources);
+  return view;
 }

@@ -6,6 +6,7 @@ import { analyze, analyzeToken, tokenize } from './analyzer.js';
 import { type Bm25Settings, DEFAULT_WEIGHTS, FIELDS, settingsFrom, weightScale } from './bm25-settings.js';
 import { type Bm25Snapshot, decodeSnapshot, encodeSnapshot, postingsSection } from './bm25-snapshot.js';
 import type {
+  CorpusStatistics,
   LexicalDoc,
   LexicalHit,
   LexicalIndex,
@@ -163,22 +164,34 @@ export class Bm25Index implements LexicalIndex {
     }
     // With every document empty, nothing can match (and the average length would be 0).
     if (limit === 0 || this.#totalLength === 0) return [];
+    const { statistics } = options;
+    if (statistics && (options.prefix || fuzzy > 0)) {
+      throw new LongshipError(
+        'INVALID_ARGUMENT',
+        'statistics cannot be given with prefix or fuzzy matching.',
+      );
+    }
     const weights = this.#queryWeights(query, options.prefix ?? false, fuzzy);
     if (weights.size === 0) return [];
     if (this.#unread) for (const term of weights.keys()) this.#unread.need(term);
+    const names = statistics ? this.#terms.all() : undefined;
 
     const { k1, b } = this.#settings;
     const scores = this.#scores;
     const touched = this.#touched;
     const lengths = this.#lengths;
     const postings = this.#postings;
-    const n = this.#live;
+    const n = statistics ? statistics.documents : this.#live;
+    const totalLength = statistics ? statistics.length : this.#totalLength;
+    if (!(totalLength > 0)) return [];
     // k1 · (1 − b + b · length / average), in the units the lengths and frequencies are kept in.
     const base = k1 * this.#scale * (1 - b);
-    const perLength = (k1 * this.#scale * b * n) / this.#totalLength;
+    const perLength = (k1 * this.#scale * b * n) / totalLength;
     let count = 0;
     for (const [term, weight] of weights) {
-      const df = this.#df[term]!;
+      const df = names ? (statistics!.terms[names[term]!] ?? 0) : this.#df[term]!;
+      // A term no document of the corpus holds cannot be in this one's postings either.
+      if (df === 0) continue;
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       const factor = weight * idf * (k1 + 1);
       // Inline, not a callback per run: the hot loop keeps `count` in a register.
@@ -203,6 +216,43 @@ export class Bm25Index implements LexicalIndex {
     } finally {
       for (let i = 0; i < count; i++) scores[touched[i]!] = 0;
     }
+  }
+
+  statistics(
+    query: string,
+    allow: (key: number) => boolean,
+    totals?: Pick<CorpusStatistics, 'documents' | 'length'>,
+  ): CorpusStatistics {
+    const counted = totals ?? this.#totals(allow);
+    const terms: Record<string, number> = {};
+    const names = this.#terms.all();
+    for (const id of this.#queryWeights(query, false, 0).keys()) {
+      this.#unread?.need(id);
+      let df = 0;
+      for (const run of RUNS) {
+        const list = this.#postings.runList(run);
+        const end = this.#postings.runEnd(id, run);
+        const { step, mask } = this.#postings.runLayout(run);
+        for (let i = this.#postings.runStart(id, run); i < end; i += step) {
+          const slot = list[i]! & mask;
+          if (this.#alive[slot] && allow(this.#keys[slot]!)) df++;
+        }
+      }
+      if (df > 0) terms[names[id]!] = df;
+    }
+    return { documents: counted.documents, length: counted.length, terms };
+  }
+
+  /** How many live documents `allow` admits, and their total weighted length. */
+  #totals(allow: (key: number) => boolean): Pick<CorpusStatistics, 'documents' | 'length'> {
+    let documents = 0;
+    let length = 0;
+    for (let slot = 0; slot < this.#slots; slot++) {
+      if (!this.#alive[slot] || !allow(this.#keys[slot]!)) continue;
+      documents++;
+      length += this.#lengths[slot]!;
+    }
+    return { documents, length };
   }
 
   serialize(): Uint8Array {

@@ -59,6 +59,11 @@ export interface LexicalSearchOptions {
   /** Also match indexed terms that start with a query term. Off by default. */
   prefix?: boolean;
   /**
+   * The statistics to score with instead of the index's own: those of the documents searched
+   * (find()'s scope), or summed over the shards of a corpus. Not with `prefix` or `fuzzy`.
+   */
+  statistics?: CorpusStatistics;
+  /**
    * Also match terms within this edit distance: a whole number of edits, or a fraction of the
    * term's length below 1. Off by default.
    */
@@ -69,6 +74,17 @@ export interface LexicalSearchOptions {
    * Only with an infinite `limit`. Default true.
    */
   sorted?: boolean;
+}
+
+/**
+ * What BM25 knows of a corpus: how many documents, their total weighted length (in the index's own
+ * units: indexes built with the same settings share them), and how many documents hold each
+ * analysed query term. Sums of disjoint corpora's statistics are the statistics of their union.
+ */
+export interface CorpusStatistics {
+  documents: number;
+  length: number;
+  terms: Readonly<Record<string, number>>;
 }
 
 export interface LexicalHit {
@@ -98,6 +114,16 @@ export interface LexicalIndex {
   has(key: number): boolean;
   /** Hits sorted by descending score, ties by ascending key. Only documents sharing a term match. */
   search(query: string, options?: LexicalSearchOptions): LexicalHit[];
+  /**
+   * The statistics of the documents `allow` admits, for `query`'s terms. `totals`, when given, are
+   * taken as their documents and length (a caller that keeps them skips a pass over every document).
+   * Optional: a caller without it scores with the index's own statistics.
+   */
+  statistics?(
+    query: string,
+    allow: (key: number) => boolean,
+    totals?: Pick<CorpusStatistics, 'documents' | 'length'>,
+  ): CorpusStatistics;
   /**
    * A binary snapshot for {@link loadLexicalIndex}. It records the analyzer and format version it
    * was written with, and a checksum; a snapshot from another analyzer or version will not load.

@@ -24,6 +24,11 @@ function ownWords(node: NodeRecord): string {
   return `${name} ${title}`;
 }
 
+/** The terms a directory's own name and title give its place (a root's whole place: it has no parent in scope). */
+export function ownTerms(node: NodeRecord): Set<string> {
+  return new Set(analyze(ownWords(node)));
+}
+
 export function placeIndex(scope: Scope): PlaceIndex {
   const known = indexes.get(scope);
   if (known) return known;
@@ -56,23 +61,54 @@ export function placeIndex(scope: Scope): PlaceIndex {
 }
 
 /**
- * Each directory's place score for `query`, in [0, 1]: the summed inverse document frequency (as
- * BM25's) of the query terms on its path, over the best directory's. Directories that match no
- * term are absent (0).
+ * How many directories a place index holds and how many hold each of `query`'s terms on their path:
+ * what a place's inverse document frequency is made of. A corpus split over shards sums its shards'.
+ */
+export interface PlaceStatistics {
+  directories: number;
+  holders: Readonly<Record<string, number>>;
+}
+
+/** The place statistics of an index for `query`'s terms. */
+export function placeStatistics(index: PlaceIndex, query: string): PlaceStatistics {
+  const holders: Record<string, number> = {};
+  for (const term of new Set(analyze(query))) {
+    const list = index.byTerm.get(term);
+    if (list) holders[term] = list.length;
+  }
+  return { directories: index.directories.size, holders };
+}
+
+/**
+ * Each directory's summed inverse document frequency (as BM25's) of the query terms on its path,
+ * with the given statistics (the index's own by default). Directories that match no term are absent.
+ */
+export function placeSums(
+  index: PlaceIndex,
+  query: string,
+  statistics: PlaceStatistics = placeStatistics(index, query),
+): Map<string, number> {
+  const sums = new Map<string, number>();
+  const n = statistics.directories;
+  for (const term of new Set(analyze(query))) {
+    const holders = index.byTerm.get(term);
+    const count = statistics.holders[term] ?? 0;
+    if (!holders || count === 0) continue;
+    const idf = Math.log(1 + (n - count + 0.5) / (count + 0.5));
+    for (const uri of holders) sums.set(uri, (sums.get(uri) ?? 0) + idf);
+  }
+  return sums;
+}
+
+/**
+ * Each directory's place score for `query`, in [0, 1]: its {@link placeSums} over the best
+ * directory's. Directories that match no term are absent (0).
  *
  * @example
  * placeScores(placeIndex(scope), 'FY2018 capital expenditure for 3M').get('viking://resources/pdfs/3M_2018_10K.md'); // 1
  */
 export function placeScores(index: PlaceIndex, query: string): Map<string, number> {
-  const { directories, byTerm } = index;
-  const scores = new Map<string, number>();
-  const n = directories.size;
-  for (const term of new Set(analyze(query))) {
-    const holders = byTerm.get(term);
-    if (!holders) continue;
-    const idf = Math.log(1 + (n - holders.length + 0.5) / (holders.length + 0.5));
-    for (const uri of holders) scores.set(uri, (scores.get(uri) ?? 0) + idf);
-  }
+  const scores = placeSums(index, query);
   let best = 0;
   for (const score of scores.values()) best = Math.max(best, score);
   if (best > 0) for (const [uri, score] of scores) scores.set(uri, score / best);

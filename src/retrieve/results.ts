@@ -6,12 +6,15 @@
 import { parentOf, type VikingUri } from '../context/uri.js';
 import { analyze } from '../lexical/analyzer.js';
 import type { ContextType, NodeRecord } from '../store/store.js';
-import { type PlaceIndex, placeIndex, placeScores } from './place.js';
+import { placeIndex, placeScores } from './place.js';
 import type { Scope } from './scope.js';
 import type { RawScores } from './score/fusion.js';
 import type { Calibration, Settings } from './settings.js';
 import type { RetrievalSources } from './sources.js';
 import { round4 } from './trace.js';
+
+/** What the results read of the store: a result's text and its relations. */
+export type ResultSources = { store: Pick<RetrievalSources['store'], 'node' | 'relations'> };
 
 /** A node linked to a result (`link` / `relations`), with its abstract. */
 export interface RelatedContext {
@@ -109,6 +112,17 @@ export interface Ranked extends Candidate {
 // them below what a directory that holds nothing better would give: the file that is plainly the
 // best match in a poorly named directory still carries that directory's share at its own score.
 
+/** The directories a score draws on: each one's parent and its place score. */
+export interface Places {
+  /**
+   * The parent of a directory in scope (null when it has none); undefined for a URI that is not a
+   * directory in scope.
+   */
+  parentOf(uri: string): string | null | undefined;
+  /** The directory's place score, in [0, 1]. */
+  score(uri: string): number;
+}
+
 /**
  * The candidates rescored: `α · fused + (1 − α) · directory`. A node whose parent is outside the
  * scope (a root) keeps its fused score, as every node does at α 1.
@@ -122,19 +136,33 @@ export function propagate(
   query: string,
   settings: Pick<Settings, 'alpha' | 'placeWeight'>,
 ): Candidate[] {
-  const { alpha, placeWeight } = settings;
   // The flat search: nothing to take from directories, so no place index to build.
-  if (alpha === 1) return candidates.map((candidate) => ({ ...candidate, score: candidate.fused }));
+  if (settings.alpha === 1) return candidates.map((candidate) => ({ ...candidate, score: candidate.fused }));
   const index = placeIndex(scope);
   const place = placeScores(index, query);
-  const best = bestBelow(candidates, index);
+  const places: Places = {
+    parentOf: (uri) => index.directories.get(uri)?.parent,
+    score: (uri) => place.get(uri) ?? 0,
+  };
+  return propagateWith(candidates, places, settings);
+}
+
+/** {@link propagate} with the places given: a sharded corpus gathers them from its shards. */
+export function propagateWith(
+  candidates: readonly Candidate[],
+  places: Places,
+  settings: Pick<Settings, 'alpha' | 'placeWeight'>,
+): Candidate[] {
+  const { alpha, placeWeight } = settings;
+  if (alpha === 1) return candidates.map((candidate) => ({ ...candidate, score: candidate.fused }));
+  const best = bestBelow(candidates, places);
   const rescored: Candidate[] = [];
   for (const candidate of candidates) {
     const parent = candidate.node.parent;
     let score = candidate.fused;
     let via: Candidate['via'];
-    if (parent !== null && index.directories.has(parent)) {
-      const directory = placeWeight * (place.get(parent) ?? 0) + (1 - placeWeight) * (best.get(parent) ?? 0);
+    if (parent !== null && places.parentOf(parent) !== undefined) {
+      const directory = placeWeight * places.score(parent) + (1 - placeWeight) * (best.get(parent) ?? 0);
       score = alpha * candidate.fused + (1 - alpha) * directory;
       via = { uri: parent, score: directory };
     }
@@ -144,16 +172,16 @@ export function propagate(
 }
 
 /** The best fused score of a file candidate below each directory. */
-function bestBelow(candidates: readonly Candidate[], index: PlaceIndex): Map<string, number> {
+function bestBelow(candidates: readonly Candidate[], places: Places): Map<string, number> {
   const best = new Map<string, number>();
   for (const { node, fused } of candidates) {
     if (node.kind !== 'file') continue;
     let uri = node.parent;
     while (uri !== null) {
-      const directory = index.directories.get(uri);
-      if (!directory || (best.get(uri) ?? -1) >= fused) break;
+      const parent = places.parentOf(uri);
+      if (parent === undefined || (best.get(uri) ?? -1) >= fused) break;
       best.set(uri, fused);
-      uri = directory.parent;
+      uri = parent;
     }
   }
   return best;
@@ -239,7 +267,7 @@ const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
  * const confidence = await confidenceOf(sources, 'what does the user like?', ranked, findDefaults.calibration);
  */
 export async function confidenceOf(
-  sources: RetrievalSources,
+  sources: ResultSources,
   query: string,
   ranked: readonly Ranked[],
   calibration: Calibration,
@@ -298,7 +326,7 @@ function reasonOf(item: Ranked): string {
   return reason;
 }
 
-async function relationsOf(sources: RetrievalSources, uri: string, max: number): Promise<RelatedContext[]> {
+async function relationsOf(sources: ResultSources, uri: string, max: number): Promise<RelatedContext[]> {
   if (max === 0) return [];
   // A link both ways is listed once, under its first reason.
   const others = new Map<string, string>();
@@ -318,7 +346,7 @@ async function relationsOf(sources: RetrievalSources, uri: string, max: number):
 
 /** The result items, with relations read from the store. */
 export function toMatched(
-  sources: RetrievalSources,
+  sources: ResultSources,
   ranked: readonly Ranked[],
   settings: Settings,
 ): Promise<MatchedContext[]> {

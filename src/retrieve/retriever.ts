@@ -17,7 +17,7 @@ import {
   toMatched,
 } from './results.js';
 import { loadScope, resolveRoots, ScopeCache } from './scope.js';
-import { createQueryScorer, type QueryScorer } from './score/query-scorer.js';
+import { createQueryScorer, type QueryScorer, type ScorerSettings } from './score/query-scorer.js';
 import { type FindOptions, resolveSettings, type Settings } from './settings.js';
 import type { RetrievalSources } from './sources.js';
 import { type FindTrace, round4 } from './trace.js';
@@ -85,25 +85,7 @@ export async function find(
   const empty = query.trim() === '' || scope.nodes.length === 0;
   const scorer = empty
     ? undefined
-    : await createQueryScorer(
-        sources,
-        scope,
-        query,
-        {
-          method: settings.method,
-          lexicalWeight:
-            identifiersIn(query).length > 0
-              ? Math.max(settings.lexicalWeight, settings.identifierWeight)
-              : settings.lexicalWeight,
-          useVector: settings.useVector,
-          useLexical: settings.useLexical,
-          rrfK: settings.rrfK,
-          candidates: settings.candidates,
-          byKind: settings.byKind,
-          exactBelow: settings.exactChildren,
-        },
-        signal,
-      );
+    : await createQueryScorer(sources, scope, query, scorerSettings(settings, query), signal);
   throwIfAborted(signal, 'find()');
 
   const log: TraceLog | undefined = settings.trace ? { seeds: [], steps: [], scored: [] } : undefined;
@@ -148,6 +130,23 @@ export async function find(
     };
   }
   return result;
+}
+
+/** How one query is scored: the settings, and the blend leaning to BM25 when it names an identifier. */
+export function scorerSettings(settings: Settings, query: string): ScorerSettings {
+  return {
+    method: settings.method,
+    lexicalWeight:
+      identifiersIn(query).length > 0
+        ? Math.max(settings.lexicalWeight, settings.identifierWeight)
+        : settings.lexicalWeight,
+    useVector: settings.useVector,
+    useLexical: settings.useLexical,
+    rrfK: settings.rrfK,
+    candidates: settings.candidates,
+    byKind: settings.byKind,
+    exactBelow: settings.exactChildren,
+  };
 }
 
 /**

@@ -25,7 +25,8 @@ export type RetrievalStore = Pick<FullStore, 'meta' | 'node' | 'descendants' | '
 export interface RetrievalSources {
   store: RetrievalStore;
   vectors: Pick<VectorIndex, 'search' | 'metric' | 'size'>;
-  lexical: Pick<LexicalIndex, 'search'>;
+  /** Without `statistics`, BM25 scores with the whole index's statistics rather than the scope's. */
+  lexical: Pick<LexicalIndex, 'search' | 'statistics'>;
   embedder: Pick<Embedder, 'embed'>;
   /** The node that owns a vector key, or undefined for a key the index should not hold. */
   vectorKeyToNodeKey(vectorKey: number): number | undefined;

@@ -1,6 +1,8 @@
 // One query's BM25 side: every match in the scope, computed once (a node's BM25 does not depend on
-// which other nodes are allowed, so every later lookup is a read by key).
-import type { LexicalHit } from '../../lexical/lexical-index.js';
+// which other nodes are allowed, so every later lookup is a read by key). BM25 scores with the
+// statistics of the scope's documents, not the whole store's: a corpus split over shards then
+// scores as one store would, its statistics summed (docs/guide/retrieval.md, "Hybrid scoring").
+import type { CorpusStatistics, LexicalHit, LexicalIndex } from '../../lexical/lexical-index.js';
 import type { Scope } from '../scope.js';
 import type { RetrievalSources } from '../sources.js';
 import { topBy } from './top.js';
@@ -14,12 +16,26 @@ export class LexicalMatches {
   /** A node key's BM25 score, 0 for a node that does not match. */
   readonly score: (key: number) => number;
 
-  constructor(sources: RetrievalSources, scope: Scope, query: string, enabled: boolean) {
+  constructor(
+    sources: RetrievalSources,
+    scope: Scope,
+    query: string,
+    enabled: boolean,
+    /** The corpus's statistics when the scope is part of one (a shard's); else the scope's own. */
+    statistics?: CorpusStatistics,
+  ) {
     const allow = (key: number) => scope.byKey.has(key);
-    this.hits =
-      enabled && scope.byKey.size > 0
-        ? sources.lexical.search(query, { limit: Number.POSITIVE_INFINITY, allow, sorted: false })
-        : [];
+    const lexical = sources.lexical;
+    const searching = enabled && scope.byKey.size > 0;
+    const stats = statistics ?? (searching ? scopeStatistics(lexical, scope, query) : undefined);
+    this.hits = searching
+      ? lexical.search(query, {
+          limit: Number.POSITIVE_INFINITY,
+          allow,
+          sorted: false,
+          ...(stats ? { statistics: stats } : {}),
+        })
+      : [];
     this.score = keyScores(this.hits);
   }
 
@@ -63,4 +79,33 @@ export function keyScores(hits: readonly LexicalHit[]): (key: number) => number 
   const byKey = new Map<number, number>();
   for (const hit of hits) byKey.set(hit.key, hit.score);
   return (key) => byKey.get(key) ?? 0;
+}
+
+// A scope's document count and length, kept with it (it lives until the store changes) for the
+// index they were counted in: counting reads every document.
+const totalsByScope = new WeakMap<
+  Scope,
+  { index: object; totals: Pick<CorpusStatistics, 'documents' | 'length'> }
+>();
+
+/**
+ * The statistics of the scope's documents for `query`'s terms, or undefined for an index that
+ * cannot give them (it then scores with its own).
+ */
+export function scopeStatistics(
+  lexical: Pick<LexicalIndex, 'statistics'>,
+  scope: Scope,
+  query: string,
+): CorpusStatistics | undefined {
+  if (!lexical.statistics) return undefined;
+  const allow = (key: number) => scope.byKey.has(key);
+  const held = totalsByScope.get(scope);
+  const stats = lexical.statistics(query, allow, held?.index === lexical ? held.totals : undefined);
+  if (held?.index !== lexical) {
+    totalsByScope.set(scope, {
+      index: lexical,
+      totals: { documents: stats.documents, length: stats.length },
+    });
+  }
+  return stats;
 }

@@ -37,7 +37,7 @@ export interface ScorerSettings extends FusionSettings {
 }
 
 /** Oversampling of vector hits: a node with several chunks takes several of the top hits. */
-const CHUNK_OVERSAMPLE = 2;
+export const CHUNK_OVERSAMPLE = 2;
 
 export async function createQueryScorer(
   sources: RetrievalSources,

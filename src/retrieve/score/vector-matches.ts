@@ -35,10 +35,26 @@ export class VectorMatches {
     exactBelow = 0,
   ): Map<number, number> {
     const best = new Map<number, number>();
+    for (const { nodeKey, similarity } of this.chunks(nodes, admits, k, exactBelow)) {
+      const seen = best.get(nodeKey);
+      if (seen === undefined || similarity > seen) best.set(nodeKey, similarity);
+    }
+    return best;
+  }
+
+  /**
+   * The hits {@link VectorMatches.search} keeps the best of, chunk by chunk, best first: what a
+   * shard of a corpus sends, so that the best of all shards' chunks is the corpus's.
+   */
+  chunks(
+    nodes: readonly NodeRecord[],
+    admits: (nodeKey: number) => boolean,
+    k: number,
+    exactBelow = 0,
+  ): { nodeKey: number; similarity: number }[] {
     const count = this.#vectorCount(nodes, exactBelow);
     const query = this.query;
-    if (!query || count === 0 || k === 0) return best;
-    const take = (hits: readonly SearchHit[]) => this.#take(hits, admits, best);
+    if (!query || count === 0 || k === 0) return [];
     const vectors = this.sources.vectors;
     const exact = count <= exactBelow;
     const wanted = exact ? count : Math.min(k, count);
@@ -46,22 +62,17 @@ export class VectorMatches {
     // the rest. An allow-list that long costs more to pass and sort than the search itself.
     if (!exact && count * 2 >= vectors.size) {
       const hits = this.#searchAll(query, Math.min(vectors.size, Math.ceil((wanted * vectors.size) / count)));
-      const admitted = hits.filter((hit) => admits(this.sources.vectorKeyToNodeKey(hit.key) ?? -1));
-      if (admitted.length >= wanted) {
-        take(admitted.slice(0, wanted));
-        return best;
-      }
+      const admitted = this.#admitted(hits, admits);
+      if (admitted.length >= wanted) return admitted.slice(0, wanted);
     }
     const keys: number[] = [];
     for (const node of nodes) for (const key of this.scope.vectorKeys(node.key)) keys.push(key);
-    if (keys.length === 0) return best;
-    take(
-      vectors.search(query, Math.min(wanted, keys.length), {
-        allow: keys,
-        ...(exact ? { exactBelow: keys.length } : {}),
-      }),
-    );
-    return best;
+    if (keys.length === 0) return [];
+    const hits = vectors.search(query, Math.min(wanted, keys.length), {
+      allow: keys,
+      ...(exact ? { exactBelow: keys.length } : {}),
+    });
+    return this.#admitted(hits, admits);
   }
 
   /**
@@ -79,15 +90,18 @@ export class VectorMatches {
     return count;
   }
 
-  /** Keeps each admitted node's best similarity among `hits`. */
-  #take(hits: readonly SearchHit[], admits: (nodeKey: number) => boolean, best: Map<number, number>): void {
+  /** The hits whose node `admits` allows, with their node and similarity. */
+  #admitted(
+    hits: readonly SearchHit[],
+    admits: (nodeKey: number) => boolean,
+  ): { nodeKey: number; similarity: number }[] {
+    const admitted: { nodeKey: number; similarity: number }[] = [];
     for (const hit of hits) {
       const nodeKey = this.sources.vectorKeyToNodeKey(hit.key);
       if (nodeKey === undefined || !admits(nodeKey)) continue;
-      const similarity = this.#toSimilarity(hit.distance);
-      const seen = best.get(nodeKey);
-      if (seen === undefined || similarity > seen) best.set(nodeKey, similarity);
+      admitted.push({ nodeKey, similarity: this.#toSimilarity(hit.distance) });
     }
+    return admitted;
   }
 
   #searchAll(vector: Float32Array, k: number): readonly SearchHit[] {
