@@ -71,10 +71,12 @@ export function resolveTarget(target: string | undefined): VikingUri {
   const root = roots.resource[0]!;
   const uri = target === undefined ? root : parseUri(target);
   if (uri === 'viking://') throw new LongshipError('INVALID_ARGUMENT', 'cannot add at the top viking://');
-  if (!isWithin(uri, root)) {
+  // Shared resources, a user's own (`viking://user/{id}/resources`) or a peer's: any place whose
+  // shape says resource (docs/guide/namespaces.md).
+  if (contextTypeOf(uri) !== 'resource') {
     throw new LongshipError(
       'INVALID_ARGUMENT',
-      `a resource's target must be ${root} or inside it, not ${uri}`,
+      `a resource's target must be ${root}, a user's resources (viking://~/resources) or inside them, not ${uri}`,
     );
   }
   return uri;

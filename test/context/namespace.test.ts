@@ -167,6 +167,30 @@ describe('an engine per namespace', () => {
     await expect(alice.find('garden')).rejects.toThrow();
   });
 
+  it('adds a user’s own resources at viking://~/resources, found by that user alone', async () => {
+    const alice = await open({ user: 'alice' });
+    const bob = await alice.as({ user: 'bob' });
+    const added = await alice.addResource('Alice keeps her seed catalogue in the shed.', {
+      target: 'viking://~/resources',
+      name: 'seeds.md',
+    });
+    expect(added.uris).toEqual(['viking://user/alice/resources/seeds.md']);
+    const resourcesOf = async (who: typeof alice) =>
+      (await who.find('seed catalogue shed', { limit: 5 })).resources.map((r) => r.uri);
+    expect(await resourcesOf(alice)).toEqual(['viking://user/alice/resources/seeds.md']);
+    expect(await resourcesOf(bob)).toEqual([]);
+    // Not a resource's place: refused, nothing written.
+    const seq = (await alice.store.meta()).seq;
+    for (const target of ['viking://~/memories', 'viking://agent/skills', 'viking://user/alice']) {
+      expect((await failure(() => alice.addResource('x', { target, name: 'x.md' }))).code).toBe(
+        'INVALID_ARGUMENT',
+      );
+    }
+    expect((await alice.store.meta()).seq).toBe(seq);
+    expect((await alice.verify()).problems).toEqual([]);
+    await alice.close();
+  });
+
   it('lets another user’s space be removed, never its own', async () => {
     const alice = await open({ user: 'alice' });
     const bob = await alice.as({ user: 'bob' });
