@@ -1,6 +1,7 @@
 // A Longship in a Durable Object reset by the platform in the middle of an ingest (ctx.abort(), under
 // Miniflare): what it acknowledged before is there when it wakes, and again after a restart over the
-// same storage; verify() passes; each document of the folder it was ingesting is whole or absent.
+// same storage; verify() passes; each document of the folder it was ingesting is whole or absent;
+// and the folder, ingested again, goes in whole.
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -101,6 +102,14 @@ describe('a Longship in a Durable Object reset mid-ingest by ctx.abort()', () =>
       try {
         await acknowledgedAreThere(miniflare, agent, uris);
         expect(await wholeNotes(miniflare, agent)).toBe(written);
+        // The folder again, to the end: the notes kept are unchanged, the others added.
+        const again = await ask<{ uris: string[] }>(miniflare, `${agent}/ingest`, {
+          name: 'logbook',
+          files: notes,
+        });
+        expect(again.uris).toHaveLength(notes.length);
+        expect(await wholeNotes(miniflare, agent)).toBe(notes.length);
+        await acknowledgedAreThere(miniflare, agent, uris);
       } finally {
         await miniflare.dispose();
       }

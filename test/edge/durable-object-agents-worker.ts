@@ -126,14 +126,15 @@ export class AgentObject {
         return Response.json({ uri: (await longship.write(uri, text, { parents: true })).uri });
       }
       case 'ingest': {
-        // A folder, in commits of several documents; the object resets itself after `abortAfter`
-        // of this request's commits, with the rest of the folder still to come.
+        // A folder, in commits of several documents; given `abortAfter`, the object resets itself
+        // after that many of this request's commits, with the rest of the folder still to come.
         const { name, files, abortAfter } = (await request.json()) as {
           name: string;
           files: { path: string; content: string }[];
-          abortAfter: number;
+          abortAfter?: number;
         };
-        this.#store!.abortAt = this.#store!.commits + abortAfter;
+        const store = this.#store!;
+        store.abortAt = abortAfter === undefined ? Number.POSITIVE_INFINITY : store.commits + abortAfter;
         const { uris } = await longship.addResource(files, { name });
         return Response.json({ uris });
       }
