@@ -42,12 +42,15 @@ type Hit = { uri: string; abstract: string };
 /** The secret words in `text`. */
 const secretsIn = (text: string) => text.match(secretPattern) ?? [];
 
-/** What one agent does, all its requests after one another: add, write, then look. */
+/** What one agent does: add and write, then look. */
 async function run(miniflare: Miniflare, i: number) {
   const agent = agents[i]!;
   const { shared, diary } = documentsOf(i);
-  for (const doc of shared) await ask(miniflare, `${agent}/add`, doc);
-  await ask(miniflare, `${agent}/write?uri=${encodeURIComponent(diary.uri)}`, { text: diary.text });
+  // Its writes at once too: the object takes them in while its earlier requests wait.
+  await Promise.all([
+    ...shared.map((doc) => ask(miniflare, `${agent}/add`, doc)),
+    ask(miniflare, `${agent}/write?uri=${encodeURIComponent(diary.uri)}`, { text: diary.text }),
+  ]);
   const other = secrets[(i + 1) % count]!;
   const listed = [
     ...(await ask<string[]>(miniflare, `${agent}/ls`)),
