@@ -1,8 +1,9 @@
-// Bundled by test/edge/durable-object-agents.test.ts and durable-object-abort.test.ts, run in workerd by
-// Miniflare: one Durable Object per agent, each a Longship over its own SQLite storage, in the
-// agent's namespace (viking://~ is viking://user/{agent}), embedding with the bundled model
-// (docs/guide/durable-objects.md, "Many agents"). The .wasm files come in as modules, the model's files
-// as bindings; the embedder is made once per isolate and shared by its objects.
+// Bundled by durable-object-agents-miniflare.ts and run in workerd by Miniflare, for
+// durable-object-agents.test.ts and durable-object-abort.test.ts: one Durable Object per agent, each
+// a Longship over its own SQLite storage in a namespace named for the agent (viking://~ is
+// viking://user/{agent}), embedding with the bundled model (docs/guide/durable-objects.md, "Many
+// agents"). The .wasm files come in as modules, the model's files as bindings; the embedder is made
+// once per isolate and shared by its objects.
 
 import ortWasm from '../../dist/ort/ort-wasm-simd-threaded.wasm';
 import { bundledModel } from '../../src/exports/extend.js';
