@@ -1,14 +1,15 @@
 // Bundles a test Worker for Miniflare as wrangler would for workerd (docs/guide/workerd.md): its package
-// conditions, onnxruntime-web's plain WASM build for the engine's import, and the USearch .wasm
-// left as a module import, which workerd links as a compiled WebAssembly.Module.
+// conditions, onnxruntime-web's plain WASM build for the engine's import, and each .wasm left as a
+// module import by its file name, which workerd links as a compiled WebAssembly.Module.
 
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 // Built by `npm run build`; read only by Workers that bundle the engine.
 const ortBundle = fileURLToPath(new URL('../../dist/ort/ort.wasm.bundle.min.mjs', import.meta.url));
 
-/** The Worker at `entry` as one ES module that imports `./usearch.wasm`. */
+/** The Worker at `entry` as one ES module that imports its .wasm files as `./usearch.wasm` and the like. */
 export async function bundleWorker(entry: string): Promise<string> {
   const result = await build({
     entryPoints: [entry],
@@ -30,7 +31,10 @@ export async function bundleWorker(entry: string): Promise<string> {
         name: 'wasm-module',
         setup(plugin) {
           // Leave the .wasm import for workerd, which links it as a CompiledWasm module.
-          plugin.onResolve({ filter: /\.wasm$/ }, () => ({ path: './usearch.wasm', external: true }));
+          plugin.onResolve({ filter: /\.wasm$/ }, (args) => ({
+            path: `./${basename(args.path)}`,
+            external: true,
+          }));
         },
       },
     ],
