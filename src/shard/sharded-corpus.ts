@@ -44,7 +44,13 @@ export interface ShardedCorpusOptions {
 
 const optionsSchema = v.strictObject({
   shards: v.pipe(
-    v.array(v.custom<CorpusShard>((x) => typeof x === 'object' && x !== null, 'must be a shard')),
+    // A Durable Object's stub is a proxy: an object or a function, its methods reached by name.
+    v.array(
+      v.custom<CorpusShard>(
+        (x) => x !== null && (typeof x === 'object' || typeof x === 'function'),
+        'must be a shard',
+      ),
+    ),
     v.minLength(1, 'needs at least one shard'),
   ),
   root: v.optional(v.string()),

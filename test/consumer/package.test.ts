@@ -176,6 +176,7 @@ describe('the entry points, as a project imports them', () => {
         './extension',
         './lexical',
         './mcp',
+        './shard',
         './store',
         './testing',
         './types',

@@ -25,7 +25,7 @@ export async function bundleWorker(entry: string): Promise<string> {
     target: 'es2022',
     write: false,
     // runtime.ts imports node:fs only behind a check that fails in workerd.
-    external: ['node:*'],
+    external: ['node:*', 'cloudflare:*'],
     plugins: [
       {
         name: 'wasm-module',

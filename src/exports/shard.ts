@@ -1,0 +1,22 @@
+// `longship/shard`: one corpus spread over many stores (Durable Objects, workers, processes) and
+// searched as one (docs/guide/sharding.md). Each store serves its part with `corpusShard`; the
+// corpus asks them all with `openShardedCorpus`.
+
+export { corpusShard } from '../shard/corpus-shard.js';
+export type {
+  MissingShard,
+  ShardedCorpus,
+  ShardedCorpusOptions,
+  ShardedFindResult,
+} from '../shard/sharded-corpus.js';
+export { openShardedCorpus } from '../shard/sharded-corpus.js';
+export type {
+  CandidatesQuery,
+  ChunkHit,
+  CorpusShard,
+  ShardCandidates,
+  ShardFindOptions,
+  ShardNode,
+  ShardQuery,
+  ShardStatistics,
+} from '../shard/shard-protocol.js';
