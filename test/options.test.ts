@@ -134,6 +134,7 @@ const samples: Record<string, unknown> = {
     rrfK: 60,
     candidates: 10,
     normalise: 'by-kind',
+    exact: true,
   },
   hotness: { weight: 0.2, halfLifeDays: 3, now: 0 },
   walk: {

@@ -4,13 +4,6 @@
 
 export { corpusShard } from '../shard/corpus-shard.js';
 export type {
-  MissingShard,
-  ShardedCorpus,
-  ShardedCorpusOptions,
-  ShardedFindResult,
-} from '../shard/sharded-corpus.js';
-export { openShardedCorpus } from '../shard/sharded-corpus.js';
-export type {
   CandidatesQuery,
   ChunkHit,
   CorpusShard,
@@ -20,3 +13,10 @@ export type {
   ShardQuery,
   ShardStatistics,
 } from '../shard/shard-protocol.js';
+export type {
+  MissingShard,
+  ShardedCorpus,
+  ShardedCorpusOptions,
+  ShardedFindResult,
+} from '../shard/sharded-corpus.js';
+export { openShardedCorpus } from '../shard/sharded-corpus.js';

@@ -146,6 +146,7 @@ export function scorerSettings(settings: Settings, query: string): ScorerSetting
     candidates: settings.candidates,
     byKind: settings.byKind,
     exactBelow: settings.exactChildren,
+    exactVectors: settings.exactVectors,
   };
 }
 

@@ -51,6 +51,13 @@ export interface HybridOptions {
    * reference for all nodes. Default `'together'`.
    */
   normalise?: 'by-kind' | 'together';
+  /**
+   * Scan every vector in scope instead of walking the HNSW graph: the exact nearest chunks, at a
+   * cost that grows with the scope. A graph search may miss a few; two stores' graphs miss
+   * different ones, so a corpus over shards answers exactly as one store does only with this on
+   * (docs/guide/sharding.md). Default false.
+   */
+  exact?: boolean;
 }
 
 export interface HotnessOptions {
@@ -193,6 +200,7 @@ export const findOptionsEntries = {
       rrfK: number,
       candidates: number,
       normalise: v.optional(v.picklist(['by-kind', 'together'])),
+      exact: v.optional(v.boolean()),
     }),
   ),
   hotness: v.optional(
@@ -237,6 +245,7 @@ export interface Settings {
   rrfK: number;
   candidates: number;
   byKind: boolean;
+  exactVectors: boolean;
   hotnessWeight: number;
   halfLifeDays: number;
   now: number;
@@ -369,6 +378,7 @@ export function resolveSettings(options: FindOptions): Settings {
     rrfK: count('hybrid.rrfK', hybrid.rrfK, d.rrfK),
     candidates: count('hybrid.candidates', hybrid.candidates, d.candidates, 1),
     byKind: normalise === 'by-kind',
+    exactVectors: hybrid.exact ?? false,
     hotnessWeight: unit('hotness', hot?.weight, d.hotnessWeight),
     halfLifeDays,
     now: hot?.now ?? Date.now(),

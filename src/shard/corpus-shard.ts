@@ -112,7 +112,12 @@ function candidatesOf(
   const { query } = request;
   const scoring = scorerSettings(settings, query);
   const lexical = new LexicalMatches(sources, scope, query, scoring.useLexical, request.lexical);
-  const vectors = new VectorMatches(sources, scope, scoring.useVector ? request.vector : undefined);
+  const vectors = new VectorMatches(
+    sources,
+    scope,
+    scoring.useVector ? request.vector : undefined,
+    scoring.exactVectors,
+  );
   const uriOf = (key: number) => scope.byKey.get(key)!.uri;
   const chunkHits = (hits: readonly { nodeKey: number; similarity: number }[]): ChunkHit[] =>
     hits.map((hit) => ({ uri: uriOf(hit.nodeKey), similarity: hit.similarity }));

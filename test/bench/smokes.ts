@@ -194,6 +194,17 @@ export const smokes: Smoke[] = [
     },
   },
   {
+    script: 'bench:shard',
+    flags: '--dir bench/fixtures/eval/scifact --queries 5 --shards 2,4 --folders 6 --json OUT/shard.json',
+    writes: ['shard.json', 'shard.md'],
+    check: (report) => {
+      // The corpus over shards answers every query as the one store does.
+      for (const row of report.equality) expect(row.identical).toBe(row.queries);
+      expect(report.fanOut.map((row: { shards: number }) => row.shards)).toEqual([1, 2, 4]);
+      for (const row of report.fanOut) expect([row.p50Ms, row.parallelP50Ms].every(finite)).toBe(true);
+    },
+  },
+  {
     script: 'bench:ovpack',
     flags: '--sizes 20,60 --json OUT/ovpack.json',
     writes: ['ovpack.json', 'ovpack.md'],

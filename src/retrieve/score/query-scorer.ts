@@ -34,6 +34,8 @@ export interface ScorerSettings extends FusionSettings {
   byKind: boolean;
   /** Sets of nodes with at most this many vectors are scored exactly. */
   exactBelow: number;
+  /** Every search scans the vectors instead of walking the graph (`hybrid.exact`). */
+  exactVectors: boolean;
 }
 
 /** Oversampling of vector hits: a node with several chunks takes several of the top hits. */
@@ -53,7 +55,7 @@ export async function createQueryScorer(
     queryVector = vector;
   }
   const lexical = new LexicalMatches(sources, scope, query, settings.useLexical);
-  const vectors = new VectorMatches(sources, scope, queryVector);
+  const vectors = new VectorMatches(sources, scope, queryVector, settings.exactVectors);
   const fuserOf = fusersOf(scope, settings, lexical, vectors);
 
   const score = (nodes: readonly NodeRecord[]): ScoredNode[] => {

@@ -20,6 +20,8 @@ export class VectorMatches {
     private readonly scope: Scope,
     /** Undefined when the vector side is off: every search finds nothing. */
     private readonly query: Float32Array | undefined,
+    /** Scan the vectors rather than walk the graph (`hybrid.exact`). */
+    private readonly exact = false,
   ) {
     this.#toSimilarity = sources.vectors.metric === 'l2sq' ? (d) => -d : (d) => 1 - d;
   }
@@ -56,11 +58,11 @@ export class VectorMatches {
     const query = this.query;
     if (!query || count === 0 || k === 0) return [];
     const vectors = this.sources.vectors;
-    const exact = count <= exactBelow;
-    const wanted = exact ? count : Math.min(k, count);
+    const scoreAll = count <= exactBelow;
+    const wanted = scoreAll ? count : Math.min(k, count);
     // Most of the index allowed: search all of it, oversampled by the share that is not, and drop
     // the rest. An allow-list that long costs more to pass and sort than the search itself.
-    if (!exact && count * 2 >= vectors.size) {
+    if (!scoreAll && count * 2 >= vectors.size) {
       const hits = this.#searchAll(query, Math.min(vectors.size, Math.ceil((wanted * vectors.size) / count)));
       const admitted = this.#admitted(hits, admits);
       if (admitted.length >= wanted) return admitted.slice(0, wanted);
@@ -70,7 +72,7 @@ export class VectorMatches {
     if (keys.length === 0) return [];
     const hits = vectors.search(query, Math.min(wanted, keys.length), {
       allow: keys,
-      ...(exact ? { exactBelow: keys.length } : {}),
+      ...(scoreAll || this.exact ? { exactBelow: keys.length } : {}),
     });
     return this.#admitted(hits, admits);
   }
@@ -108,7 +110,11 @@ export class VectorMatches {
     const vectors = this.sources.vectors;
     if (this.#unfiltered.length < k && this.#unfiltered.length < vectors.size) {
       // A little more than asked, so the next request (usually a bit longer) is served too.
-      this.#unfiltered = vectors.search(vector, Math.min(vectors.size, Math.ceil(k * 1.25)));
+      this.#unfiltered = vectors.search(
+        vector,
+        Math.min(vectors.size, Math.ceil(k * 1.25)),
+        this.exact ? { exact: true } : {},
+      );
     }
     return this.#unfiltered.length > k ? this.#unfiltered.slice(0, k) : this.#unfiltered;
   }
