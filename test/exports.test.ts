@@ -105,6 +105,7 @@ const entries: Record<string, { source: string; values: string[]; types: string[
     source: 'src/exports/lexical.ts',
     values: ['createLexicalIndex', 'loadLexicalIndex'],
     types: [
+      'CorpusStatistics',
       'LexicalDoc',
       'LexicalField',
       'LexicalHit',
@@ -241,6 +242,8 @@ const entries: Record<string, { source: string; values: string[]; types: string[
       'ChunkHit',
       'CorpusShard',
       'MissingShard',
+      'PlaceStatistics',
+      'RawScores',
       'ShardCandidates',
       'ShardFindOptions',
       'ShardNode',

@@ -2,6 +2,7 @@
 
 export { createLexicalIndex, loadLexicalIndex } from '../lexical/bm25-index.js';
 export type {
+  CorpusStatistics,
   LexicalDoc,
   LexicalField,
   LexicalHit,

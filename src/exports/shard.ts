@@ -2,6 +2,8 @@
 // searched as one (docs/guide/sharding.md). Each store serves its part with `corpusShard`; the
 // corpus asks them all with `openShardedCorpus`.
 
+export type { PlaceStatistics } from '../retrieve/place.js';
+export type { RawScores } from '../retrieve/score/fusion.js';
 export { corpusShard } from '../shard/corpus-shard.js';
 export type {
   CandidatesQuery,
