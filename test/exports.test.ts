@@ -249,6 +249,7 @@ const entries: Record<string, { source: string; values: string[]; types: string[
       'ShardNode',
       'ShardQuery',
       'ShardStatistics',
+      'ShardedContext',
       'ShardedCorpus',
       'ShardedCorpusOptions',
       'ShardedFindResult',

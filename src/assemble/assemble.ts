@@ -23,7 +23,8 @@ import { abortableTokenizer, defaultTokenizer, defaultTokenizerName } from './to
 
 /** What context() runs on: the engine's search(), its store, where deliveries are kept, the LLM. */
 export interface AssembleDeps {
-  store: FullStore;
+  /** Where the hits' layers are read: a store, or a corpus's shards. */
+  store: Pick<FullStore, 'node'>;
   search(query: string, options: ContextSearchOptions): Promise<SearchResult>;
   delivered: DeliveredLedger;
   llm?: LLM;

@@ -4,7 +4,6 @@
  * engine picks where it lives. Each entry's hash is opaque to the ledger: context() writes the
  * layer it delivered and a hash of that layer's text, so a node that changed since is sent again.
  */
-import type { Store } from '../store/store.js';
 
 /** One node delivered to a session: its URI and the hash context() compares next time. */
 export interface DeliveredEntry {
@@ -15,9 +14,9 @@ export interface DeliveredEntry {
 /** Where the deliveries of each session are kept, by session id. */
 export interface DeliveredLedger {
   /** URI → hash of everything delivered to `sessionId` so far (empty for a session never served). */
-  readDelivered(store: Store, sessionId: string): Promise<Map<string, string>>;
+  readDelivered(store: object, sessionId: string): Promise<Map<string, string>>;
   /** Adds (or replaces, by URI) these entries to what `sessionId` was delivered. */
-  recordDelivered(store: Store, sessionId: string, entries: readonly DeliveredEntry[]): Promise<void>;
+  recordDelivered(store: object, sessionId: string, entries: readonly DeliveredEntry[]): Promise<void>;
 }
 
 /**
@@ -30,8 +29,8 @@ export interface DeliveredLedger {
  * (await ledger.readDelivered(store, 'chat-1')).get('viking://resources/a.md'); // 'L2 fnv1a64:…'
  */
 export function memoryDeliveredLedger(): DeliveredLedger {
-  const byStore = new WeakMap<Store, Map<string, Map<string, string>>>();
-  const sessionsOf = (store: Store) => {
+  const byStore = new WeakMap<object, Map<string, Map<string, string>>>();
+  const sessionsOf = (store: object) => {
     let sessions = byStore.get(store);
     if (!sessions) {
       sessions = new Map();

@@ -17,6 +17,7 @@ export type {
 } from '../shard/shard-protocol.js';
 export type {
   MissingShard,
+  ShardedContext,
   ShardedCorpus,
   ShardedCorpusOptions,
   ShardedFindResult,

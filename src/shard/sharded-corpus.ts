@@ -5,6 +5,9 @@
 // calibration. A shard that misses its deadline or fails is left out and named in `missing`.
 import * as v from 'valibot';
 import { throwIfAborted } from '../abort.js';
+import { assembleContext } from '../assemble/assemble.js';
+import type { AssembledContext, ContextOptions } from '../assemble/context-options.js';
+import { memoryDeliveredLedger } from '../assemble/delivered.js';
 import { isWithin, parseUri, type VikingUri } from '../context/uri.js';
 import type { Embedder } from '../embed/embedder.js';
 import { LongshipError } from '../errors.js';
@@ -22,6 +25,7 @@ import {
 } from '../retrieve/results.js';
 import type { FindResult } from '../retrieve/retriever.js';
 import { scorerSettings } from '../retrieve/retriever.js';
+import { search } from '../retrieve/search.js';
 import { type FindOptions, resolveSettings } from '../retrieve/settings.js';
 import type { NodeRecord, RelationRecord } from '../store/store.js';
 import { type Answers, askAll, type MissingShard } from './shard-calls.js';
@@ -69,6 +73,11 @@ export interface ShardedFindResult extends FindResult {
   missing: MissingShard[];
 }
 
+/** context() over a corpus: the block for a prompt, and the shards left out of its search. */
+export interface ShardedContext extends AssembledContext {
+  missing: MissingShard[];
+}
+
 export interface ShardedCorpus {
   readonly root: VikingUri;
   /** How many shards. */
@@ -83,6 +92,11 @@ export interface ShardedCorpus {
    * shard's documents gives, with the shards that did not answer in `missing`.
    */
   find(query: string, options?: FindOptions): Promise<ShardedFindResult>;
+  /**
+   * The context for an agent's prompt within a token budget (docs/guide/context.md), from this
+   * find(). A session id remembers what was delivered for as long as the corpus object lives.
+   */
+  context(query: string, options: ContextOptions): Promise<ShardedContext>;
 }
 
 /**
@@ -105,13 +119,56 @@ export function openShardedCorpus(options: ShardedCorpusOptions): ShardedCorpus 
     }
     return hashOf(parsed.slice(root.length + 1).split('/')[0]!) % shards.length;
   };
+  const corpus: Corpus = { shards, root, deadlineMs, embedder: checked.embedder, shardOf };
+  const delivered = deliveredOf();
   return {
     root,
     size: shards.length,
     shardOf,
-    find: (query, findOptions = {}) =>
-      findInShards({ shards, root, deadlineMs, embedder: checked.embedder, shardOf }, query, findOptions),
+    find: (query, findOptions = {}) => findInShards(corpus, query, findOptions),
+    context: (query, contextOptions) => contextInShards(corpus, delivered, query, contextOptions),
   };
+}
+
+/** What context() delivered to each session, for as long as the corpus lives. */
+function deliveredOf() {
+  const ledger = memoryDeliveredLedger();
+  const key = {};
+  return {
+    readDelivered: (_store: object, id: string) => ledger.readDelivered(key, id),
+    recordDelivered: (_store: object, id: string, entries: Parameters<typeof ledger.recordDelivered>[2]) =>
+      ledger.recordDelivered(key, id, entries),
+  };
+}
+
+async function contextInShards(
+  corpus: Corpus,
+  delivered: ReturnType<typeof deliveredOf>,
+  query: string,
+  options: ContextOptions,
+): Promise<ShardedContext> {
+  const missing: MissingShard[] = [];
+  const note = (more: readonly MissingShard[]) => {
+    for (const left of more) if (!missing.some((known) => known.shard === left.shard)) missing.push(left);
+    missing.sort((a, b) => a.shard - b.shard);
+  };
+  const find = async (q: string, o: FindOptions) => {
+    const result = await findInShards(corpus, q, o);
+    note(result.missing);
+    return result;
+  };
+  const readsMissing: MissingShard[] = [];
+  const reads = routed(corpus, new Map(), (indexes, call) =>
+    askAll(corpus.shards, indexes, call, corpus.deadlineMs, readsMissing),
+  );
+  const node = (uri: string) => reads.store.node(uri);
+  const assembled = await assembleContext(
+    { store: { node }, search: (q, o) => search({ find, node }, q, o), delivered },
+    query,
+    options,
+  );
+  note(readsMissing);
+  return { ...assembled, missing };
 }
 
 interface Corpus {

@@ -57,6 +57,21 @@ describe('a corpus over shards', () => {
       }
     }
     expect(compared).toBeGreaterThan(1000);
+    // context(): the same block from the same hits, read from the shards that hold them.
+    for (const query of queries.slice(0, 12)) {
+      const options = { budget: { tokens: 400 }, targetUri: R };
+      const got = await corpus.context(query, options);
+      const expected = await single.context(query, options);
+      expect(got.missing).toEqual([]);
+      expect(got.parts.length).toBeGreaterThan(0);
+      expect(got.text).toBe(expected.text);
+      expect(got.parts).toEqual(expected.parts);
+    }
+    // A session is not sent again what it was given.
+    const first = await corpus.context('glacier winter', { budget: 300, session: 'chat' });
+    const again = await corpus.context('glacier winter', { budget: 300, session: 'chat' });
+    expect(first.parts.length).toBeGreaterThan(0);
+    expect(again.parts.map((part) => part.uri)).not.toContain(first.parts[0]!.uri);
     // Below the root, too: one folder's subtree is in one shard, its statistics the folder's.
     const within = { targetUri: `${R}/reef`, limit: 8 };
     expectSame(
