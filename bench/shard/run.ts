@@ -24,6 +24,7 @@ import { median, quantile } from '../lib/stats.js';
 import { writeReport } from '../lib/write-report.js';
 import { cachedEmbedder, EmbeddingCache } from '../quality/embedding-cache.js';
 import { loadBeir } from '../quality/eval-set.js';
+import { workerdFanOut } from './workerd.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -34,6 +35,7 @@ const { values: args } = parseArgs({
     folders: { type: 'string', default: '64' },
     documents: { type: 'string' },
     json: { type: 'string', default: 'bench/results/shard.json' },
+    'workerd-documents': { type: 'string', default: '2000' },
   },
 });
 if (!args.dir) throw new Error('--dir is required: a BEIR folder (corpus.jsonl, queries.jsonl, qrels/)');
@@ -208,6 +210,13 @@ for (const count of shardCounts) {
 }
 await one.close();
 
+// The same fan-out under workerd, over Durable Objects: fewer documents, a hashed-words embedder.
+const workerd = await workerdFanOut(
+  documents.slice(0, Number(args['workerd-documents'])),
+  queries,
+  shardCounts,
+);
+
 const report = {
   dataset: `${set.dataset} (${args.split})`,
   documents: documents.length,
@@ -217,6 +226,7 @@ const report = {
   machine: measureMachine(),
   equality,
   fanOut,
+  workerd,
 };
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const markdown = [
@@ -240,6 +250,19 @@ const markdown = [
       `${round1(row.p95Ms)} ms`,
       `${round1(row.parallelP50Ms)} ms`,
       `${(row.parallelP50Ms / fanOut[0]!.p50Ms).toFixed(2)}×`,
+    ]),
+  ),
+  '',
+  `Under workerd (Miniflare, one process), ${Math.min(documents.length, Number(args['workerd-documents']))} of the documents in SQLite-backed Durable Objects, a hashed-words embedder, each find() timed in the Worker:`,
+  '',
+  markdownTable(
+    ['objects', 'load', 'find p50', 'p95', 'ratio to one object'],
+    workerd.map((row) => [
+      String(row.shards),
+      `${round1(row.loadSeconds)} s`,
+      `${round1(row.p50Ms)} ms`,
+      `${round1(row.p95Ms)} ms`,
+      `${(row.p50Ms / workerd[0]!.p50Ms).toFixed(2)}×`,
     ]),
   ),
   '',

@@ -202,6 +202,9 @@ export const smokes: Smoke[] = [
       for (const row of report.equality) expect(row.identical).toBe(row.queries);
       expect(report.fanOut.map((row: { shards: number }) => row.shards)).toEqual([1, 2, 4]);
       for (const row of report.fanOut) expect([row.p50Ms, row.parallelP50Ms].every(finite)).toBe(true);
+      // And under workerd, over Durable Objects.
+      expect(report.workerd.map((row: { shards: number }) => row.shards)).toEqual([1, 2, 4]);
+      for (const row of report.workerd) expect(finite(row.p50Ms)).toBe(true);
     },
   },
   {
