@@ -208,6 +208,8 @@ async function findInShards(corpus: Corpus, query: string, options: FindOptions)
   // Round 1: the statistics, and the query's vector from the first shard unless embedded here.
   const wantsVector = settings.useVector;
   const embedHere = wantsVector && corpus.embedder ? corpus.embedder.embed([query]) : undefined;
+  // Awaited after the first round; a failure meanwhile is not an unhandled rejection.
+  embedHere?.catch(() => undefined);
   const all = corpus.shards.map((_, i) => i);
   const stats = await ask(all, (shard, i) =>
     shard.statistics({ ...base, embed: wantsVector && !corpus.embedder && i === 0 }),

@@ -115,6 +115,36 @@ describe('a corpus over shards', () => {
     }
   }, 120_000);
 
+  it('embeds each query once: in the corpus when given an embedder, else by its first shard', async () => {
+    const { stores } = await corpusOf(folders.slice(0, 3), 2);
+    const asked: boolean[] = [];
+    const shards = stores.map(corpusShard).map(
+      (shard): CorpusShard => ({
+        ...shard,
+        statistics: (query) => {
+          asked.push(query.embed);
+          return shard.statistics(query);
+        },
+      }),
+    );
+    const embedded: string[] = [];
+    const counting = {
+      embed: async (texts: readonly string[]) => {
+        embedded.push(...texts);
+        return hashEmbedder.embed(texts);
+      },
+    };
+    const here = await openShardedCorpus({ shards, embedder: counting }).find('glacier winter');
+    const there = await openShardedCorpus({ shards }).find('glacier winter');
+    expect(embedded).toEqual(['glacier winter']);
+    expect(asked).toEqual([false, false, true, false]);
+    expect(here.resources).toEqual(there.resources);
+    const broken = { embed: async () => Promise.reject(new Error('model gone')) };
+    await expect(openShardedCorpus({ shards, embedder: broken }).find('glacier')).rejects.toThrow(
+      'model gone',
+    );
+  });
+
   it('refuses what it cannot answer as one store would', async () => {
     const corpus = openShardedCorpus({
       shards: [corpusShard(await openLongship({ embedder: hashEmbedder }))],
