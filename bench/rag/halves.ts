@@ -30,7 +30,7 @@ export function groupOf(grouping: Grouping): (question: RagQuestion) => string {
   return grouping === 'company' ? (q) => companyOf(q.sampleId) : (q) => q.sampleId;
 }
 
-/** The dataset's halves, made from all its questions (a `--limit-questions` sample is then cut from each). */
+/** The dataset's halves, made from all its questions: a `--limit-questions` sample does not move them. */
 export function ragHalves(dataset: RagDataset): { grouping: Grouping; split: HalfSplit<RagQuestion> } {
   const grouping = groupingOf(dataset);
   return { grouping, split: splitHalves(dataset.questions, groupOf(grouping), halvesSeed) };

@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { transformersEmbedder } from '../../src/embed/transformers-embedder.js';
 import { openLongship } from '../../src/engine.js';
 import { openMemoryStore } from '../../src/store/memory/memory-store.js';
-import { halves } from '../lib/halves.js';
+import { type Half, halves } from '../lib/halves.js';
 import { measureMachine } from '../lib/machine.js';
 import { shuffled } from '../lib/random.js';
 import { quantile, round } from '../lib/stats.js';
@@ -154,7 +154,7 @@ async function runDataset(
     // Every question's vector once, so that no configuration pays for (or times) the model.
     await embedder.embed(questions.map((q) => q.question));
     const gold = await goldDocuments(longship, dataset);
-    const summary = (groups: string[], half: 'tuning' | 'reporting'): HalfSummary => {
+    const summary = (groups: string[], half: Half): HalfSummary => {
       const measured = questions.filter((q) => halfOf.get(q) === half);
       return {
         groups,
