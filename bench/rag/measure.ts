@@ -2,10 +2,12 @@
 // (src/pipeline.py): find(question) under viking://resources, each hit read (a file's L2; a
 // directory's abstract and overview), check_recall over the texts. Beside OpenViking's top-5 figure:
 // top 10, the top 10 joined in rank order and cut at a character budget, recall counting only the
-// hits inside the question's own document, and where each missed evidence string went.
+// hits inside the question's own document, and where each missed evidence string went; the recall
+// figures also for each half of the questions (bench/rag/halves.ts).
 import type { Longship } from '../../src/engine.js';
 import type { MatchedContext } from '../../src/retrieve/results.js';
 import type { FindOptions } from '../../src/retrieve/settings.js';
+import type { Half } from '../lib/halves.js';
 import { quantile } from '../lib/stats.js';
 import { evidenceFound, joined, type Retrieved, recallIn, retrieved } from './check-recall.js';
 import type { RagConfig } from './configs.js';
@@ -30,6 +32,15 @@ export interface EvidenceOutcome {
   notInText: number;
 }
 
+/** The recall figures over one half's questions. */
+export interface HalfFigures {
+  questions: number;
+  recall5: number;
+  recall10: number;
+  recallAtChars: Record<string, number>;
+  ownRecall5: number;
+}
+
 export interface ConfigResult {
   name: string;
   options: FindOptions;
@@ -50,6 +61,8 @@ export interface ConfigResult {
   p50Ms: number;
   p95Ms: number;
   byCategory: Record<string, { questions: number; recall5: number; ownRecall5: number }>;
+  /** The same recall over each half's questions (a half none of the questions are in has 0 questions). */
+  halves: Record<Half, HalfFigures>;
   evidence: EvidenceOutcome;
 }
 
@@ -126,6 +139,7 @@ export async function measureConfig(
   config: RagConfig,
   read: (hit: MatchedContext) => Promise<Retrieved>,
   gold: Map<string, GoldDocument>,
+  halfOf: ReadonlyMap<RagQuestion, Half>,
   details?: QuestionDetail[],
 ): Promise<ConfigResult> {
   const evidence: EvidenceOutcome = {
@@ -138,6 +152,7 @@ export async function measureConfig(
     notInText: 0,
   };
   const scored: Scored[] = [];
+  const inHalf: Record<Half, Scored[]> = { tuning: [], reporting: [] };
   const categories = new Map<string, Scored[]>();
   for (const question of questions) {
     const path = dataset.documentOf.get(question.sampleId);
@@ -170,6 +185,9 @@ export async function measureConfig(
       ms,
     };
     scored.push(result);
+    const half = halfOf.get(question);
+    if (!half) throw new Error(`question ${question.id} is in neither half`);
+    inHalf[half].push(result);
     const inCategory = categories.get(question.category) ?? [];
     inCategory.push(result);
     categories.set(question.category, inCategory);
@@ -184,17 +202,11 @@ export async function measureConfig(
       top5: top5.map((hit) => (hit.isLeaf ? hit.uri : `${hit.uri}/`)),
     });
   }
-  const mean = (rows: Scored[], pick: (s: Scored) => number) =>
-    rows.length === 0 ? 0 : rows.reduce((sum, s) => sum + pick(s), 0) / rows.length;
   const slots = scored.reduce((sum, s) => sum + s.slots5, 0);
   return {
     name: config.name,
     options: config.options,
-    questions: scored.length,
-    recall5: mean(scored, (s) => s.recall5),
-    recall10: mean(scored, (s) => s.recall10),
-    recallAtChars: Object.fromEntries(budgets.map((b, i) => [String(b), mean(scored, (s) => s.atChars[i]!)])),
-    ownRecall5: mean(scored, (s) => s.own5),
+    ...recalls(scored),
     ownRecall10: mean(scored, (s) => s.own10),
     chars5: mean(scored, (s) => s.chars5),
     chars10: mean(scored, (s) => s.chars10),
@@ -217,7 +229,21 @@ export async function measureConfig(
         },
       ]),
     ),
+    halves: { tuning: recalls(inHalf.tuning), reporting: recalls(inHalf.reporting) },
     evidence,
+  };
+}
+
+const mean = (rows: readonly Scored[], pick: (s: Scored) => number) =>
+  rows.length === 0 ? 0 : rows.reduce((sum, s) => sum + pick(s), 0) / rows.length;
+
+function recalls(rows: readonly Scored[]): HalfFigures {
+  return {
+    questions: rows.length,
+    recall5: mean(rows, (s) => s.recall5),
+    recall10: mean(rows, (s) => s.recall10),
+    recallAtChars: Object.fromEntries(budgets.map((b, i) => [String(b), mean(rows, (s) => s.atChars[i]!)])),
+    ownRecall5: mean(rows, (s) => s.own5),
   };
 }
 

@@ -1,7 +1,9 @@
 // The JSON and markdown of one dataset's `npm run bench:rag` run.
+import { halves } from '../lib/halves.js';
 import type { MachineFigures } from '../lib/machine.js';
 import { cell, markdownTable } from '../lib/markdown.js';
 import { type ContextResult, renderContext } from './context-measure.js';
+import { type Grouping, groupCount } from './halves.js';
 import { budgets, type ConfigResult } from './measure.js';
 
 /** OpenViking's published top-5 recall (benchmark/RAG/README.md), on its own samples. */
@@ -28,10 +30,27 @@ export interface RagReport {
     leaves: { count: number; p50: number; p90: number; max: number };
     directories: number;
   };
+  /** The tuning and the reporting half (bench/rag/halves.ts): constants are chosen on the tuning half only. */
+  halves: {
+    seed: number;
+    by: Grouping;
+    tuning: HalfSummary;
+    reporting: HalfSummary;
+  };
   configs: ConfigResult[];
   /** context() at token budgets (bench/rag/context-measure.ts). */
   assembly?: ContextResult;
   context: { embedder: string; machine: MachineFigures; scoring: string };
+}
+
+export interface HalfSummary {
+  /** The half's groups (companies, or documents), of all the dataset's questions. */
+  groups: string[];
+  /** Its questions measured, and in the whole dataset. */
+  measured: number;
+  total: number;
+  /** The ceiling over its measured questions. */
+  ceiling: number;
 }
 
 export const scoring =
@@ -102,6 +121,7 @@ export function renderMarkdown(r: RagReport): string {
       ],
     ),
     '',
+    ...halvesSection(r),
     'Recall@5 by category (questions):',
     '',
     categoryTable(r.configs),
@@ -141,6 +161,39 @@ export function renderMarkdown(r: RagReport): string {
   ];
   return lines.join('\n');
 }
+
+/** Each config's recall on the tuning half, the reporting half and all questions. */
+function halvesSection(r: RagReport): string[] {
+  const described = halves.map((half) => {
+    const h = r.halves[half];
+    return (
+      `the ${half} half ${groupCount(h.groups.length, r.halves.by)}, ` +
+      `${h.measured} questions (ceiling ${cell(h.ceiling, 3)})`
+    );
+  });
+  const columns = (pick: (f: { recall5: number; recallAtChars: Record<string, number> }) => number) => [
+    // A half with no questions measured has no figure (a set of one document has one half).
+    ...halves.map(
+      (half) => (c: ConfigResult) => (c.halves[half].questions === 0 ? '—' : cell(pick(c.halves[half]), 3)),
+    ),
+    (c: ConfigResult) => cell(pick(c), 3),
+  ];
+  const figures = [...columns((f) => f.recall5), ...columns((f) => f.recallAtChars['8000']!)];
+  return [
+    `Halves, by ${r.halves.by} (seed ${r.halves.seed}): ${described.join('; ')}. Constants are chosen on the ` +
+      'tuning half only; a change that gains there and loses on the reporting half is not taken.',
+    '',
+    markdownTable(
+      ['config', 'R@5 tuning', 'R@5 reporting', 'R@5 all', 'R@8k tuning', 'R@8k reporting', 'R@8k all'],
+      r.configs.map((c) => [c.name, ...figures.map((figure) => figure(c))]),
+    ),
+    '',
+    `Tuning half: ${groupList(r.halves.tuning)}. Reporting half: ${groupList(r.halves.reporting)}.`,
+    '',
+  ];
+}
+
+const groupList = (half: HalfSummary) => (half.groups.length === 0 ? 'none' : half.groups.join(', '));
 
 function categoryTable(configs: ConfigResult[]): string {
   const categories = [...new Set(configs.flatMap((c) => Object.keys(c.byCategory)))].sort();

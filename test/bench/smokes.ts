@@ -163,7 +163,7 @@ export const smokes: Smoke[] = [
     script: 'bench:rag',
     flags: '--smoke --out OUT/.',
     writes: ['rag-courses.json', 'rag-courses.md', 'rag-chats.json', 'rag-chats.md'],
-    check: (report) => {
+    check: (report, output) => {
       expect(report.configs.length).toBeGreaterThan(1);
       for (const config of report.configs) {
         expect([config.name, finite(config.recall5), finite(config.p50Ms)]).toEqual([
@@ -173,7 +173,22 @@ export const smokes: Smoke[] = [
         ]);
         // The fixture's evidence is there to be found: a harness that finds nothing is broken.
         expect(config.recall5).toBeGreaterThan(0);
+        // Every figure for the tuning half and the reporting half too: one course each.
+        for (const half of [config.halves.tuning, config.halves.reporting]) {
+          expect([half.questions > 0, finite(half.recall5), finite(half.recallAtChars['8000'])]).toEqual([
+            true,
+            true,
+            true,
+          ]);
+        }
+        expect(config.halves.tuning.questions + config.halves.reporting.questions).toBe(config.questions);
       }
+      expect([
+        report.halves.by,
+        report.halves.tuning.groups.length,
+        report.halves.reporting.groups.length,
+      ]).toEqual(['document', 1, 1]);
+      expect(output).toMatch(/\| config \| R@5 tuning \| R@5 reporting \| R@5 all \|/);
       // context() at each budget: never over it, and the fixture's evidence found within it.
       expect(report.assembly.rows.map((row: { tokens: number }) => row.tokens)).toEqual([1000, 2000, 4000]);
       for (const row of report.assembly.rows) {
