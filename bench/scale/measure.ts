@@ -1,6 +1,7 @@
-// The measurements of bench:scale at one size: the object's store grown to `passages`, snapshotted,
-// a tail of single writes left in the change log past the snapshots, then opened cold `opens`
-// times, each in a fresh workerd over the same storage, with find() timed in the first.
+// The measurements of bench:scale at one size: the object's store grown to `passages` and
+// snapshotted, opened cold once with nothing past the snapshots; then a tail of single writes left in
+// the change log past them, and opened cold `opens` times, each in a fresh workerd over the same
+// storage, with find() timed in the first.
 import { median, quantile } from '../lib/stats.js';
 import { type HeapUsage, Inspector } from './inspector.js';
 import { ask, startObjects, WORKER_NAME } from './objects.js';
@@ -68,17 +69,20 @@ export interface Row {
   /** Live JS heap + ArrayBuffers + WASM memory once open: what counts against the isolate's 128 MB. */
   totalMb: number;
   databaseMb: number;
+  /** One cold open with nothing in the log past the snapshots, before the tail is written. */
+  emptyLog: {
+    openMs: number;
+    heapMb: number;
+    arrayBuffersMb: number;
+    wasmMb: number;
+    indexMb: number;
+    totalMb: number;
+  };
   snapshotsMb: Record<string, number>;
 }
 
-/** Grows the object's store to `passages` (from `had`), snapshots it and writes the tail. */
-export async function grow(
-  folder: string,
-  had: number,
-  passages: number,
-  settings: Settings,
-  tailFrom: number,
-) {
+/** Grows the object's store to `passages` (from `had`) and snapshots it: nothing in the log past them. */
+export async function grow(folder: string, had: number, passages: number) {
   const miniflare = await startObjects(folder);
   try {
     let loadMs = 0;
@@ -91,10 +95,18 @@ export async function grow(
       );
     }
     const closed = await ask<{ closeMs: number }>(miniflare, OBJECT, 'close');
-    await ask(miniflare, OBJECT, 'write', { from: tailFrom, count: settings.tail });
     return { loadMs, closeMs: closed.answer.closeMs };
   } finally {
-    // Evicted, not closed: the tail stays in the log past the snapshots.
+    await miniflare.dispose();
+  }
+}
+
+/** `count` single writes past the snapshots; then the object is evicted, not closed, so they stay in the log. */
+async function writeTail(folder: string, from: number, count: number) {
+  const miniflare = await startObjects(folder);
+  try {
+    await ask(miniflare, OBJECT, 'write', { from, count });
+  } finally {
     await miniflare.dispose();
   }
 }
@@ -144,13 +156,17 @@ async function coldOpen(folder: string, finds: { from: number; count: number } |
   }
 }
 
-/** The figures at this size, the store already grown to it. */
+/** The figures at this size, the store already grown to it and snapshotted; `tailFrom`: the tail's first id. */
 export async function measureSize(
   folder: string,
   passages: number,
   loaded: { loadMs: number; closeMs: number; newPassages: number },
   settings: Settings,
+  tailFrom: number,
 ): Promise<Row> {
+  // Once with nothing past the snapshots: the graph stays a read-only view of its snapshot.
+  const clean = await coldOpen(folder, undefined);
+  await writeTail(folder, tailFrom, settings.tail);
   const runs = [];
   for (let run = 0; run < settings.opens; run++) {
     runs.push(await coldOpen(folder, run === 0 ? { from: 0, count: settings.queries } : undefined));
@@ -187,6 +203,14 @@ export async function measureSize(
     arrayBuffersMb: mb(arrayBuffers),
     totalMb: mb(heapOpen + arrayBuffers + stored.wasmBytes),
     databaseMb: mb(stored.databaseBytes),
+    emptyLog: {
+      openMs: clean.opened.openMs,
+      heapMb: mb(clean.open.usedSize),
+      arrayBuffersMb: mb(clean.open.backingStorageSize ?? 0),
+      wasmMb: mb(clean.stored.wasmBytes),
+      indexMb: mb(clean.stored.indexBytes),
+      totalMb: mb(clean.open.usedSize + (clean.open.backingStorageSize ?? 0) + clean.stored.wasmBytes),
+    },
     snapshotsMb: Object.fromEntries(
       Object.entries(stored.snapshots).map(([name, bytes]) => [name, mb(bytes)]),
     ),

@@ -16,12 +16,18 @@ export interface Ceiling {
   measured: boolean;
 }
 
-/** Least squares through (vectors, totalMb); needs two sizes, and memory that grows with them. */
-export function ceiling(rows: readonly Row[]): Ceiling | null {
+/**
+ * Least squares through (vectors, the row's total MB as `total` reads it); needs two sizes, and
+ * memory that grows with them.
+ */
+export function ceiling(
+  rows: readonly Row[],
+  total: (row: Row) => number = (row) => row.totalMb,
+): Ceiling | null {
   if (rows.length < 2) return null;
   const n = rows.length;
   const xs = rows.map((r) => r.vectors / 1000);
-  const ys = rows.map((r) => r.totalMb);
+  const ys = rows.map(total);
   const mx = xs.reduce((a, b) => a + b) / n;
   const my = ys.reduce((a, b) => a + b) / n;
   const slope =
@@ -45,6 +51,7 @@ export function markdown(report: {
   tail: number;
   rows: Row[];
   ceiling: Ceiling | null;
+  ceilingEmptyLog: Ceiling | null;
   machine: MachineFigures;
 }): string {
   const { rows, machine } = report;
@@ -93,17 +100,35 @@ export function markdown(report: {
       cell(r.logCommits, 0),
     ]),
   );
-  const c = report.ceiling;
-  const fit = c
-    ? `Live JS heap + ArrayBuffers + WASM memory grows ${cell(c.mbPerThousand, 2)} MB per 1,000 vectors over ` +
-      `${cell(c.interceptMb, 1)} MB; at ${LIMIT_MB} MB that is about ${c.vectors.toLocaleString('en-US')} ` +
-      `vectors (${c.measured ? 'within the sizes measured' : 'extrapolated past the sizes measured'}).`
-    : 'One size only: no ceiling fitted.';
+  const emptyLog = markdownTable(
+    ['passages', 'cold open ms', 'JS heap MB', 'ArrayBuffers MB', 'WASM MB', 'HNSW MB', 'total MB'],
+    rows.map((r) => [
+      r.passages.toLocaleString('en-US'),
+      cell(r.emptyLog.openMs, 0),
+      cell(r.emptyLog.heapMb, 1),
+      cell(r.emptyLog.arrayBuffersMb, 1),
+      cell(r.emptyLog.wasmMb, 1),
+      cell(r.emptyLog.indexMb, 1),
+      cell(r.emptyLog.totalMb, 1),
+    ]),
+  );
+  const fitted = (c: Ceiling | null, what: string) =>
+    c
+      ? `${what}: live JS heap + ArrayBuffers + WASM memory grows ${cell(c.mbPerThousand, 2)} MB per 1,000 ` +
+        `vectors over ${cell(c.interceptMb, 1)} MB; at ${LIMIT_MB} MB that is about ` +
+        `${c.vectors.toLocaleString('en-US')} vectors (${c.measured ? 'within the sizes measured' : 'extrapolated past the sizes measured'}).`
+      : `${what}: no ceiling fitted (one size, or memory that did not grow).`;
+  const fit = `${fitted(report.ceiling, 'With the tail in the log')}\n\n${fitted(report.ceilingEmptyLog, 'With nothing in the log')}`;
   return `# One Longship in one Durable Object (workerd, ${report.dimensions}-d vectors, i8)
 
 ${table}
 
 ${snapshots}
+
+Opened once with nothing in the log past the snapshots (before the tail was written): the graph is a
+read-only view of its snapshot.
+
+${emptyLog}
 
 ${fit}
 

@@ -57,8 +57,8 @@ try {
     console.log(`${size} passages:`);
     // The tail's ids follow every passage this run will load, so that they never collide.
     const tailFrom = 10_000_000 + rows.length * args.tail;
-    const loaded = await grow(folder, had, size, settings, tailFrom);
-    const row = await measureSize(folder, size, { ...loaded, newPassages: size - had }, settings);
+    const loaded = await grow(folder, had, size);
+    const row = await measureSize(folder, size, { ...loaded, newPassages: size - had }, settings, tailFrom);
     rows.push(row);
     had = size;
     console.log(
@@ -78,6 +78,7 @@ const report = {
   ...settings,
   rows,
   ceiling: ceiling(rows),
+  ceilingEmptyLog: ceiling(rows, (row) => row.emptyLog.totalMb),
   machine: measureMachine(),
 };
 writeReport(args.json, report, markdown(report));

@@ -234,6 +234,7 @@ export const smokes: Smoke[] = [
         for (const mb of [row.heapBeforeMb, row.heapOpenMb, row.wasmMb, row.indexMb, row.databaseMb])
           expect(mb).toBeGreaterThan(0);
         expect([row.openMedianMs, row.findP50Ms, row.findP95Ms, row.totalMb].every(finite)).toBe(true);
+        expect(row.emptyLog.totalMb).toBeGreaterThan(0);
       }
     },
   },
