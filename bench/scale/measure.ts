@@ -156,6 +156,24 @@ async function coldOpen(folder: string, finds: { from: number; count: number } |
   }
 }
 
+/** The live JS heap of the Worker with its script loaded and no Longship open: as bundled, and minified. */
+export async function scriptHeaps(folder: string): Promise<{ bundledMb: number; minifiedMb: number }> {
+  const heaps = [];
+  for (const minify of [false, true]) {
+    const miniflare = await startObjects(folder, { minify });
+    const inspector = await Inspector.connect(miniflare, WORKER_NAME);
+    try {
+      const poke = () => ask(miniflare, WARM, 'ping');
+      await poke();
+      heaps.push((await inspector.liveHeap(poke)).usedSize / MB);
+    } finally {
+      inspector.close();
+      await miniflare.dispose();
+    }
+  }
+  return { bundledMb: heaps[0]!, minifiedMb: heaps[1]! };
+}
+
 /** The figures at this size, the store already grown to it and snapshotted; `tailFrom`: the tail's first id. */
 export async function measureSize(
   folder: string,

@@ -2,6 +2,7 @@
 // storage, started afresh for each cold open, and the requests the benchmark sends it.
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { transform } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { bundleWorker } from '../../test/edge/workerd-bundle.js';
 
@@ -10,15 +11,21 @@ const worker = fileURLToPath(new URL('./worker.ts', import.meta.url));
 const wasm = new URL('../../wasm/dist/usearch.wasm', import.meta.url);
 
 let script: Promise<string> | undefined;
+let minified: Promise<string> | undefined;
 
-/** workerd over the objects' storage in `folder`, with its inspector on a free port. */
-export async function startObjects(folder: string): Promise<Miniflare> {
+/**
+ * workerd over the objects' storage in `folder`, with its inspector on a free port. `minify`: the
+ * bundle minified, as a deployment would ship it, to see what the script alone holds.
+ */
+export async function startObjects(folder: string, options: { minify?: boolean } = {}): Promise<Miniflare> {
   script ??= bundleWorker(worker);
+  if (options.minify)
+    minified ??= script.then(async (code) => (await transform(code, { minify: true, format: 'esm' })).code);
   return new Miniflare({
     name: WORKER_NAME,
     compatibilityDate: '2026-04-01',
     modules: [
-      { type: 'ESModule', path: 'worker.mjs', contents: await script },
+      { type: 'ESModule', path: 'worker.mjs', contents: await (options.minify ? minified! : script) },
       { type: 'CompiledWasm', path: 'usearch.wasm', contents: await readFile(wasm) },
     ],
     durableObjects: { SCALE: { className: 'ScaleObject', useSQLite: true } },

@@ -49,6 +49,7 @@ export function markdown(report: {
   opens: number;
   queries: number;
   tail: number;
+  scriptHeap: { bundledMb: number; minifiedMb: number };
   rows: Row[];
   ceiling: Ceiling | null;
   ceilingEmptyLog: Ceiling | null;
@@ -131,6 +132,9 @@ read-only view of its snapshot.
 ${emptyLog}
 
 ${fit}
+
+The Worker's script alone, no Longship open: ${cell(report.scriptHeap.bundledMb, 1)} MB of live heap as bundled
+here (unminified), ${cell(report.scriptHeap.minifiedMb, 1)} MB minified.
 
 Under Miniflare (workerd), one SQLite-backed Durable Object. Passages of about 45 words, loaded with
 addResource() as folders of 500 files; a synthetic word-hash embedder (microseconds a text), so

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { measureMachine } from '../lib/machine.js';
 import { writeReport } from '../lib/write-report.js';
 import { DIMENSIONS } from './corpus.js';
-import { grow, measureSize, type Row, type Settings } from './measure.js';
+import { grow, measureSize, type Row, type Settings, scriptHeaps } from './measure.js';
 import { ceiling, markdown } from './report.js';
 
 const usage =
@@ -51,7 +51,12 @@ const args = parseArgs(process.argv.slice(2));
 const settings: Settings = { opens: args.opens, queries: args.queries, tail: args.tail };
 const folder = await mkdtemp(join(tmpdir(), 'longship-bench-scale-'));
 const rows: Row[] = [];
+let scriptHeap: Awaited<ReturnType<typeof scriptHeaps>>;
 try {
+  scriptHeap = await scriptHeaps(folder);
+  console.log(
+    `script heap ${scriptHeap.bundledMb.toFixed(1)} MB as bundled, ${scriptHeap.minifiedMb.toFixed(1)} MB minified`,
+  );
   let had = 0;
   for (const size of args.sizes) {
     console.log(`${size} passages:`);
@@ -76,6 +81,7 @@ const report = {
   dimensions: DIMENSIONS,
   quantization: 'i8',
   ...settings,
+  scriptHeap,
   rows,
   ceiling: ceiling(rows),
   ceilingEmptyLog: ceiling(rows, (row) => row.emptyLog.totalMb),

@@ -225,6 +225,8 @@ export const smokes: Smoke[] = [
     writes: ['scale.json', 'scale.md'],
     check: (report) => {
       expect(report.rows.map((row: { passages: number }) => row.passages)).toEqual([200, 400]);
+      expect(report.scriptHeap.minifiedMb).toBeGreaterThan(0);
+      expect(report.scriptHeap.bundledMb).toBeGreaterThan(0);
       for (const row of report.rows) {
         // Opened from its snapshots, the tail of single writes replayed from the log.
         expect(row.openedFrom).toEqual({ vector: 'snapshot', lexical: 'snapshot', nodes: 'snapshot' });
