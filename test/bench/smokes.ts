@@ -248,6 +248,28 @@ export const smokes: Smoke[] = [
     },
   },
   {
+    script: 'bench:scale',
+    // Two tiny sizes, one cold open each: a Durable Object under Miniflare, its memory read by the inspector.
+    flags: '--sizes 200,400 --opens 1 --queries 5 --tail 3 --json OUT/scale.json',
+    writes: ['scale.json', 'scale.md'],
+    check: (report) => {
+      expect(report.rows.map((row: { passages: number }) => row.passages)).toEqual([200, 400]);
+      expect(report.scriptHeap.minifiedMb).toBeGreaterThan(0);
+      expect(report.scriptHeap.bundledMb).toBeGreaterThan(0);
+      for (const row of report.rows) {
+        // Opened from its snapshots, the tail of single writes replayed from the log.
+        expect(row.openedFrom).toEqual({ vector: 'snapshot', lexical: 'snapshot', nodes: 'snapshot' });
+        expect(row.logCommits).toBe(3);
+        expect(row.vectors).toBeGreaterThan(row.passages);
+        expect(row.resultsPerFind).toBeGreaterThan(0);
+        for (const mb of [row.heapBeforeMb, row.heapOpenMb, row.wasmMb, row.indexMb, row.databaseMb])
+          expect(mb).toBeGreaterThan(0);
+        expect([row.openMedianMs, row.findP50Ms, row.findP95Ms, row.totalMb].every(finite)).toBe(true);
+        expect(row.emptyLog.totalMb).toBeGreaterThan(0);
+      }
+    },
+  },
+  {
     script: 'bench:documents',
     // The smallest report the fixture makes (4 pages); the baseline is HEAD, there in any clone.
     flags:
