@@ -4,17 +4,12 @@
 // The embedder hashes words into 512 dimensions: it costs microseconds, so the figures are
 // retrieval's and the calls', not a model's.
 
-import { DurableObject } from 'cloudflare:workers';
 import { functionEmbedder } from '../../src/embed/function-embedder.js';
-import { openDurableObjectStore } from '../../src/exports/cloudflare.js';
-import { corpusShard, openShardedCorpus } from '../../src/exports/shard.js';
-import { openLongship } from '../../src/index.js';
-import type { CorpusShard } from '../../src/shard/shard-protocol.js';
-import type { DurableObjectSqlStorage } from '../../src/store/durable-object/sql-storage.js';
-import usearch from '../../wasm/dist/usearch.wasm';
+import { openShardedCorpus } from '../../src/exports/shard.js';
+import { type ShardObjectStub, shardObjectClass } from '../../test/edge/shard-object.js';
 
 interface Env {
-  SHARD: { idFromName(name: string): unknown; get(id: unknown): ShardObject & CorpusShard };
+  SHARD: { idFromName(name: string): unknown; get(id: unknown): ShardObjectStub };
 }
 
 const DIMENSIONS = 512;
@@ -37,49 +32,9 @@ const embedder = functionEmbedder({
     }),
 });
 
-type Longship = Awaited<ReturnType<typeof openLongship>>;
 const R = 'viking://resources';
 
-export class ShardObject extends DurableObject<Env> {
-  #longship: Promise<Longship> | undefined;
-  #shard: Promise<CorpusShard> | undefined;
-
-  #open(): Promise<Longship> {
-    this.#longship ??= openDurableObjectStore(this.ctx.storage as unknown as DurableObjectSqlStorage).then(
-      (store) => openLongship({ store, embedder, usearch }),
-    );
-    return this.#longship;
-  }
-
-  #served(): Promise<CorpusShard> {
-    this.#shard ??= this.#open().then(corpusShard);
-    return this.#shard;
-  }
-
-  async add(files: { path: string; content: string }[]): Promise<number> {
-    return (await (await this.#open()).addResource(files, { target: R })).uris.length;
-  }
-
-  async find(query: string): Promise<string[]> {
-    return (await (await this.#open()).find(query, { targetUri: R })).resources.map((hit) => hit.uri);
-  }
-
-  async statistics(query: Parameters<CorpusShard['statistics']>[0]) {
-    return (await this.#served()).statistics(query);
-  }
-
-  async candidates(query: Parameters<CorpusShard['candidates']>[0]) {
-    return (await this.#served()).candidates(query);
-  }
-
-  async node(uri: string) {
-    return (await this.#served()).node(uri);
-  }
-
-  async relations(uri: string) {
-    return (await this.#served()).relations(uri);
-  }
-}
+export const ShardObject = shardObjectClass(embedder);
 
 const objectsOf = (env: Env, count: number) =>
   Array.from({ length: count }, (_, i) => env.SHARD.get(env.SHARD.idFromName(`of-${count}-${i}`)));
@@ -101,14 +56,14 @@ export default {
         parts[body.shards === 1 ? 0 : corpus.shardOf(`${R}/${doc.path.split('/')[0]}`)]!.push(doc);
       }
       const started = performance.now();
-      const added = await Promise.all(objects.map((object, i) => object.add(parts[i]!)));
+      const added = await Promise.all(objects.map((object, i) => object.add(parts[i]!, { target: R })));
       return Response.json({ added, ms: performance.now() - started });
     }
     // Each query timed here, in workerd: one object's find() over RPC, or the corpus's two rounds.
     const times: number[] = [];
     for (const query of body.queries ?? []) {
       const started = performance.now();
-      if (body.shards === 1) await objects[0]!.find(query);
+      if (body.shards === 1) await objects[0]!.find(query, { targetUri: R });
       else await corpus.find(query);
       times.push(performance.now() - started);
     }
