@@ -64,6 +64,17 @@ describe('DurableObjectStore in its object', () => {
     expect(await store.verify()).toEqual({ ok: true, problems: [] });
   });
 
+  it('hands a snapshot to its reader whole, never its rows for later: they would be held twice', async () => {
+    const h = fresh();
+    const store = await h.open();
+    await store.putSnapshot({ name: 'bm25', seq: 0, bytes: new Uint8Array(3 * 1024 * 1024).fill(7) });
+    // Inside the object: the sink is told it cannot read ranges later, so it keeps every byte.
+    const handle = (await h.send('open')) as number;
+    const got = (await h.send('snapshotInto', handle, 'bm25')) as { ranged: boolean; byteLength: number };
+    expect(got).toMatchObject({ ranged: false, byteLength: 3 * 1024 * 1024 });
+    await store.close();
+  });
+
   it('gets more records at once than a statement may bind values', async () => {
     const { raw, store } = await opened(fresh(), { embedder: EMBEDDER });
     const k = await seed(store);

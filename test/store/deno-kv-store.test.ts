@@ -57,6 +57,30 @@ storeContract('DenoKvStore', harness);
 changeLogContract('DenoKvStore', harness);
 
 describe('openDenoKvStore', () => {
+  it('hands a snapshot to its reader whole, never its pieces for later: they would be held twice', async () => {
+    const store = await openDenoKvStore(await openKv(':memory:'));
+    const bytes = Uint8Array.from({ length: 3 * 1024 * 1024 }, (_, i) => i % 251);
+    await store.putSnapshot({ name: 'bm25', seq: 0, bytes });
+    let ranged: boolean | undefined;
+    let adopted = false;
+    const got = await store.snapshotInto('bm25', (length, canRange) => {
+      ranged = canRange;
+      const into = new Uint8Array(length);
+      return {
+        bytes: into,
+        write: (chunk: Uint8Array, offset: number) => into.set(chunk, offset),
+        adopt: () => {
+          adopted = true;
+        },
+        dispose: () => undefined,
+      };
+    });
+    expect(ranged).toBe(false);
+    expect(adopted).toBe(false);
+    expect(Buffer.from(got!.sink.bytes).equals(Buffer.from(bytes))).toBe(true);
+    await store.close();
+  });
+
   it('refuses an unknown option, an empty prefix and a handle that is not a KV', async () => {
     const kv = await openKv(':memory:');
     expect(await codeOf(openDenoKvStore(kv, { prefixes: 'a' } as never))).toBe('INVALID_ARGUMENT');

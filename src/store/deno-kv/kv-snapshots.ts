@@ -76,7 +76,8 @@ export class KvSnapshots {
     name: string,
     open: (byteLength: number, ranged: boolean) => S,
   ): Promise<{ seq: number; sink: S } | undefined> {
-    return piecesInto(await this.#checked(name), open);
+    // The pieces are this call's copy of the values: kept for later reads, the snapshot would be held twice.
+    return piecesInto(await this.#checked(name), open, false);
   }
 
   async delete(name: string): Promise<void> {

@@ -88,7 +88,9 @@ export class DoSnapshots {
     name: string,
     open: (byteLength: number, ranged: boolean) => S,
   ): Promise<{ seq: number; sink: S } | undefined> {
-    return piecesInto(this.#checked(name), open);
+    // The pieces are this call's copy of the rows: offered to the sink for later reads, they would
+    // hold a snapshot twice in the object's memory (BM25's whole, beside its sink's).
+    return piecesInto(this.#checked(name), open, false);
   }
 
   async deleteSnapshot(name: string): Promise<void> {

@@ -170,15 +170,18 @@ export function joinSnapshot(checked: SnapshotPieces | undefined): Snapshot | un
 }
 
 /**
- * Checked pieces written into the sink `open` makes for them (see Store.snapshotInto). They stay in
- * memory, so they are offered to the sink as ranges too.
+ * Checked pieces written into the sink `open` makes for them (see Store.snapshotInto). Where the
+ * store holds them anyway (`ranged`, the default), they are offered to the sink as ranges too; a
+ * store that read them for this call alone passes false, so that the sink keeps every byte and the
+ * pieces can go.
  */
 export function piecesInto<S extends SnapshotSink>(
   checked: SnapshotPieces | undefined,
   open: (byteLength: number, ranged: boolean) => S,
+  ranged = true,
 ): { seq: number; sink: S } | undefined {
   if (!checked) return undefined;
-  const sink = open(checked.byteLength, true);
+  const sink = open(checked.byteLength, ranged);
   try {
     let offset = 0;
     for (const piece of checked.pieces) {
@@ -189,7 +192,7 @@ export function piecesInto<S extends SnapshotSink>(
     sink.dispose();
     throw error;
   }
-  sink.adopt?.(piecesRanges(checked.pieces));
+  if (ranged) sink.adopt?.(piecesRanges(checked.pieces));
   return { seq: checked.seq, sink };
 }
 
