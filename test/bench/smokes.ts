@@ -198,6 +198,21 @@ export const smokes: Smoke[] = [
     },
   },
   {
+    script: 'bench:no-match',
+    flags: '--smoke --out OUT/.',
+    writes: ['no-match.json', 'no-match.md'],
+    check: (report) => {
+      expect(report.datasets.map((d: { dataset: string }) => d.dataset)).toEqual(['courses', 'chats']);
+      const [courses] = report.datasets;
+      expect(courses.curve).toHaveLength(101);
+      // The courses' evidence is found and scored above 0.5; the chats' questions find nothing there.
+      expect(courses.counts.all.answered).toBeGreaterThan(0);
+      expect([courses.atSuggested.all.kept, courses.atSuggested.all.dropped]).toEqual([1, 1]);
+      expect(finite(report.chosen.t)).toBe(true);
+      expect(report.whatIf.length).toBeGreaterThan(1);
+    },
+  },
+  {
     script: 'bench:session',
     flags: '--sizes 10,100 --window 20 --json OUT/session.json',
     writes: ['session.json', 'session.md'],
