@@ -67,6 +67,9 @@ describe('the Cloudflare example, deployed with its model in R2', () => {
       env: {
         ...process.env,
         WRANGLER_SEND_METRICS: 'false',
+        // The banner asks the registry whether wrangler is the latest (once a day, cached in the
+        // temp folder): a deploy needs no such request.
+        WRANGLER_HIDE_BANNER: 'true',
         WRANGLER_LOG_PATH: join(fixture, 'logs'),
         NODE_OPTIONS: `--import ${join(fixture, 'net-log.mjs')}`,
         NET_LOG: log,
