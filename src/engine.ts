@@ -54,7 +54,7 @@ import { checkOptions } from './options.js';
 import type { ExportOptions, ImportOptions, ImportResult, PackInput } from './ovpack/pack-options.js';
 import { createRetriever, type FindResult } from './retrieve/retriever.js';
 import { type ContextSearchOptions, search as runSearch, type SearchResult } from './retrieve/search.js';
-import type { FindOptions } from './retrieve/settings.js';
+import { type FindOptions, findDefaults } from './retrieve/settings.js';
 import type { AgeJudge, RetrievalSources } from './retrieve/sources.js';
 import { sessionsRootOf } from './session/archive.js';
 import { readDelivered, recordDelivered } from './session/delivered.js';
@@ -718,6 +718,8 @@ function makeView(parts: EngineParts, namespace: Namespace, shared: Shared): Lon
   const contextDeps = {
     store,
     search,
+    // The calibration was measured with the bundled model: another embedder's scores mean less.
+    noGoodMatch: parts.embedder.id === bundledModel.id ? findDefaults.noGoodMatch : 0,
     // Each session's deliveries are kept with its state in the store, so a reopened session is
     // not sent again what it already has.
     delivered: {

@@ -104,3 +104,49 @@ export function loadObliqa(passagesPath: string, questionsPath: string): EvalSet
     })),
   };
 }
+
+/** Cranfield's fields: `.I id`, then `.T` title, `.A` authors, `.B` source, `.W` text. */
+function cranfieldRecords(text: string): { id: string; fields: Map<string, string> }[] {
+  return text
+    .split(/^\.I\s+/m)
+    .slice(1)
+    .map((record) => {
+      const [id = '', ...rest] = record.split('\n');
+      const fields = new Map<string, string>();
+      for (const part of rest.join('\n').split(/^\./m).slice(1)) {
+        fields.set(part.slice(0, 1), part.slice(1).trim().replace(/\s+/g, ' '));
+      }
+      return { id: id.trim(), fields };
+    });
+}
+
+/**
+ * The Cranfield collection: `cran.all.1400` (each abstract a Markdown file, its title a heading),
+ * `cran.qry` and `cranqrel`. The qrels number queries by position (1..225), not by `.I`; grades
+ * 1–3 (a complete answer, highly relevant, useful) count as relevant, 4 (minimum interest) does not.
+ */
+export function loadCranfield(dir: string): EvalSet {
+  const documents = cranfieldRecords(readFileSync(join(dir, 'cran.all.1400'), 'utf8')).map(
+    ({ id, fields }) => ({
+      id,
+      path: `${safe(id)}.md`,
+      content: `# ${fields.get('T') ?? id}\n\n${fields.get('W') ?? ''}`,
+    }),
+  );
+  const relevant = new Map<string, Map<string, number>>();
+  for (const line of readFileSync(join(dir, 'cranqrel'), 'utf8').split('\n')) {
+    const [query, doc, grade] = line.trim().split(/\s+/).map(Number);
+    if (!query || !doc || !grade || grade < 1 || grade > 3) continue;
+    const judged = relevant.get(String(query)) ?? new Map<string, number>();
+    judged.set(String(doc), 5 - grade);
+    relevant.set(String(query), judged);
+  }
+  const queries = cranfieldRecords(readFileSync(join(dir, 'cran.qry'), 'utf8'))
+    .map(({ fields }, i) => ({
+      id: String(i + 1),
+      text: fields.get('W') ?? '',
+      relevant: relevant.get(String(i + 1)),
+    }))
+    .filter((query): query is EvalQuery => query.relevant !== undefined);
+  return { dataset: 'cranfield', split: 'all', documents, queries };
+}

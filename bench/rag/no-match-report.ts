@@ -1,4 +1,5 @@
 // The JSON and markdown of `npm run bench:no-match` (bench/rag/no-match.ts).
+import { findDefaults } from '../../src/retrieve/settings.js';
 import type { Half } from '../lib/halves.js';
 import type { MachineFigures } from '../lib/machine.js';
 import { cell, markdownTable } from '../lib/markdown.js';
@@ -19,8 +20,8 @@ import {
 } from './no-match-curves.js';
 import { type WhatIf, whatIfs } from './no-match-what-if.js';
 
-/** The threshold the README suggests for "no good match". */
-export const suggested = 0.5;
+/** The threshold the README, the demo and context() use for "no good match". */
+export const suggested = findDefaults.noGoodMatch;
 
 type Side = Half | 'all';
 const sides: readonly Side[] = [...halves, 'all'];
@@ -52,7 +53,7 @@ export interface DatasetSummary {
   seconds: number;
   /** Own questions with evidence in the top 5, and foreign questions, in each half. */
   counts: Record<Side, { answered: number; foreign: number }>;
-  /** The figures at the suggested 0.5 and at the chosen threshold, per half. */
+  /** The figures at findDefaults.noGoodMatch and at the chosen threshold, per half. */
   atSuggested: Record<Side, Point>;
   atChosen: Record<Side, Point>;
   /** The thresholds that meet the target on this dataset alone (tuning half), lowest and highest. */
@@ -168,8 +169,8 @@ export function renderNoMatch(report: NoMatchReport): string {
     [
       'dataset',
       'half',
-      'kept at 0.5',
-      'dropped at 0.5',
+      `kept at ${suggested}`,
+      `dropped at ${suggested}`,
       `kept at ${cell(chosen.t, 2)}`,
       `dropped at ${cell(chosen.t, 2)}`,
       'questions emptied',
@@ -233,7 +234,7 @@ export function renderNoMatch(report: NoMatchReport): string {
     `Target: keep ≥ ${pct(report.target.kept)} of the answered questions, drop ≥ ${pct(report.target.dropped)} ` +
       `of the foreign results, on every dataset. Chosen on the tuning halves: t = ${cell(chosen.t, 2)} ` +
       `(the widest margin on the worst dataset; meets it on every dataset: tuning ${yes(chosen.meetsAllTuning)}, reporting ${yes(chosen.meetsAllReporting)}; ` +
-      `if none does, the least shortfall). At 0.5: tuning ${yes(report.suggested.meetsAllTuning)}, ` +
+      `if none does, the least shortfall). At findDefaults.noGoodMatch (${suggested}): tuning ${yes(report.suggested.meetsAllTuning)}, ` +
       `reporting ${yes(report.suggested.meetsAllReporting)}.`,
     '',
     table,

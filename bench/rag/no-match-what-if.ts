@@ -30,7 +30,8 @@ const share = (q: Signals) => q.termShare ?? 0;
 
 /** The confidences tried, by name. */
 export const alternatives: Record<string, (q: Signals) => number> = {
-  'max(similarity, term share) (today’s, recomputed)': (q) => Math.max(semantic(q), lexical(q)),
+  '√(similarity × term share) (today’s, recomputed)': (q) => Math.sqrt(semantic(q) * share(q)),
+  'max(similarity, term share) (before issue 40)': (q) => Math.max(semantic(q), lexical(q)),
   'similarity alone': semantic,
   'similarity × term share': (q) => semantic(q) * share(q),
   'min(similarity, term share / 0.6)': (q) => Math.min(semantic(q), clamp01(share(q) / 0.6)),

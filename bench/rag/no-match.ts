@@ -8,7 +8,7 @@
 // on the tuning halves (bench/rag/halves.ts; a foreign question is in its own dataset's half) and
 // reported on both. Results: bench/results/no-match.json and .md.
 //
-//   npm run bench:no-match                        # syllabusqa, financebench, realtalk, scifact
+//   npm run bench:no-match                        # syllabusqa, financebench, realtalk, scifact, cranfield
 //   npm run bench:no-match -- --smoke --out DIR   # the fixtures in bench/rag/fixtures, in seconds
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ import { measureMachine } from '../lib/machine.js';
 import { shuffled } from '../lib/random.js';
 import { writeReport } from '../lib/write-report.js';
 import { cachedEmbedder, EmbeddingCache } from '../quality/embedding-cache.js';
-import { loadBeir } from '../quality/eval-set.js';
+import { type EvalSet, loadBeir, loadCranfield } from '../quality/eval-set.js';
 import { joined, recallIn } from './check-recall.js';
 import { loadDataset, type RagDataset, type RagQuestion } from './dataset.js';
 import { documentUri } from './gold.js';
@@ -76,7 +76,7 @@ const root = args.smoke
   ? fileURLToPath(new URL('./fixtures/', import.meta.url))
   : (args.data ?? fileURLToPath(new URL('../../../shared/eval/', import.meta.url)));
 const names = (
-  args.dataset ?? (args.smoke ? 'courses,chats' : 'syllabusqa,financebench,realtalk,scifact')
+  args.dataset ?? (args.smoke ? 'courses,chats' : 'syllabusqa,financebench,realtalk,scifact,cranfield')
 ).split(',');
 const outDir = args.out ?? (args.smoke ? undefined : fileURLToPath(new URL('../results/', import.meta.url)));
 
@@ -88,10 +88,15 @@ const datasets = names.filter((name) => {
 if (datasets.length < 2) fail('needs two datasets at least: each corpus is asked the others’ questions');
 /** For a BEIR set (SciFact), each question's relevant documents' URIs: its evidence is one of them. */
 const relevantOf = new Map<RagQuestion, Set<string>>();
+/** The datasets whose evidence is a judged document, and how each is read. */
+const judged: Record<string, (dir: string) => EvalSet> = {
+  scifact: (dir) => loadBeir(dir, 'train'),
+  cranfield: loadCranfield,
+};
 const loaded = new Map(
   datasets.map((name) => [
     name,
-    name === 'scifact' ? beirDataset(join(root, name)) : loadDataset(join(root, name), name),
+    judged[name] ? judgedDataset(judged[name](join(root, name))) : loadDataset(join(root, name), name),
   ]),
 );
 const halfOf = new Map<RagQuestion, Half>();
@@ -133,11 +138,10 @@ const jsonPath = args.json ?? (outDir ? join(outDir, 'no-match.json') : undefine
 if (jsonPath) writeReport(jsonPath, report, markdown);
 
 /**
- * A BEIR set (its train split, the one with judgements here) as a bench:rag dataset: a folder of
- * documents, and questions whose evidence is a relevant document found among the hits.
+ * A set with relevance judgements (SciFact's train split, Cranfield) as a bench:rag dataset: a
+ * folder of documents, and questions whose evidence is a relevant document found among the hits.
  */
-function beirDataset(dir: string): RagDataset {
-  const set = loadBeir(dir, 'train');
+function judgedDataset(set: EvalSet): RagDataset {
   const dataset: RagDataset = {
     name: set.dataset,
     folder: set.dataset,

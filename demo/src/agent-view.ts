@@ -17,6 +17,7 @@ const why: Record<LeftOut['reason'], (entry: LeftOut) => string> = {
   duplicate: (e) => `the same text is already in the block${e.detail ? ` as ${e.detail}` : ''}`,
   delivered: (e) =>
     `an earlier turn of this session was given it${e.detail ? ` (at ${e.detail})` : ''}, unchanged since`,
+  'no-good-match': (e) => `no good match: scored ${score3(e.score)}, at or under the threshold`,
 };
 
 const pagesOf = (pages: { first: number; last: number } | undefined) =>

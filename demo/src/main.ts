@@ -5,7 +5,7 @@
 import { packHash } from 'virtual:demo-pack';
 import type { FolderEntry } from '../../src/ingest/input.js';
 import type { QueueProgress } from '../../src/ingest/queue.js';
-import type { FindMode } from '../../src/retrieve/settings.js';
+import { type FindMode, findDefaults } from '../../src/retrieve/settings.js';
 import { mountAgent } from './agent-view.js';
 import { type Backend, startBackend } from './backend.js';
 import { corpusName, corpusSize, corpusVersion, loadCorpus } from './corpus.js';
@@ -179,14 +179,13 @@ async function search(): Promise<void> {
   const mode = (new FormData(ui.form).get('mode') ?? 'quick') as FindMode;
   const started = performance.now();
   try {
-    // Scores are calibrated for the bundled model: under 0.5 the best hit is little closer to the
-    // question than unrelated text is (docs/guide/retrieval.md, "What a score means"). Hashed words have
-    // no calibration.
+    // Scores are calibrated for the bundled model: at or under findDefaults.noGoodMatch there is no
+    // good match (docs/guide/retrieval.md, "What a score means"). Hashed words have no calibration.
     // Until the model is ready, by words alone: those scores are BM25's, with no calibration either.
     const byWords = model !== 'ready';
     const calibrated = embedder === 'model' && !byWords;
     const scores = calibrated
-      ? { scoreThreshold: 0.5 }
+      ? { scoreThreshold: findDefaults.noGoodMatch }
       : { calibration: false as const, ...(byWords ? { hybrid: { vector: false } } : {}) };
     const result = await backend.find(query, { limit: 10, mode, trace: true, ...scores });
     if (seq !== searchSeq) return;
@@ -198,7 +197,7 @@ async function search(): Promise<void> {
       query,
       selected,
       // Uncalibrated scores (hashed words, BM25 alone): only an empty list is "no good match" there.
-      weakBelow: calibrated ? 0.5 : 0,
+      weakBelow: calibrated ? findDefaults.noGoodMatch : 0,
       open: (item) => openDetail(item.uri, item.isLeaf),
       suggest: runQuery,
     });

@@ -28,6 +28,8 @@ export interface AssembleDeps {
   search(query: string, options: ContextSearchOptions): Promise<SearchResult>;
   delivered: DeliveredLedger;
   llm?: LLM;
+  /** The default `scoreThreshold`: `findDefaults.noGoodMatch` where scores are calibrated for the embedder. */
+  noGoodMatch: number;
 }
 
 const richestFirst: readonly Layer[] = ['L2', 'L1', 'L0'];
@@ -84,9 +86,16 @@ export async function assembleContext(
       : {}),
     ...(signal ? { signal } : {}),
   });
-  const hits = [...found.memories, ...found.resources, ...found.skills].sort(
+  const threshold = checked.scoreThreshold ?? deps.noGoodMatch;
+  const ranked = [...found.memories, ...found.resources, ...found.skills].sort(
     (a, b) => b.score - a.score || (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0),
   );
+  // At 0 nothing is dropped, as in find(): a hit scored 0 is still a best try.
+  const weakest = (hit: MatchedContext) => threshold > 0 && hit.score <= threshold;
+  const hits = ranked.filter((hit) => !weakest(hit));
+  const weak: LeftOut[] = ranked
+    .filter(weakest)
+    .map((hit) => ({ ...identity(hit), reason: 'no-good-match' }));
   const nodes = await Promise.all(hits.map((hit) => deps.store.node(hit.uri)));
   throwIfAborted(signal, 'context()');
 
@@ -117,9 +126,12 @@ export async function assembleContext(
     budget: { tokens: budget },
     tokenizer: chosen.name ?? (options.tokenizer ? 'custom' : defaultTokenizerName),
     parts: [...packed.parts].sort(byShowingOrder),
-    leftOut: [...skipped, ...packed.leftOut.map((left) => deliveredBefore(left, seen))].sort(
-      (a, b) => byRank.get(a.uri)! - byRank.get(b.uri)!,
-    ),
+    leftOut: [
+      ...[...skipped, ...packed.leftOut.map((left) => deliveredBefore(left, seen))].sort(
+        (a, b) => byRank.get(a.uri)! - byRank.get(b.uri)!,
+      ),
+      ...weak,
+    ],
   };
   if (checked.digest && deps.llm && packed.parts.length > 0) {
     result.digest = await digestBlock(

@@ -36,6 +36,12 @@ export interface ContextOptions {
   mode?: FindMode;
   /** How many hits are considered, best first. Default 10. */
   candidates?: number;
+  /**
+   * Hits scored at or under this are left out as `'no-good-match'`, so a question the store cannot
+   * answer gets an empty block rather than its best tries. Default `findDefaults.noGoodMatch` with
+   * the bundled model (its calibration was measured with it), 0 with another embedder.
+   */
+  scoreThreshold?: number;
   /** The richest layer to show. Default `'L2'` (a file's whole content where it fits). */
   maxLayer?: Layer;
   /** Counts tokens. Default `o200k_base` (docs/guide/context.md, "Tokens"). */
@@ -90,6 +96,7 @@ export const contextOptionsSchema = v.strictObject({
   filter: v.optional(findFilterSchema),
   mode: v.optional(v.picklist(['quick', 'thinking'])),
   candidates: count(1),
+  scoreThreshold: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
   maxLayer: v.optional(v.picklist(['L0', 'L1', 'L2'])),
   tokenizer: v.optional(
     v.custom<Tokenizer>(

@@ -35,9 +35,10 @@ export interface ContextPart extends RenderedPart {
 /**
  * Why a hit is not in the block. `budget`: no layer of it fitted what was left; `quota`: its type
  * had its `quotas` share; `duplicate`: the same text is in the block under another URI; `delivered`:
- * this session was already given it (at this layer or a richer one) and it has not changed since.
+ * this session was already given it (at this layer or a richer one) and it has not changed since;
+ * `no-good-match`: its score is at or under `scoreThreshold`.
  */
-export type LeftOutReason = 'budget' | 'quota' | 'duplicate' | 'delivered';
+export type LeftOutReason = 'budget' | 'quota' | 'duplicate' | 'delivered' | 'no-good-match';
 
 export interface LeftOut {
   uri: string;

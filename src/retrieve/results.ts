@@ -251,17 +251,22 @@ export function blendHotness(score: number, hotness: number, weight: number): nu
 // Scores that mean the same across queries (docs/guide/retrieval.md, "What a score means"). Fusion
 // normalises each side against the query's own best matches, so the best hit of any query scores
 // near 1, however poor it is. The calibration scales a query's scores by how good its best hit is
-// in absolute terms: the cosine similarity of its best-matching chunk, mapped from what the
-// embedder gives unrelated text (0) to what it gives a relevant passage (1), or, for a query the
-// embedder reads poorly (an error code), the share of the query's terms the hit contains. The
-// order of a query's results never changes; a `scoreThreshold` can then say "no good match".
+// in absolute terms: how much closer to the query than unrelated text its best chunk is (the cosine
+// similarity mapped from what the embedder gives unrelated text, 0, to what it gives a relevant
+// passage, 1), and the share of the query's terms the first result holds, as their geometric mean.
+// Neither alone tells a
+// corpus's own questions from others': a question about another corpus often finds a passage on a
+// near topic (a high similarity) or one that repeats its common words (a high share), seldom both.
+// The order of a query's results never changes; `noGoodMatch` can then say "no good match".
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 
 /**
- * How good the best of `ranked` is, in [0, 1]: the mapped similarity of the best similarity among
- * them, or the share of the query's terms in the first result's text, whichever is higher. The
- * term share counts from one half: a hit that has half of a long question's words is common.
+ * How good the best of `ranked` is, in [0, 1]: the geometric mean of the mapped similarity of the
+ * best similarity among them and the share of the query's terms in the first result's text (either
+ * at 0 makes it 0; both high, high). Where nothing was compared
+ * by vector (the vector side off), the term share alone, counted from one half: a hit that has half
+ * of a long question's words is common.
  *
  * @example
  * const confidence = await confidenceOf(sources, 'what does the user like?', ranked, findDefaults.calibration);
@@ -278,11 +283,11 @@ export async function confidenceOf(
   for (const item of ranked)
     if (item.raw.vector !== undefined) similarity = Math.max(similarity, item.raw.vector);
   const span = calibration.related - calibration.unrelated;
-  const semantic =
-    similarity === Number.NEGATIVE_INFINITY ? 0 : clamp01((similarity - calibration.unrelated) / span);
-  if (semantic >= 1) return 1;
+  const compared = similarity !== Number.NEGATIVE_INFINITY;
+  const semantic = compared ? clamp01((similarity - calibration.unrelated) / span) : 0;
   const terms = new Set(analyze(query));
   if (terms.size === 0) return semantic;
+  if (compared && semantic === 0) return 0;
   const node = await sources.store.node(first.node.uri);
   const title = typeof node?.meta.title === 'string' ? node.meta.title : '';
   const words = new Set(
@@ -290,8 +295,8 @@ export async function confidenceOf(
   );
   let found = 0;
   for (const term of terms) if (words.has(term)) found++;
-  const lexical = clamp01((found / terms.size - 0.5) / 0.5);
-  return Math.max(semantic, lexical);
+  const share = found / terms.size;
+  return compared ? Math.sqrt(semantic * share) : clamp01((share - 0.5) / 0.5);
 }
 
 /**

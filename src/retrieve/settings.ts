@@ -112,14 +112,14 @@ export interface FindOptions {
   limit?: number;
   /**
    * Keep a node only when its final score is above this. Scores are calibrated (see
-   * `calibration`), so a threshold means the same for every query: with the bundled model, 0.5
-   * drops what is little closer to the query than unrelated text. Default 0 (nothing dropped).
+   * `calibration`), so a threshold means the same for every query: with the bundled model,
+   * `findDefaults.noGoodMatch` drops what is no good match. Default 0 (nothing dropped).
    */
   scoreThreshold?: number;
   /**
    * What the embedder's cosine similarity is for unrelated text and for a relevant passage: a
-   * query's scores are scaled by how good its best hit is on that scale (or by the share of the
-   * query's terms it contains, if higher), so scores compare across queries. `false`: scores
+   * query's scores are scaled by how good its best hit is on that scale times the share of the
+   * query's terms it contains, so scores compare across queries. `false`: scores
    * relative to the query's best hit, as fused. Default `{ unrelated: 0.3, related: 0.6 }`,
    * measured with the bundled model; measure your own for another embedder (docs/guide/retrieval.md).
    */
@@ -291,6 +291,11 @@ export const findDefaults = Object.freeze({
   seedLeaves: (limit: number) => limit,
   maxRelations: 5,
   calibration: bundledCalibration,
+  /**
+   * The `scoreThreshold` under which a calibrated score means "no good match", chosen on the
+   * tuning halves of five datasets (docs/benchmarks.md, "No good match"); context()'s default.
+   */
+  noGoodMatch: 0.25,
 });
 
 function invalid(message: string): never {

@@ -163,7 +163,8 @@ async function contextInShards(
   );
   const node = (uri: string) => reads.store.node(uri);
   const assembled = await assembleContext(
-    { store: { node }, search: (q, o) => search({ find, node }, q, o), delivered },
+    // The shards' embedder is theirs to know: no default threshold (docs/guide/sharding.md).
+    { store: { node }, search: (q, o) => search({ find, node }, q, o), delivered, noGoodMatch: 0 },
     query,
     options,
   );

@@ -103,7 +103,10 @@ describe('context', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^<context>\n<resource uri="viking:\/\/resources\/docs\/uploads\.md"/);
     expect(run.stdout).toContain('exponential backoff');
-    expect(run.stderr).toMatch(/^left out \(budget\): viking:\/\//m);
+    // The other documents (bread, pets) are no good match for the question.
+    expect(run.stderr).toMatch(
+      /^left out \(no-good-match\): viking:\/\/resources\/docs\/kitchen\/bread\.txt$/m,
+    );
   });
 
   it('gives parts, tokens and what was left out as JSON, never over the budget', async () => {
