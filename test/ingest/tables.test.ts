@@ -113,6 +113,29 @@ describe('splitting a document with tables', () => {
     );
   });
 
+  it('titles a later part that holds a table by its caption, not by the first line that reads like one', () => {
+    const long = [prose('harbour', 60), '', statement, '', prose('voyage', 60), ''].join('\n');
+    const parts = splitDocument(parseText(long), { maxTokens: 600, mergeBelow: 100 }).filter(
+      (n) => n.kind === 'file' && n.content!.includes('Purchases of property'),
+    );
+    expect(parts.map((n) => n.title)).toEqual(['Consolidated Statement of Cash Flows']);
+  });
+
+  it('keeps a pipe table whole and indexes its part under its caption and column headers', () => {
+    const table = ['Table 2: Staff by site', '| Site | Staff | Budget |', '| --- | --- | --- |'];
+    for (let i = 0; i < 40; i++) table.push(`| Site ${i} | ${i + 10} | ${i * 1000} |`);
+    const markdown = `# Report\n\n${prose('tide', 40)}\n\n${table.join('\n')}\n\n${prose('anchor', 40)}\n`;
+    const parts = splitDocument(parseMarkdown(markdown), { maxTokens: 600, mergeBelow: 100 }).filter(
+      (n) => n.kind === 'file' && n.content!.includes('| Site 0 |'),
+    );
+    expect(parts).toHaveLength(1);
+    expect(parts[0]!.content).toContain(table.join('\n'));
+    expect(parts[0]!.title).toBe('Table 2: Staff by site');
+    expect(parts[0]!.headings).toEqual(
+      expect.arrayContaining(['Table 2: Staff by site', 'Site', 'Staff', 'Budget']),
+    );
+  });
+
   it('cuts prose without tables as before', () => {
     const text = `${prose('tide', 80)}\n\n${prose('anchor', 80)}\n\n${prose('beacon', 80)}\n`;
     expect(splitText(text, 600, findTables(text))).toEqual(splitText(text, 600));

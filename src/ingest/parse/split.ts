@@ -196,9 +196,12 @@ function fileUnits(title: string, headings: string[], text: string, limits: Limi
   if (tokens < limits.maxTokens) return [{ kind: 'file', titles: [title], headings, content: text, tokens }];
   const parts = piecesOf(text, limits);
   return parts.map(({ content, start, tables }, k): Unit => {
-    // A part that opens with a table is named by its caption.
+    // A part that opens with a table is named by its caption; a later part holding one, by the
+    // first table's caption, before any other line that reads like one.
     const opening = tables.find((t) => t.caption && !hasBody(content.slice(0, Math.max(0, t.start - start))));
-    const named = opening?.caption ?? (k > 0 ? captionOf(content, limits.repeated) : undefined);
+    const held = k > 0 ? tables.find((t) => t.caption) : undefined;
+    const named =
+      opening?.caption ?? held?.caption ?? (k > 0 ? captionOf(content, limits.repeated) : undefined);
     return {
       kind: 'file',
       titles: [named ?? `${title} (part ${k + 1} of ${parts.length})`],
