@@ -64,6 +64,16 @@ describe('findTables', () => {
     );
   });
 
+  it("never takes the last row of the table above for a pipe table's caption", () => {
+    const text =
+      'Balance Sheets\n(In millions) 2018 2017\nCash 5 4\nInventories 7 6\nAccounts receivable 12 10\n' +
+      '| Site | Staff |\n| --- | --- |\n| Oslo | 41 |\n';
+    const [statement, pipe] = findTables(text);
+    expect(statement!.caption).toBe('Balance Sheets');
+    expect(pipe!.caption).toBeUndefined();
+    expect(pipe!.start).toBe(statement!.end);
+  });
+
   it('finds none in prose that mentions years and figures, nor in code', () => {
     const text = [
       'In 2021 revenue rose 5% to $1,200 million, and in 2020 it had fallen 3% to $1,143 million.',

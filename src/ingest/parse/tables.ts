@@ -240,13 +240,17 @@ function cellsOf(line: string): string[] {
     .map((cell) => cell.replace(/\\\|/g, '|').replace(/<br>/g, ' ').trim());
 }
 
-/** The pipe table whose header row is line `at` (its delimiter row below it), or undefined. */
-function pipeTableAt(lines: readonly Line[], at: number): { table?: TextTable; next: number } {
+/**
+ * The pipe table whose header row is line `at` (its delimiter row below it), or undefined; lines
+ * before `floor` belong to the table before.
+ */
+function pipeTableAt(lines: readonly Line[], at: number, floor: number): { table?: TextTable; next: number } {
   if (!PIPE_ROW.test(lines[at]!.text) || !PIPE_DELIMITER.test(lines[at + 1]?.text ?? ''))
     return { next: at + 1 };
   let last = at + 1;
   while (last + 1 < lines.length && PIPE_ROW.test(lines[last + 1]!.text)) last++;
-  const above = lines[at - 1];
+  // The line above is its caption, unless it belongs to the table before.
+  const above = at > floor ? lines[at - 1] : undefined;
   const caption = above && above.kind !== 'blank' && isCaptionText(above.text) ? above : undefined;
   const columns = unique(cellsOf(lines[at]!.text));
   const rows = unique(lines.slice(at + 2, last + 1).map((line) => cellsOf(line.text)[0] ?? ''));
@@ -292,7 +296,7 @@ export function findTables(text: string, repeated: ReadonlySet<string> = new Set
   const tables: TextTable[] = [];
   let floor = 0;
   for (let i = 0; i < lines.length; ) {
-    const pipe = pipeTableAt(lines, i);
+    const pipe = pipeTableAt(lines, i, floor);
     if (pipe.table) {
       tables.push(pipe.table);
       i = floor = pipe.next;
