@@ -8,6 +8,8 @@ import { LongshipError } from '../../errors.js';
 import { slugify, uniqueName } from '../slug.js';
 import { type DocumentTree, headingsOf, renderSection, type Section } from './document.js';
 import { captionOf, isCaption, repeatedLines } from './part-title.js';
+import { statementTerms } from './statement-terms.js';
+import { findTables, type TextTable } from './tables.js';
 
 /** A file or directory of a split document; paths are relative to the document's own node. */
 export interface PlannedNode {
@@ -40,6 +42,12 @@ interface Limits {
 type Unit =
   | { kind: 'file'; titles: string[]; headings: string[]; content: string; tokens: number }
   | { kind: 'dir'; title: string; headings: string[]; lead: string; sections: Section[] };
+
+/**
+ * A table smaller than this many estimated tokens stays in the prose around it: a few rows are read
+ * best with the sentences that introduce them.
+ */
+const MIN_TABLE_TOKENS = 64;
 
 const HEADING_LINE = /^ {0,3}(?:#{1,6}(?:[ \t].*)?|=+|-+)[ \t]*$/;
 
@@ -83,19 +91,35 @@ function cutLine(line: string, maxTokens: number): string[] {
 /**
  * Cuts text into pieces under about `maxTokens`, at blank lines outside code fences where it can,
  * else at line ends, else between words. A piece that is only headings is never left alone: it
- * stays with the next one, even if that goes a line over. The pieces join back to `text`.
+ * stays with the next one, even if that goes a line over. A span of `whole` (a table, by character
+ * offsets, in order) starts a block and is cut only if it is itself over `maxTokens`. The pieces
+ * join back to `text`.
  *
  * @example
  * splitText(longText, 2048).join('') === longText; // true
  */
-export function splitText(text: string, maxTokens: number): string[] {
+export function splitText(
+  text: string,
+  maxTokens: number,
+  whole: readonly { start: number; end: number }[] = [],
+): string[] {
   const blocks: string[] = [];
   let block = '';
   let fenced = false;
+  let at = 0;
+  let span = 0;
   for (const line of text.match(/[^\n]*\n|[^\n]+$/g) ?? []) {
+    while (span < whole.length && whole[span]!.end <= at) span++;
+    const inside = span < whole.length && whole[span]!.start <= at;
+    // A span kept whole (a table) starts a block of its own and is never cut at a blank line.
+    if (span < whole.length && whole[span]!.start === at && block !== '') {
+      blocks.push(block);
+      block = '';
+    }
     if (/^ {0,3}(?:```|~~~)/.test(line)) fenced = !fenced;
     block += line;
-    if (!fenced && line.trim() === '') {
+    at += line.length;
+    if (!fenced && !inside && line.trim() === '') {
       blocks.push(block);
       block = '';
     }
@@ -132,20 +156,60 @@ export function splitText(text: string, maxTokens: number): string[] {
   return pieces;
 }
 
+/** A cut of a long text, and the tables that begin or lie in it. */
+interface Piece {
+  content: string;
+  /** Where `content` starts in the text. */
+  start: number;
+  tables: TextTable[];
+}
+
+/**
+ * Cuts a long text into pieces under `maxTokens` at paragraphs, as {@link splitText} does, but never
+ * inside a table of at least {@link MIN_TABLE_TOKENS} (tables.ts): a table that does not fit in the
+ * piece before it starts the next one.
+ */
+function piecesOf(text: string, limits: Limits): Piece[] {
+  const tables = findTables(text, limits.repeated).filter(
+    (t) => estimateTokens(text.slice(t.start, t.end)) >= MIN_TABLE_TOKENS,
+  );
+  let at = 0;
+  return splitText(text, limits.maxTokens, tables).map((content) => {
+    const start = at;
+    at += content.length;
+    return { content, start, tables: tables.filter((t) => t.start < at && t.end > start) };
+  });
+}
+
+/**
+ * What a table's part is indexed under beside its text: its caption and column headers, and the
+ * analyst's names for what its caption and rows hold. The row labels themselves are in the text; as
+ * headings as well, a statement's forty would drown its caption in a long field.
+ */
+function tableHeadings(table: TextTable): string[] {
+  const named = [...(table.caption ? [table.caption] : []), ...table.columns];
+  return [...new Set([...named, ...statementTerms([...named, ...table.rows])])];
+}
+
 function fileUnits(title: string, headings: string[], text: string, limits: Limits): Unit[] {
   const tokens = estimateTokens(text);
   if (tokens < limits.maxTokens) return [{ kind: 'file', titles: [title], headings, content: text, tokens }];
-  const parts = splitText(text, limits.maxTokens);
-  return parts.map((content, k) => ({
-    kind: 'file',
-    titles: [
-      (k > 0 ? captionOf(content, limits.repeated) : undefined) ??
-        `${title} (part ${k + 1} of ${parts.length})`,
-    ],
-    headings: k === 0 ? headings : [],
-    content,
-    tokens: estimateTokens(content),
-  }));
+  const parts = piecesOf(text, limits);
+  return parts.map(({ content, start, tables }, k): Unit => {
+    // A part that opens with a table is named by its caption; a later part holding one, by the
+    // first table's caption, before any other line that reads like one.
+    const opening = tables.find((t) => t.caption && !hasBody(content.slice(0, Math.max(0, t.start - start))));
+    const held = k > 0 ? tables.find((t) => t.caption) : undefined;
+    const named =
+      opening?.caption ?? held?.caption ?? (k > 0 ? captionOf(content, limits.repeated) : undefined);
+    return {
+      kind: 'file',
+      titles: [named ?? `${title} (part ${k + 1} of ${parts.length})`],
+      headings: [...(k === 0 ? headings : []), ...tables.flatMap(tableHeadings)],
+      content,
+      tokens: estimateTokens(content),
+    };
+  });
 }
 
 /** How many page breaks (form feeds, docs/guide/documents.md) `text` holds. */
