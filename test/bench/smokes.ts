@@ -111,7 +111,7 @@ export const smokes: Smoke[] = [
     script: 'bench:glove',
     flags:
       '--glove bench/fixtures/glove.json --dir bench/fixtures/eval/scifact --cuts 20,all --weights 0.5,0.8 ' +
-      '--timing-queries 3 --json OUT/glove.json',
+      '--timing-queries 3 --rag courses --rag-data bench/rag/fixtures --json OUT/glove.json',
     writes: ['glove.json', 'glove.md'],
     check: (report) => {
       // Each mode: the bundled model alone, then each cut (20 words, all 39) with each pooling.
@@ -130,6 +130,11 @@ export const smokes: Smoke[] = [
       expect(list).toBe(
         Buffer.byteLength(JSON.parse(readFileSync('bench/fixtures/glove.json', 'utf8')).words.join('\n')),
       );
+      // The course's evidence is there to be found, by the bundled model alone and by each cut's blend.
+      expect(
+        report.rag.rows.map((row: { name: string }) => row.name.split(' ').slice(0, 2).join(' ')),
+      ).toEqual(['bundled', 'glove 20', 'glove 39']);
+      for (const row of report.rag.rows) expect(row.recall5.all).toBeGreaterThan(0);
       expect([finite(report.query_embedding.bundledMs), finite(report.query_embedding.blendedMs)]).toEqual([
         true,
         true,
