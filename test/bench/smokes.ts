@@ -2,6 +2,7 @@
 // test/bench/smoke.test.ts runs each; a new benchmark script without an entry here fails it.
 // In the flags, OUT/ is the smoke's own folder and SMOKES/ the folder of all of them; evaluation
 // data comes from bench/fixtures/eval/, never ../shared/eval, so the smoke is the same in CI.
+import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 
 export interface Smoke {
@@ -104,6 +105,40 @@ export const smokes: Smoke[] = [
     check: (report) => {
       expect(names(report.configs)).toEqual(['default', 'dense', 'bm25', 'hybrid', 'walk-a0.5']);
       for (const config of report.configs) expect(config.recall10).toBeGreaterThan(0.5);
+    },
+  },
+  {
+    script: 'bench:glove',
+    flags:
+      '--glove bench/fixtures/glove.json --dir bench/fixtures/eval/scifact --cuts 20,all --weights 0.5,0.8 ' +
+      '--timing-queries 3 --rag courses --rag-data bench/rag/fixtures --json OUT/glove.json',
+    writes: ['glove.json', 'glove.md'],
+    check: (report) => {
+      // Each mode: the bundled model alone, then each cut (20 words, all 39) with each pooling.
+      const rows = report.rows.map((r: { mode: string; words: number | null; pooling: string | null }) =>
+        [r.mode, r.words, r.pooling].join(' '),
+      );
+      const blends = ['20 mean', '20 sif', '39 mean', '39 sif'];
+      expect(rows).toEqual(
+        ['default', 'dense'].flatMap((mode) => [`${mode}  `, ...blends.map((b) => `${mode} ${b}`)]),
+      );
+      for (const row of report.rows) {
+        for (const score of [row.tuning, row.reporting]) expect(score >= 0 && score <= 1).toBe(true);
+      }
+      // 39 words × 8 bytes, 8 scales of 4 bytes, and the word list, one a line.
+      const list = report.rows.find((r: { words: number | null }) => r.words === 39).int8Bytes - 39 * 8 - 32;
+      expect(list).toBe(
+        Buffer.byteLength(JSON.parse(readFileSync('bench/fixtures/glove.json', 'utf8')).words.join('\n')),
+      );
+      // The course's evidence is there to be found, by the bundled model alone and by each cut's blend.
+      expect(
+        report.rag.rows.map((row: { name: string }) => row.name.split(' ').slice(0, 2).join(' ')),
+      ).toEqual(['bundled', 'glove 20', 'glove 39']);
+      for (const row of report.rag.rows) expect(row.recall5.all).toBeGreaterThan(0);
+      expect([finite(report.query_embedding.bundledMs), finite(report.query_embedding.blendedMs)]).toEqual([
+        true,
+        true,
+      ]);
     },
   },
   {
