@@ -34,7 +34,7 @@ const QUARTER_CHARS = 20000;
 // Legal forms of an organisation: the name before one is an entity ("3M COMPANY", "PepsiCo, Inc.",
 // "Acme Widgets Ltd"). A defined term ("the Company") has no capitalised word before it.
 const LEGAL_FORM =
-  /,?\s+(incorporated(?!\s+(?:by|in|into|herein)\b)|inc|corporation|corp|company|co|plc|limited|ltd|llc|llp|l\.p|n\.v|s\.a|ag|gmbh|university|college)\b\.?/gi;
+  /,?\s+(incorporated(?!\s+(?:by|in|into|herein)\b)|inc|corporation|corp|company|co|plc|limited|ltd|llc|llp|l\.p|n\.v|s\.a|ag|gmbh)\b\.?/gi;
 const NAME_WORD = /^(?:[\p{Lu}\d][\p{L}\d&'’.-]*|&)$/u;
 
 // Kinds of document a front says it is, in the words people ask for them with.
@@ -134,12 +134,14 @@ function entitiesOf(
   kinds: readonly string[],
   body: string,
 ): string[] {
-  const found: string[] = [];
-  if (kinds.includes('conversation')) found.push(...speakers(front));
+  // A chat is about its people: the organisations they mention in passing are not what it is.
+  if (kinds.includes('conversation')) return speakers(front);
+  // A syllabus is about its course: the publishers of its readings are not what it is.
   if (kinds.includes('syllabus') || kinds.includes('course')) {
     const code = courseCode(head);
-    if (code) found.push(code);
+    return code ? [code] : [];
   }
+  const found: string[] = [];
   const subject = headlineSubject(front);
   const named = organisations(front, head, body);
   if (named[0]) found.push(named[0]);

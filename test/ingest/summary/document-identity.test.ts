@@ -60,7 +60,7 @@ describe('readIdentity', () => {
     const syllabus = readIdentity({
       title: 'CHEM 122 Syllabus',
       headings: ['Grading'],
-      text: 'General Chemistry II, Fall 2022. Lectures on Tuesdays.',
+      text: 'General Chemistry II, Fall 2022. Lectures on Tuesdays. Textbook: Chemistry, Wiley Inc.',
     });
     expect(syllabus).toEqual({ entity: ['CHEM 122'], period: ['Fall 2022'], kind: ['syllabus'] });
     const lines = [
@@ -68,7 +68,7 @@ describe('readIdentity', () => {
       '**Ben**: hello',
       '**Ana**: how was it?',
       '**Ben**: fine',
-      '**Ana**: good',
+      '**Ana**: I start at Initech Inc. on Monday',
       '**Ben**: yes',
     ];
     const chat = readIdentity({ title: 'Chat History', headings: ['Session 1'], text: lines.join('\n') });
