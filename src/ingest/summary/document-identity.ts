@@ -62,10 +62,10 @@ function mentions(text: string, name: string): number {
   return text.match(new RegExp(`(?<![\\p{L}\\d])${escaped}(?![\\p{L}\\d])`, 'giu'))?.length ?? 0;
 }
 
-/** Organisation names before a legal form, most mentioned first (headings count twice). */
+/** Organisation names before a legal form in the headings and the front, the most mentioned in the body first. */
 function organisations(front: string, headings: readonly string[], body: string): string[] {
   const counts = new Map<string, { name: string; count: number; at: number }>();
-  const scan = (text: string, weight: number, offset: number) => {
+  const scan = (text: string, offset: number) => {
     for (const m of text.matchAll(LEGAL_FORM)) {
       const line = text.lastIndexOf('\n', m.index - 1) + 1;
       const words = text
@@ -83,12 +83,12 @@ function organisations(front: string, headings: readonly string[], body: string)
       const full = `${name.join(' ')} ${m[1]}`;
       const key = full.toLowerCase().replace(/[^\p{L}\d]+/gu, ' ');
       const known = counts.get(key);
-      if (known) known.count += weight;
-      else counts.set(key, { name: full, count: weight, at: offset + m.index });
+      if (known) known.count++;
+      else counts.set(key, { name: full, count: 1, at: offset + m.index });
     }
   };
-  scan(headings.join('\n'), 1, -1e6);
-  scan(front, 1, 0);
+  scan(headings.join('\n'), -1e6);
+  scan(front, 0);
   // The organisation the document is about is the one it goes on to name most, not the stock
   // exchange or the agent its cover page lists.
   for (const entry of counts.values()) entry.count += mentions(body, entry.name.replace(LEGAL_FORM, ''));
