@@ -12,10 +12,12 @@ import { join, type VikingUri } from '../context/uri.js';
 import type { NodeContent } from './commit/write-batch.js';
 import { contentHash } from './hash.js';
 import type { InputDocument } from './input.js';
+import { type DocumentTree, headingsOf } from './parse/document.js';
 import { withPages } from './parse/pages.js';
 import { parseDocument } from './parse/parse.js';
 import { type SplitOptions, splitDocument } from './parse/split.js';
 import { safeName, slugify, uniqueName } from './slug.js';
+import { identityLine, readIdentity } from './summary/document-identity.js';
 import { extractiveSummarizer } from './summary/extractive-summarizer.js';
 
 /** What the store holds for a node from an earlier ingestion, enough to reuse its summaries. */
@@ -55,9 +57,29 @@ export interface ResourcePlan {
 }
 
 type Draft = Omit<ResourceNode, 'uri' | 'l0' | 'l1' | 'summaryKind' | 'contentHash' | 'change'> & {
-  /** A document's own node: the description its front matter gives. */
+  /** A document's own node: what it is about, then the description its front matter gives. */
   description?: string;
 };
+
+/**
+ * A document's own node: what its front says it is about (readIdentity), which its summaries start
+ * from and its place is read from (meta.identity), and the description its front matter gives.
+ */
+function aboutOf(
+  document: InputDocument,
+  tree: DocumentTree,
+  planned: { kind: 'dir' | 'file' },
+): Pick<Draft, 'description' | 'identity'> {
+  const identity = identityLine(
+    readIdentity({ title: tree.title, headings: tree.sections.flatMap(headingsOf), text: document.content }),
+  );
+  // A file's summaries are not what it is searched by (its content is), so they can say it; a
+  // directory's are, and the identity there outranked the document's own sections (docs/guide/retrieval.md,
+  // "What a document is about"): a directory carries it to retrieval through its place.
+  const about = identity && planned.kind === 'file' ? `${identity}.` : '';
+  const description = [about, tree.description ?? ''].filter(Boolean).join(' ');
+  return { ...(description ? { description } : {}), ...(identity ? { identity } : {}) };
+}
 
 /** Folder directories first (so a document cannot take a directory's name), then each document split. */
 function draft(documents: readonly InputDocument[], options: SplitOptions): Draft[] {
@@ -88,8 +110,8 @@ function draft(documents: readonly InputDocument[], options: SplitOptions): Draf
     const planned = splitDocument(tree, options);
     for (const node of document.paged ? withPages(planned) : planned) {
       const file = node.kind === 'file' ? { format: tree.format } : {};
-      // The description is the whole document's: its own node's summaries start from it.
-      const own = node.relativePath.length === 0 && tree.description ? { description: tree.description } : {};
+      // What the document is about is the whole document's: its own node's summaries start from it.
+      const own = node.relativePath.length === 0 ? aboutOf(document, tree, node) : {};
       drafts.push({
         ...node,
         ...file,

@@ -4,6 +4,7 @@
 // passage rarely repeats what its ancestors say (a cash-flow table never names its company and
 // year), so the walk and the flat search both lend a node part of its directory's place score
 // (docs/guide/retrieval.md, "Where a node sits").
+import { periodWords } from '../context/period.js';
 import { analyze } from '../lexical/analyzer.js';
 import type { NodeRecord } from '../store/store.js';
 import type { Scope } from './scope.js';
@@ -17,11 +18,24 @@ export interface PlaceIndex {
 // Kept with the scope, which lives until the store changes: building it reads every directory once.
 const indexes = new WeakMap<Scope, PlaceIndex>();
 
-/** The name (its extension and separators dropped) and the recorded title of a node. */
+/**
+ * The name (its extension and separators dropped), the recorded title and, for a document, what
+ * its own front says it is about (`meta.identity`: entity, kind, period; docs/guide/retrieval.md,
+ * "What a document is about"), so that a document is found by what it is, whatever its file's name.
+ */
 function ownWords(node: NodeRecord): string {
   const name = node.name.replace(/\.[A-Za-z0-9]{1,8}$/, '').replace(/[_.]+/g, ' ');
   const title = typeof node.meta.title === 'string' ? node.meta.title : '';
-  return `${name} ${title}`;
+  const identity = typeof node.meta.identity === 'string' ? node.meta.identity : '';
+  return `${name} ${title} ${identity}`;
+}
+
+/**
+ * A query's place terms: its own, and the periods it names in the words documents are given for
+ * theirs ("fiscal 2018" and "FY 2018" meet a filing's `FY2018`; "Q22023" its `Q2`).
+ */
+function queryTerms(query: string): Set<string> {
+  return new Set([...analyze(query), ...analyze(periodWords(query).join(' '))]);
 }
 
 /** The terms a directory's own name and title give its place (a root's whole place: it has no parent in scope). */
@@ -72,7 +86,7 @@ export interface PlaceStatistics {
 /** The place statistics of an index for `query`'s terms. */
 export function placeStatistics(index: PlaceIndex, query: string): PlaceStatistics {
   const holders: Record<string, number> = {};
-  for (const term of new Set(analyze(query))) {
+  for (const term of queryTerms(query)) {
     const list = index.byTerm.get(term);
     if (list) holders[term] = list.length;
   }
@@ -90,7 +104,7 @@ export function placeSums(
 ): Map<string, number> {
   const sums = new Map<string, number>();
   const n = statistics.directories;
-  for (const term of new Set(analyze(query))) {
+  for (const term of queryTerms(query)) {
     const holders = index.byTerm.get(term);
     const count = statistics.holders[term] ?? 0;
     if (!holders || count === 0) continue;

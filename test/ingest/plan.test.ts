@@ -181,6 +181,22 @@ describe('planResource', () => {
     expect(split.filter((n) => n.l0.includes('How to use it'))).toHaveLength(1);
   });
 
+  it('starts a one-file document’s abstract from what its front says it is, and records it', async () => {
+    const cover =
+      'FORM 8-K\n\nCURRENT REPORT\n\nDate of Report: July 1, 2022\n\nGamma Holdings Ltd\n\nGamma appoints a chief executive.\n';
+    const [file] = (await plan(cover, 'report.md')).nodes;
+    expect(file!.identity).toBe('Gamma Holdings Ltd · Form 8-K, current report · July 1 2022');
+    expect(file!.l0.startsWith('report — Gamma Holdings Ltd · Form 8-K, current report · July 1 2022.')).toBe(
+      true,
+    );
+    // A split document's directory is searched by its summaries: it carries its identity in its place.
+    const split = (await plan(`${cover}\n${guide}`, 'report.md')).nodes;
+    expect(split[0]!.kind).toBe('dir');
+    expect(split[0]!.identity).toBe('Gamma Holdings Ltd · Form 8-K, current report · July 1 2022');
+    expect(split[0]!.l0).not.toContain('Form 8-K');
+    expect(split.filter((n) => n.identity !== undefined)).toHaveLength(1);
+  });
+
   it('names an unnamed document after its title', async () => {
     const { nodes } = await plan('# Trip Report\n\nWe sailed north for many days.\n', '');
     expect(nodes[0]!.uri).toBe('viking://resources/docs/trip-report');

@@ -40,6 +40,11 @@ export interface NodeContent {
   source?: string;
   /** For a paged document (a PDF), the first and last page the node's text is on. */
   pages?: readonly [number, number];
+  /**
+   * A document's own node: what its front says it is about (entity · kind · period), kept as
+   * `meta.identity` (docs/guide/retrieval.md, "What a document is about").
+   */
+  identity?: string;
   l0: string;
   l1: string;
   summaryKind: Summarizer['kind'];
@@ -143,6 +148,8 @@ function record(write: NodeWrite, key: number, context: BatchContext): NodeRecor
   // Kept by the meta of an earlier version of the node, which may have been paged when this is not.
   if (node.pages !== undefined) meta.pages = [...node.pages];
   else delete meta.pages;
+  if (node.identity !== undefined) meta.identity = node.identity;
+  else if (node.source !== undefined) delete meta.identity;
   if (context.reason !== undefined) meta.reason = context.reason;
   const result: NodeRecord = {
     uri: node.uri,
