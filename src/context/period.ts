@@ -4,7 +4,8 @@
 // sides are written as `FY2018`, `Q2 FY2023` and `July 1 2022`, so that they meet as terms
 // (docs/guide/retrieval.md, "What a document is about").
 
-const MONTHS = [
+/** The months' names, in order. */
+export const MONTHS: readonly string[] = [
   'january',
   'february',
   'march',

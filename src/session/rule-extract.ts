@@ -4,6 +4,7 @@
 // the archive, which find() reaches anyway. The kinds that need judgement (entities, cases,
 // trajectories, experiences, tools, skills, soul) need an LLM, except as a "remember that …" note.
 
+import { MONTHS } from '../context/period.js';
 import type { MemoryCategory } from '../llm/prompts.js';
 import { memoryPlaces, PlacedMemories } from './extract.js';
 import { type MemoryWriteDeps, sessionSource } from './memory-write.js';
@@ -18,21 +19,8 @@ export interface RuleMemory {
 }
 
 const day = 86_400_000;
-const months = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
-const monthPattern = months.join('|');
+
+const monthPattern = MONTHS.join('|');
 const weekdays = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
 
 /** Sentence starts and clause starts: where "I am a …" reads as a statement about the speaker. */
@@ -136,7 +124,7 @@ function dateIn(sentence: string, now: number): { text: string; at?: number } | 
     'i',
   ).exec(sentence);
   if (dated) {
-    const month = months.indexOf((dated[1] ?? dated[4]!).toLowerCase());
+    const month = MONTHS.indexOf((dated[1] ?? dated[4]!).toLowerCase());
     const date = Number(dated[2] ?? dated[3]);
     const year = dated[5] ? Number(dated[5]) : new Date(now).getUTCFullYear();
     if (date >= 1 && date <= 31) return { text: dated[0], at: Date.UTC(year, month, date) };
