@@ -30,7 +30,10 @@ const share = (q: Signals) => q.termShare ?? 0;
 
 /** The confidences tried, by name. */
 export const alternatives: Record<string, (q: Signals) => number> = {
-  '√(similarity × term share) (today’s, recomputed)': (q) => Math.sqrt(semantic(q) * share(q)),
+  '√(similarity × max(term share, 0.2)) (today’s, recomputed)': (q) =>
+    Math.sqrt(semantic(q) * Math.max(share(q), 0.2)),
+  '√(similarity × term share)': (q) => Math.sqrt(semantic(q) * share(q)),
+  '√(similarity × max(term share, 0.3))': (q) => Math.sqrt(semantic(q) * Math.max(share(q), 0.3)),
   'max(similarity, term share) (before issue 40)': (q) => Math.max(semantic(q), lexical(q)),
   'similarity alone': semantic,
   'similarity × term share': (q) => semantic(q) * share(q),

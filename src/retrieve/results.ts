@@ -262,9 +262,16 @@ export function blendHotness(score: number, hotness: number, weight: number): nu
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 
 /**
+ * The least term share the confidence counts: a question that shares no word with its answer
+ * ("how did Norsemen cross the sea?" of a page on longships) is still ranked, and scored, by its
+ * similarity, at the score of a passage holding a fifth of the query's terms.
+ */
+const SHARE_FLOOR = 0.2;
+
+/**
  * How good the best of `ranked` is, in [0, 1]: the geometric mean of the mapped similarity of the
- * best similarity among them and the share of the query's terms in the first result's text (either
- * at 0 makes it 0; both high, high). Where nothing was compared
+ * best similarity among them and the share of the query's terms in the first result's text, counted
+ * as at least {@link SHARE_FLOOR} (a similarity at 0 makes it 0; both high, high). Where nothing was compared
  * by vector (the vector side off), the term share alone, counted from one half: a hit that has half
  * of a long question's words is common.
  *
@@ -296,7 +303,7 @@ export async function confidenceOf(
   let found = 0;
   for (const term of terms) if (words.has(term)) found++;
   const share = found / terms.size;
-  return compared ? Math.sqrt(semantic * share) : clamp01((share - 0.5) / 0.5);
+  return compared ? Math.sqrt(semantic * Math.max(share, SHARE_FLOOR)) : clamp01((share - 0.5) / 0.5);
 }
 
 /**

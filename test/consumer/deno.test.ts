@@ -36,9 +36,10 @@ describe('Deno, from the installed package', () => {
       });
     const { stdout } = await runOnce();
     const lines = stdout.trim().split('\n');
-    // No word of the query is in either document: only the bundled model's vectors rank them.
+    // No word of the query is in either document: only the bundled model's vectors find it, and
+    // score it (calibrated, such a match scores low, but above 0: docs/guide/retrieval.md).
     expect(lines[0]).toMatch(/^viking:\/\/resources\/longships\.md 0\.\d{3}$/);
-    expect(Number(lines[0]!.split(' ')[1])).toBeGreaterThan(0.1);
+    expect(Number(lines[0]!.split(' ')[1])).toBeGreaterThan(0.01);
     // A new process reopens ./context, adds nothing, and finds the same, scores included.
     expect((await runOnce()).stdout).toBe(stdout);
   });
